@@ -1,0 +1,387 @@
+//! The diff tree: the contract between the differ and every renderer.
+//!
+//! A [`Diff`] says what happens to one value (its [`Action`], whether it forces
+//! replacement) and holds a [`Node`] describing how to show it. The differ decides every
+//! fact (actions, unknowns, sensitivity, replacement, pairing of list elements); renderers
+//! only lay it out. Sensitive values are never stored here: a sensitive node keeps its
+//! action and flags, not its value, so no renderer or template can leak it.
+
+use serde::Serialize;
+
+/// What happens to a value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Action {
+    /// Unchanged.
+    NoOp,
+    /// Added.
+    Create,
+    /// Removed.
+    Delete,
+    /// Changed in place.
+    Update,
+}
+
+impl Action {
+    /// Folds a child's action into its parent's, as Terraform does: no-op children change
+    /// nothing, a differing child makes the parent an update.
+    pub fn fold(self, child: Action) -> Action {
+        if child == Action::NoOp || child == self {
+            self
+        } else {
+            Action::Update
+        }
+    }
+}
+
+/// One computed change.
+#[derive(Debug, Clone, Serialize)]
+pub struct Diff {
+    /// What happens.
+    pub action: Action,
+    /// This value's change forces the resource to be replaced.
+    pub replace: bool,
+    /// How to show it.
+    pub node: Node,
+}
+
+/// A scalar as Terraform prints it: numbers verbatim, `true`/`false`.
+pub type Scalar = String;
+
+/// The shape of a change.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Node {
+    /// A number, bool or null. `None` means null.
+    Primitive {
+        /// Before, as printed.
+        before: Option<Scalar>,
+        /// After, as printed.
+        after: Option<Scalar>,
+    },
+    /// A string on one line: `"a"`, `null`, `"a" -> "b"`. `None` means null.
+    Text {
+        /// Before (unquoted).
+        before: Option<String>,
+        /// After (unquoted).
+        after: Option<String>,
+    },
+    /// A multi-line string shown as a heredoc, one entry per line.
+    Heredoc {
+        /// Lines with their own actions (all no-op for create, delete and no-op).
+        lines: Vec<HeredocLine>,
+    },
+    /// A string holding JSON, shown as `jsonencode(...)` of the structural diff.
+    Json {
+        /// The diff of the decoded JSON.
+        inner: Box<Diff>,
+        /// The decoded values are equal: only whitespace changed.
+        whitespace_only: bool,
+    },
+    /// A value whose type changed (dynamic values, outputs, JSON).
+    TypeChange {
+        /// The old value, rendered as deleted.
+        before: Box<Diff>,
+        /// The new value, rendered as created.
+        after: Box<Diff>,
+    },
+    /// A value Terraform will only know after apply.
+    Unknown {
+        /// The old value, if there was one (rendered as deleted).
+        before: Option<Box<Diff>>,
+    },
+    /// A sensitive value: never carries the value itself.
+    Sensitive {
+        /// Was sensitive before.
+        before_sensitive: bool,
+        /// Is sensitive after.
+        after_sensitive: bool,
+        /// The action of the hidden value (for the sensitivity warnings).
+        inner_action: Action,
+    },
+    /// A nested block that is (or was) sensitive: contents not shown.
+    SensitiveBlock {
+        /// Was sensitive before.
+        before_sensitive: bool,
+        /// Is sensitive after.
+        after_sensitive: bool,
+        /// The action of the hidden block.
+        inner_action: Action,
+    },
+    /// A write-only attribute (value never in the plan).
+    WriteOnly {
+        /// The attribute is also sensitive.
+        sensitive: bool,
+    },
+    /// A list, tuple or JSON array. `context`: show one unchanged neighbour around changes.
+    List {
+        /// Elements in display order.
+        elements: Vec<Diff>,
+        /// Show unchanged neighbours (plain lists) or count them all at the end (nested).
+        context: bool,
+    },
+    /// A set. `nested`: replacement marks go on the elements, not the set.
+    Set {
+        /// Elements in display order.
+        elements: Vec<Diff>,
+        /// A nested-attribute set.
+        nested: bool,
+    },
+    /// A map, sorted by key. `nested`: a nested-attribute map (no padding, no `-> null`).
+    Map {
+        /// Entries sorted by key.
+        entries: Vec<(String, Diff)>,
+        /// A nested-attribute map.
+        nested: bool,
+    },
+    /// An object, sorted by key. `nested`: a nested-attribute object (shows `-> null`).
+    Object {
+        /// Attributes sorted by name.
+        attributes: Vec<(String, Diff)>,
+        /// A nested-attribute object.
+        nested: bool,
+    },
+    /// A resource body or nested block.
+    Block(Block),
+}
+
+/// One line of a heredoc.
+#[derive(Debug, Clone, Serialize)]
+pub struct HeredocLine {
+    /// `Create`, `Delete` or `NoOp`.
+    pub action: Action,
+    /// The raw line.
+    pub text: String,
+}
+
+/// A block body: attributes, then nested blocks grouped by type.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Block {
+    /// Attributes sorted by name (null-on-both-sides ones are left out).
+    pub attributes: Vec<(String, Diff)>,
+    /// Nested block groups sorted by type name.
+    pub blocks: Vec<BlockGroup>,
+}
+
+/// All instances of one nested block type.
+#[derive(Debug, Clone, Serialize)]
+pub struct BlockGroup {
+    /// Block type name.
+    pub name: String,
+    /// Instances: single/list/set blocks have no key, map blocks have one.
+    pub instances: Vec<(Option<String>, Diff)>,
+    /// The path to the whole group forces replacement.
+    pub replace: bool,
+    /// The group as a whole was sensitive.
+    pub before_sensitive: bool,
+    /// The group as a whole is sensitive.
+    pub after_sensitive: bool,
+    /// The whole group is unknown: shown as `name (known after apply)` first.
+    pub unknown: bool,
+}
+
+/// How the plan was made: it changes some wording and is not recorded in the JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum PlanMode {
+    /// `terraform plan`.
+    #[default]
+    Normal,
+    /// `terraform plan -destroy`.
+    Destroy,
+    /// `terraform plan -refresh-only`.
+    RefreshOnly,
+}
+
+/// The actions Terraform plans for one resource instance.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ResourceAction {
+    /// Nothing (shown only when moved or imported).
+    NoOp,
+    /// Create.
+    Create,
+    /// Read a data source during apply.
+    Read,
+    /// Update in place.
+    Update,
+    /// Destroy then create a replacement.
+    DeleteThenCreate,
+    /// Create a replacement then destroy.
+    CreateThenDelete,
+    /// Destroy.
+    Delete,
+    /// Remove from state without destroying.
+    Forget,
+    /// Create a replacement and forget the old object.
+    CreateThenForget,
+    /// An action list this version does not know.
+    Unsupported(String),
+}
+
+impl ResourceAction {
+    /// Reads a JSON `actions` list.
+    pub fn from_actions<S: AsRef<str>>(actions: &[S]) -> Self {
+        let list: Vec<&str> = actions.iter().map(AsRef::as_ref).collect();
+        match list.as_slice() {
+            ["no-op"] => ResourceAction::NoOp,
+            ["create"] => ResourceAction::Create,
+            ["read"] => ResourceAction::Read,
+            ["update"] => ResourceAction::Update,
+            ["delete", "create"] => ResourceAction::DeleteThenCreate,
+            ["create", "delete"] => ResourceAction::CreateThenDelete,
+            ["delete"] => ResourceAction::Delete,
+            ["forget"] => ResourceAction::Forget,
+            ["create", "forget"] => ResourceAction::CreateThenForget,
+            other => ResourceAction::Unsupported(other.join(",")),
+        }
+    }
+
+    /// Is this a replacement (an old object goes, a new one comes)?
+    pub fn is_replace(&self) -> bool {
+        matches!(
+            self,
+            ResourceAction::DeleteThenCreate
+                | ResourceAction::CreateThenDelete
+                | ResourceAction::CreateThenForget
+        )
+    }
+}
+
+/// Why Terraform chose an action (`action_reason`); unknown values read as `None`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ActionReason {
+    /// The provider cannot update the changed attributes in place.
+    ReplaceBecauseCannotUpdate,
+    /// The object is tainted.
+    ReplaceBecauseTainted,
+    /// `-replace` asked for it.
+    ReplaceByRequest,
+    /// `replace_triggered_by` fired.
+    ReplaceByTriggers,
+    /// The resource is no longer in the configuration.
+    DeleteBecauseNoResourceConfig,
+    /// `count`/`for_each` was added or removed.
+    DeleteBecauseWrongRepetition,
+    /// The count index is out of range.
+    DeleteBecauseCountIndex,
+    /// The for_each key is gone.
+    DeleteBecauseEachKey,
+    /// The containing module is gone.
+    DeleteBecauseNoModule,
+    /// A `moved` target is not in the configuration.
+    DeleteBecauseNoMoveTarget,
+    /// The configuration refers to unknown values.
+    ReadBecauseConfigUnknown,
+    /// A dependency has changes pending.
+    ReadBecauseDependencyPending,
+    /// A check block needs the data refreshed.
+    ReadBecauseCheckNested,
+}
+
+impl ActionReason {
+    /// Parses a reason; anything unrecognised means "no special reason".
+    pub fn parse(reason: &str) -> Option<Self> {
+        Some(match reason {
+            "replace_because_cannot_update" => Self::ReplaceBecauseCannotUpdate,
+            "replace_because_tainted" => Self::ReplaceBecauseTainted,
+            "replace_by_request" => Self::ReplaceByRequest,
+            "replace_by_triggers" => Self::ReplaceByTriggers,
+            "delete_because_no_resource_config" => Self::DeleteBecauseNoResourceConfig,
+            "delete_because_wrong_repetition" => Self::DeleteBecauseWrongRepetition,
+            "delete_because_count_index" => Self::DeleteBecauseCountIndex,
+            "delete_because_each_key" => Self::DeleteBecauseEachKey,
+            "delete_because_no_module" => Self::DeleteBecauseNoModule,
+            "delete_because_no_move_target" => Self::DeleteBecauseNoMoveTarget,
+            "read_because_config_unknown" => Self::ReadBecauseConfigUnknown,
+            "read_because_dependency_pending" => Self::ReadBecauseDependencyPending,
+            "read_because_check_nested" => Self::ReadBecauseCheckNested,
+            _ => return None,
+        })
+    }
+}
+
+/// One resource instance's change with everything a renderer needs.
+#[derive(Debug, Clone, Serialize)]
+pub struct ResourceDiff {
+    /// Full address.
+    pub address: String,
+    /// Address before a `moved` block, when different.
+    pub previous_address: Option<String>,
+    /// Module address, when not the root module.
+    pub module_address: Option<String>,
+    /// A data source (`data`) rather than a managed resource.
+    pub data_source: bool,
+    /// Resource type.
+    #[serde(rename = "type")]
+    pub type_: String,
+    /// Resource name.
+    pub name: String,
+    /// `count`/`for_each` key as JSON text (`1`, `"a"`), if any.
+    pub index: Option<String>,
+    /// Deposed object key.
+    pub deposed: Option<String>,
+    /// Provider source address.
+    pub provider: String,
+    /// Planned actions.
+    pub action: ResourceAction,
+    /// Why.
+    pub reason: Option<ActionReason>,
+    /// Import ID when importing (`Some("")` when imported by identity or unknown ID).
+    pub importing: Option<String>,
+    /// Configuration will be generated for this import.
+    pub generated_config: bool,
+    /// The body's diff tree.
+    pub body: Diff,
+}
+
+impl ResourceDiff {
+    /// Is the resource moving from another address?
+    pub fn moved_from(&self) -> Option<&str> {
+        self.previous_address
+            .as_deref()
+            .filter(|previous| *previous != self.address)
+    }
+}
+
+/// An output change.
+#[derive(Debug, Clone, Serialize)]
+pub struct OutputDiff {
+    /// Output name.
+    pub name: String,
+    /// Its diff.
+    pub diff: Diff,
+}
+
+/// A deferred change and why.
+#[derive(Debug, Clone, Serialize)]
+pub struct DeferredDiff {
+    /// Reason code from the plan.
+    pub reason: String,
+    /// The change as far as known.
+    pub resource: ResourceDiff,
+}
+
+/// The whole plan as diff trees, ready for any renderer.
+#[derive(Debug, Clone, Serialize)]
+pub struct PlanDiff {
+    /// Plan format version.
+    pub format_version: String,
+    /// Terraform version, if recorded.
+    pub terraform_version: Option<String>,
+    /// Plan mode (given or inferred).
+    pub mode: PlanMode,
+    /// Planning failed.
+    pub errored: bool,
+    /// Applying would change something (absent before format 1.2).
+    pub applyable: Option<bool>,
+    /// Planned changes in the plan's order.
+    pub resources: Vec<ResourceDiff>,
+    /// Drift to show (already filtered by mode and relevance).
+    pub drift: Vec<ResourceDiff>,
+    /// Deferred changes.
+    pub deferred: Vec<DeferredDiff>,
+    /// Output changes sorted by name.
+    pub outputs: Vec<OutputDiff>,
+}

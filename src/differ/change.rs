@@ -1,0 +1,418 @@
+//! Differ: one value's before/after pair with its masks, and how to step into children.
+//!
+//! A [`Change`] is the differ's cursor. `None` stands for null whether the JSON had `null`
+//! or nothing at all; the `*_explicit` flags remember which, because an explicit null in a
+//! list (`[null]`) becoming a value is an update (`null -> 1`) while an absent one is a
+//! create. Masks (unknown, sensitivity) mirror the value's shape.
+
+use std::collections::BTreeMap;
+
+use crate::diff::Action;
+use crate::schema::Attribute;
+use crate::value::Value;
+
+/// An unknown or sensitivity mask at one position.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Mask<'v, 'a> {
+    /// Nothing marked here.
+    Absent,
+    /// The whole value is marked.
+    True,
+    /// Every named attribute is marked (used to show an unknown object's old
+    /// attributes as `old -> (known after apply)` rather than as deleted).
+    Attributes(&'v BTreeMap<String, Attribute>),
+    /// A mask value from the plan.
+    Value(&'v Value<'a>),
+}
+
+impl<'v, 'a> Mask<'v, 'a> {
+    pub(crate) fn from_value(value: &'v Value<'a>) -> Self {
+        match value {
+            Value::Null => Mask::Absent,
+            Value::Bool(true) => Mask::True,
+            v => Mask::Value(v),
+        }
+    }
+
+    pub(crate) fn is_true(self) -> bool {
+        matches!(self, Mask::True)
+    }
+
+    fn key(self, key: &str) -> Self {
+        match self {
+            Mask::Value(v) => v.get(key).map_or(Mask::Absent, Mask::from_value),
+            Mask::Attributes(attrs) if attrs.contains_key(key) => Mask::True,
+            _ => Mask::Absent,
+        }
+    }
+
+    fn index(self, ix: usize) -> Self {
+        match self {
+            Mask::Value(Value::Array(items)) => {
+                items.get(ix).map_or(Mask::Absent, Mask::from_value)
+            }
+            _ => Mask::Absent,
+        }
+    }
+
+    /// Keys present in an object mask (used for maps, whose keys may hide in masks).
+    pub(crate) fn keys(self) -> Vec<&'v str> {
+        match self {
+            Mask::Value(Value::Object(members)) => {
+                members.iter().map(|(k, _)| k.as_ref()).collect()
+            }
+            Mask::Attributes(attrs) => attrs.keys().map(String::as_str).collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// Attribute paths (replace paths, relevant attributes) followed down the value tree.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Matcher<'v, 'a> {
+    always: bool,
+    propagate: bool,
+    paths: Vec<&'v [Value<'a>]>,
+}
+
+impl<'v, 'a> Matcher<'v, 'a> {
+    /// Matches everything (normal changes: every attribute is relevant).
+    pub(crate) fn always() -> Self {
+        Matcher {
+            always: true,
+            ..Matcher::default()
+        }
+    }
+
+    /// Matches the given paths; `propagate` extends a match to the matched value's children.
+    pub(crate) fn paths(paths: Vec<&'v [Value<'a>]>, propagate: bool) -> Self {
+        Matcher {
+            always: false,
+            propagate,
+            paths,
+        }
+    }
+
+    /// Builds a matcher from a JSON array of paths (`replace_paths`).
+    pub(crate) fn from_value(value: &'v Value<'a>, propagate: bool) -> Self {
+        let paths = match value {
+            Value::Array(paths) => paths
+                .iter()
+                .filter_map(|p| match p {
+                    Value::Array(steps) => Some(steps.as_slice()),
+                    _ => None,
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        Matcher::paths(paths, propagate)
+    }
+
+    /// A path ends exactly here.
+    pub(crate) fn matches(&self) -> bool {
+        self.always || self.paths.iter().any(|p| p.is_empty())
+    }
+
+    /// Some path passes through (or ends at) here.
+    pub(crate) fn matches_partial(&self) -> bool {
+        self.always || !self.paths.is_empty()
+    }
+
+    fn child(&self, step_matches: impl Fn(&Value<'a>) -> bool) -> Self {
+        if self.always {
+            return self.clone();
+        }
+        let mut paths = Vec::new();
+        for path in &self.paths {
+            match path.split_first() {
+                None if self.propagate => paths.push(*path),
+                None => {}
+                Some((step, rest)) if step_matches(step) => paths.push(rest),
+                Some(_) => {}
+            }
+        }
+        Matcher {
+            always: false,
+            propagate: self.propagate,
+            paths,
+        }
+    }
+
+    fn key(&self, key: &str) -> Self {
+        self.child(|step| step.as_str() == Some(key))
+    }
+
+    fn index(&self, ix: usize) -> Self {
+        // Terraform accepts numeric strings as indexes too (`list["0"]`), and truncates.
+        self.child(|step| {
+            let text = match step {
+                Value::Number(n) => n.as_ref(),
+                Value::String(s) => s.as_ref(),
+                _ => return false,
+            };
+            text.parse::<f64>().is_ok_and(|f| f.trunc() == ix as f64)
+        })
+    }
+}
+
+/// One value's change: the differ's unit of work.
+#[derive(Debug, Clone)]
+pub(crate) struct Change<'v, 'a> {
+    pub before: Option<&'v Value<'a>>,
+    pub after: Option<&'v Value<'a>>,
+    pub before_explicit: bool,
+    pub after_explicit: bool,
+    pub unknown: Mask<'v, 'a>,
+    pub before_sensitive: Mask<'v, 'a>,
+    pub after_sensitive: Mask<'v, 'a>,
+    pub replace: Matcher<'v, 'a>,
+    pub relevant: Matcher<'v, 'a>,
+    /// The schema uses features the legacy SDK lacks, so `""` and null differ.
+    pub non_legacy: bool,
+}
+
+fn non_null<'v, 'a>(value: &'v Value<'a>) -> Option<&'v Value<'a>> {
+    match value {
+        Value::Null => None,
+        v => Some(v),
+    }
+}
+
+impl<'v, 'a> Change<'v, 'a> {
+    /// A top-level change.
+    pub(crate) fn new(
+        before: &'v Value<'a>,
+        after: &'v Value<'a>,
+        unknown: &'v Value<'a>,
+        before_sensitive: &'v Value<'a>,
+        after_sensitive: &'v Value<'a>,
+        replace: Matcher<'v, 'a>,
+        relevant: Matcher<'v, 'a>,
+    ) -> Self {
+        Change {
+            before: non_null(before),
+            after: non_null(after),
+            before_explicit: false,
+            after_explicit: false,
+            unknown: Mask::from_value(unknown),
+            before_sensitive: Mask::from_value(before_sensitive),
+            after_sensitive: Mask::from_value(after_sensitive),
+            replace,
+            relevant,
+            non_legacy: false,
+        }
+    }
+
+    pub(crate) fn is_unknown(&self) -> bool {
+        self.unknown.is_true()
+    }
+
+    pub(crate) fn is_before_sensitive(&self) -> bool {
+        self.before_sensitive.is_true()
+    }
+
+    pub(crate) fn is_after_sensitive(&self) -> bool {
+        self.after_sensitive.is_true()
+    }
+
+    /// The action of a leaf value.
+    pub(crate) fn leaf_action(&self) -> Action {
+        if self.before.is_none()
+            && !self.before_explicit
+            && (self.after.is_some() || self.after_explicit)
+        {
+            return Action::Create;
+        }
+        if self.after.is_none()
+            && !self.after_explicit
+            && (self.before.is_some() || self.before_explicit)
+        {
+            return Action::Delete;
+        }
+        if self.before == self.after
+            && self.before_explicit == self.after_explicit
+            && self.is_before_sensitive() == self.is_after_sensitive()
+        {
+            return Action::NoOp;
+        }
+        Action::Update
+    }
+
+    /// The starting action for a collection, refined by folding in its children.
+    pub(crate) fn default_action(&self) -> Action {
+        match (self.before, self.after) {
+            (None, None) => Action::NoOp,
+            (None, Some(_)) => Action::Create,
+            (Some(_), None) => Action::Delete,
+            (Some(_), Some(_)) => Action::NoOp,
+        }
+    }
+
+    /// The same change seen as unchanged (after := before).
+    pub(crate) fn as_noop(&self) -> Self {
+        Change {
+            before: self.before,
+            after: self.before,
+            before_explicit: self.before_explicit,
+            after_explicit: self.before_explicit,
+            unknown: Mask::Absent,
+            before_sensitive: self.before_sensitive,
+            after_sensitive: self.before_sensitive,
+            replace: self.replace.clone(),
+            relevant: self.relevant.clone(),
+            non_legacy: false,
+        }
+    }
+
+    /// The same change seen as a deletion of the before value.
+    pub(crate) fn as_delete(&self) -> Self {
+        Change {
+            before: self.before,
+            after: None,
+            before_explicit: self.before_explicit,
+            after_explicit: false,
+            unknown: Mask::Absent,
+            before_sensitive: self.before_sensitive,
+            after_sensitive: Mask::Absent,
+            replace: self.replace.clone(),
+            relevant: self.relevant.clone(),
+            non_legacy: false,
+        }
+    }
+
+    /// The same change seen as a creation of the after value.
+    pub(crate) fn as_create(&self) -> Self {
+        Change {
+            before: None,
+            after: self.after,
+            before_explicit: false,
+            after_explicit: self.after_explicit,
+            unknown: self.unknown,
+            before_sensitive: Mask::Absent,
+            after_sensitive: self.after_sensitive,
+            replace: self.replace.clone(),
+            relevant: self.relevant.clone(),
+            non_legacy: false,
+        }
+    }
+
+    /// The same change with sensitivity marks removed (to compute the hidden action).
+    pub(crate) fn without_sensitivity(&self) -> Self {
+        Change {
+            before_sensitive: Mask::Absent,
+            after_sensitive: Mask::Absent,
+            ..self.clone()
+        }
+    }
+
+    pub(crate) fn before_object(&self) -> Option<&'v [(std::borrow::Cow<'a, str>, Value<'a>)]> {
+        match self.before {
+            Some(Value::Object(m)) => Some(m),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn after_object(&self) -> Option<&'v [(std::borrow::Cow<'a, str>, Value<'a>)]> {
+        match self.after {
+            Some(Value::Object(m)) => Some(m),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn before_array(&self) -> Option<&'v [Value<'a>]> {
+        match self.before {
+            Some(Value::Array(items)) => Some(items),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn after_array(&self) -> Option<&'v [Value<'a>]> {
+        match self.after {
+            Some(Value::Array(items)) => Some(items),
+            _ => None,
+        }
+    }
+
+    /// The child at `key` of an object or map.
+    pub(crate) fn key(&self, key: &str) -> Self {
+        let before = self
+            .before_object()
+            .map(|_| self.before.and_then(|v| v.get(key)));
+        let after = self
+            .after_object()
+            .map(|_| self.after.and_then(|v| v.get(key)));
+        let (before, before_explicit) = match before.flatten() {
+            Some(v) => (non_null(v), true),
+            None => (None, false),
+        };
+        let (after, after_explicit) = match after.flatten() {
+            Some(v) => (non_null(v), true),
+            None => (None, false),
+        };
+        Change {
+            before,
+            after,
+            before_explicit,
+            after_explicit,
+            unknown: self.unknown.key(key),
+            before_sensitive: self.before_sensitive.key(key),
+            after_sensitive: self.after_sensitive.key(key),
+            replace: self.replace.key(key),
+            relevant: self.relevant.key(key),
+            non_legacy: self.non_legacy,
+        }
+    }
+
+    /// The child pairing element `before_ix` of the old list with `after_ix` of the new
+    /// one; an index out of range means "absent on that side".
+    pub(crate) fn index(&self, before_ix: usize, after_ix: usize) -> Self {
+        let before_items = self.before_array();
+        let after_items = self.after_array();
+        let before = before_items.and_then(|items| items.get(before_ix));
+        let after = after_items.and_then(|items| items.get(after_ix));
+        // Paths follow the before index unless the element only exists after.
+        let relevant_ix = if before.is_some() {
+            before_ix
+        } else {
+            after_ix
+        };
+        Change {
+            before: before.and_then(non_null),
+            after: after.and_then(non_null),
+            before_explicit: before.is_some(),
+            after_explicit: after.is_some(),
+            unknown: self.unknown.index(after_ix),
+            before_sensitive: self.before_sensitive.index(before_ix),
+            after_sensitive: self.after_sensitive.index(after_ix),
+            replace: self.replace.index(relevant_ix),
+            relevant: self.relevant.index(relevant_ix),
+            non_legacy: self.non_legacy,
+        }
+    }
+
+    /// All keys of a map: from both values and from every mask (a key can exist only as
+    /// unknown or sensitive).
+    pub(crate) fn all_keys(&self) -> Vec<&'v str> {
+        let mut keys = self.explicit_keys();
+        keys.extend(self.unknown.keys());
+        keys.extend(self.after_sensitive.keys());
+        keys.extend(self.before_sensitive.keys());
+        keys.sort_unstable();
+        keys.dedup();
+        keys
+    }
+
+    /// Keys present in the before or after value.
+    pub(crate) fn explicit_keys(&self) -> Vec<&'v str> {
+        let mut keys: Vec<&'v str> = Vec::new();
+        for members in [self.before_object(), self.after_object()]
+            .into_iter()
+            .flatten()
+        {
+            keys.extend(members.iter().map(|(k, _)| k.as_ref()));
+        }
+        keys.sort_unstable();
+        keys.dedup();
+        keys
+    }
+}

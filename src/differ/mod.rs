@@ -1,0 +1,94 @@
+//! Differ: plan values → [`Diff`] trees. Pure: no I/O, no formatting.
+//!
+//! Contract: given a resource change's parsed values and (optionally) its provider schema
+//! block, [`diff_resource`] returns the diff tree Terraform's own renderer would compute,
+//! with sensitive values already removed; [`diff_output`] does the same for an output.
+//! List pairing is near-linear ([`sequence`]), so huge lists stay cheap.
+
+mod block;
+mod change;
+pub(crate) mod infer;
+mod json;
+mod plan;
+pub(crate) mod sequence;
+mod strings;
+mod typed;
+
+use change::{Change, Matcher};
+
+use crate::diff::Diff;
+use crate::plan::ParsedChange;
+use crate::schema::Block;
+use crate::value::Value;
+
+pub use plan::diff_plan;
+pub(crate) use strings::go_quote;
+
+/// Which attributes of a change matter (drift shows only the relevant ones).
+#[derive(Debug, Clone, Copy)]
+pub enum Relevance<'v, 'a> {
+    /// Every attribute is relevant (planned changes, refresh-only drift).
+    All,
+    /// Only these attribute paths (each a JSON array of steps) and their descendants.
+    Paths(&'v [&'v Value<'a>]),
+}
+
+/// Computes the diff tree of a resource change.
+///
+/// `schema` is the resource's provider schema block; without it one is inferred from the
+/// values and the resource's configuration `expressions` (which tell blocks apart). `forget_only` marks a `["forget"]` action, which Terraform shows as unchanged.
+pub fn diff_resource<'v, 'a>(
+    values: &'v ParsedChange<'a>,
+    schema: Option<&Block>,
+    expressions: Option<&Value<'_>>,
+    relevance: Relevance<'v, 'a>,
+    forget_only: bool,
+) -> Diff {
+    let relevant = match relevance {
+        Relevance::All => Matcher::always(),
+        Relevance::Paths(paths) => Matcher::paths(
+            paths
+                .iter()
+                .filter_map(|p| match p {
+                    Value::Array(steps) => Some(steps.as_slice()),
+                    _ => None,
+                })
+                .collect(),
+            true,
+        ),
+    };
+    let change = Change::new(
+        &values.before,
+        &values.after,
+        &values.after_unknown,
+        &values.before_sensitive,
+        &values.after_sensitive,
+        Matcher::from_value(&values.replace_paths, false),
+        relevant,
+    );
+    match schema {
+        Some(block) => block::diff_root(change, block, forget_only),
+        None => {
+            let inferred = infer::infer_block(
+                &[&values.before, &values.after],
+                Some(&values.after_unknown),
+                expressions,
+            );
+            block::diff_root(change, &inferred, forget_only)
+        }
+    }
+}
+
+/// Computes the diff of an output change (sensitivity masks are booleans there).
+pub fn diff_output(values: &ParsedChange<'_>) -> Diff {
+    let change = Change::new(
+        &values.before,
+        &values.after,
+        &values.after_unknown,
+        &values.before_sensitive,
+        &values.after_sensitive,
+        Matcher::default(),
+        Matcher::always(),
+    );
+    json::diff_output(change)
+}

@@ -1,0 +1,266 @@
+//! Differ: strings, which Terraform shows three ways: quoted on one line, as a heredoc
+//! when multi-line, or as `jsonencode(...)` with a structural diff when they hold JSON.
+
+use super::change::{Change, Mask, Matcher};
+use super::{json, sequence};
+use crate::diff::{Action, Diff, HeredocLine, Node};
+use crate::value::Value;
+
+/// A diff for a string-typed value.
+pub(crate) fn diff_string(change: &Change<'_, '_>) -> Diff {
+    let action = change.leaf_action();
+    let before = change.before.map(text_of);
+    let after = change.after.map(text_of);
+    Diff {
+        action,
+        replace: change.replace.matches(),
+        node: string_node(before.as_deref(), after.as_deref(), action),
+    }
+}
+
+/// A string value's text; non-strings (from odd plans) use their JSON-ish form.
+fn text_of(value: &Value<'_>) -> String {
+    match value {
+        Value::String(s) => s.to_string(),
+        other => super::typed::scalar_text(other),
+    }
+}
+
+/// How one side of a string change reads.
+enum Reading<'s> {
+    Null,
+    Json(Value<'s>),
+    Multiline(&'s str),
+    Simple(&'s str),
+}
+
+fn read(text: Option<&str>) -> Reading<'_> {
+    let Some(text) = text else {
+        return Reading::Null;
+    };
+    if text.starts_with('{') || text.starts_with('[') {
+        if let Ok(value) = Value::parse(text) {
+            return Reading::Json(value);
+        }
+    }
+    if text.contains('\n') {
+        return Reading::Multiline(text.trim());
+    }
+    Reading::Simple(text)
+}
+
+/// Builds the node for a string change with the given action.
+pub(crate) fn string_node(before: Option<&str>, after: Option<&str>, action: Action) -> Node {
+    let text = || Node::Text {
+        before: before.map(str::to_string),
+        after: after.map(str::to_string),
+    };
+    match action {
+        Action::Create | Action::NoOp => match read(after) {
+            Reading::Json(value) => {
+                let before_json = (action == Action::NoOp).then(|| value.clone());
+                json_node(before_json.as_ref(), Some(&value), action)
+            }
+            Reading::Multiline(s) => unchanged_heredoc(s),
+            Reading::Null | Reading::Simple(_) => text(),
+        },
+        Action::Delete => match read(before) {
+            Reading::Json(value) => json_node(Some(&value), None, action),
+            Reading::Multiline(s) => unchanged_heredoc(s),
+            Reading::Null | Reading::Simple(_) => text(),
+        },
+        Action::Update => match (read(before), read(after)) {
+            (Reading::Json(b), Reading::Json(a)) => json_node(Some(&b), Some(&a), action),
+            (Reading::Json(_), _) | (_, Reading::Json(_)) => Node::TypeChange {
+                before: Box::new(Diff {
+                    action: Action::Delete,
+                    replace: false,
+                    node: string_node(before, None, Action::Delete),
+                }),
+                after: Box::new(Diff {
+                    action: Action::Create,
+                    replace: false,
+                    node: string_node(None, after, Action::Create),
+                }),
+            },
+            (
+                b @ (Reading::Null | Reading::Simple(_)),
+                a @ (Reading::Null | Reading::Simple(_)),
+            ) => {
+                let _ = (b, a);
+                text()
+            }
+            (b, a) => Node::Heredoc {
+                lines: diff_lines(&lines_of(&b), &lines_of(&a)),
+            },
+        },
+    }
+}
+
+fn lines_of<'s>(reading: &Reading<'s>) -> Vec<&'s str> {
+    match reading {
+        Reading::Null => vec!["null"],
+        Reading::Multiline(s) | Reading::Simple(s) => s.split('\n').collect(),
+        Reading::Json(_) => Vec::new(),
+    }
+}
+
+fn unchanged_heredoc(text: &str) -> Node {
+    Node::Heredoc {
+        lines: text
+            .split('\n')
+            .map(|line| HeredocLine {
+                action: Action::NoOp,
+                text: line.to_string(),
+            })
+            .collect(),
+    }
+}
+
+/// Line-by-line diff with Terraform's list pairing; a changed pair is `-` then `+`.
+fn diff_lines(before: &[&str], after: &[&str]) -> Vec<HeredocLine> {
+    let mut ids = std::collections::HashMap::new();
+    let mut id_of = |line: &str| {
+        let next = ids.len() as u32;
+        *ids.entry(line.to_string()).or_insert(next)
+    };
+    let before_ids: Vec<u32> = before.iter().map(|l| id_of(l)).collect();
+    let after_ids: Vec<u32> = after.iter().map(|l| id_of(l)).collect();
+    let line = |action, text: &str| HeredocLine {
+        action,
+        text: text.to_string(),
+    };
+    let mut out = Vec::new();
+    for step in sequence::pair_elements(&before_ids, &after_ids, |_, _| false) {
+        match step {
+            sequence::Step::Created(a) => out.push(line(Action::Create, after[a])),
+            sequence::Step::Deleted(b) => out.push(line(Action::Delete, before[b])),
+            sequence::Step::Both(b, a) if before[b] == after[a] => {
+                out.push(line(Action::NoOp, before[b]))
+            }
+            sequence::Step::Both(b, a) => {
+                out.push(line(Action::Delete, before[b]));
+                out.push(line(Action::Create, after[a]));
+            }
+        }
+    }
+    out
+}
+
+/// `jsonencode(...)`: the structural diff of the decoded JSON values.
+fn json_node(before: Option<&Value<'_>>, after: Option<&Value<'_>>, action: Action) -> Node {
+    let change = Change {
+        before,
+        after,
+        before_explicit: action != Action::Create,
+        after_explicit: action != Action::Delete,
+        unknown: Mask::Absent,
+        before_sensitive: Mask::Absent,
+        after_sensitive: Mask::Absent,
+        replace: Matcher::default(),
+        relevant: Matcher::always(),
+        non_legacy: false,
+    };
+    let inner = json::transform(change);
+    let whitespace_only = inner.action == Action::NoOp && action == Action::Update;
+    Node::Json {
+        inner: Box::new(inner),
+        whitespace_only,
+    }
+}
+
+/// Quotes like Go's `%q`: escapes quotes, backslashes and non-printable characters.
+pub(crate) fn go_quote(s: &str) -> String {
+    use std::fmt::Write;
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\u{7}' => out.push_str("\\a"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{b}' => out.push_str("\\v"),
+            c if is_printable(c) => out.push(c),
+            c if (c as u32) < 0x80 => {
+                let _ = write!(out, "\\x{:02x}", c as u32);
+            }
+            c if (c as u32) < 0x10000 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => {
+                let _ = write!(out, "\\U{:08x}", c as u32);
+            }
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// An approximation of Go's `strconv.IsPrint`: letters, marks, numbers, punctuation,
+/// symbols and the ASCII space are printable; controls, format characters (zero-width
+/// and bidi marks), other spaces, private use and noncharacters are not.
+fn is_printable(c: char) -> bool {
+    let n = c as u32;
+    if c == ' ' {
+        return true;
+    }
+    if c.is_control() || c.is_whitespace() {
+        return false;
+    }
+    !matches!(n,
+        0xAD | 0x600..=0x605 | 0x61C | 0x6DD | 0x70F | 0x890..=0x891 | 0x8E2 | 0x180E
+        | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x2064 | 0x2066..=0x206F
+        | 0xD800..=0xDFFF | 0xE000..=0xF8FF | 0xFDD0..=0xFDEF | 0xFEFF | 0xFFF9..=0xFFFB
+        | 0xFFFE..=0xFFFF | 0x110BD | 0x110CD | 0x13430..=0x1343F | 0x1BCA0..=0x1BCA3
+        | 0x1D173..=0x1D17A | 0xE0001 | 0xE0020..=0xE007F | 0xF0000..=0x10FFFF)
+        && (n & 0xFFFE) != 0xFFFE
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quotes_like_go() {
+        assert_eq!(go_quote("a\"b\\c\n\t"), r#""a\"b\\c\n\t""#);
+        assert_eq!(go_quote("\u{1b}[0m"), r#""\x1b[0m""#);
+        assert_eq!(go_quote("zero\u{200b}width"), r#""zero\u200bwidth""#);
+        assert_eq!(go_quote("héllo 😀"), "\"héllo 😀\"");
+        assert_eq!(go_quote("nbsp\u{a0}"), r#""nbsp\u00a0""#);
+    }
+
+    #[test]
+    fn classifies_strings_in_terraform_order() {
+        assert!(matches!(read(Some("[\"a\"]")), Reading::Json(_)));
+        assert!(matches!(
+            read(Some("[\"hello\"] and some more")),
+            Reading::Simple(_)
+        ));
+        assert!(matches!(
+            read(Some("{not json\nat all")),
+            Reading::Multiline(_)
+        ));
+        assert!(matches!(read(Some(" {\"a\":1}")), Reading::Simple(_)));
+        assert!(matches!(read(None), Reading::Null));
+    }
+
+    #[test]
+    fn heredoc_update_pairs_lines_by_index_when_not_reordered() {
+        let lines = diff_lines(&["a", "b", "c"], &["a", "x", "c"]);
+        let shown: Vec<_> = lines.iter().map(|l| (l.action, l.text.as_str())).collect();
+        assert_eq!(
+            shown,
+            [
+                (Action::NoOp, "a"),
+                (Action::Delete, "b"),
+                (Action::Create, "x"),
+                (Action::NoOp, "c")
+            ]
+        );
+    }
+}

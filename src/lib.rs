@@ -1,0 +1,21 @@
+//! planmark turns a Terraform (or OpenTofu) plan into the text and pull-request comment
+//! reviewers want to read.
+//!
+//! The pipeline runs one way, one module per stage:
+//!
+//! 1. [`plan`] + [`schema`] + [`value`]: the plan model, `terraform show -json` and
+//!    `terraform providers schema -json` parsed into typed structs (values stay raw until
+//!    needed);
+//! 2. [`differ`]: values → [`diff::Diff`] trees, exactly as Terraform's renderer computes
+//!    them (pure, no formatting);
+//! 3. [`render`]: diff trees → text identical to `terraform show` (and, later, Markdown);
+//! 4. `cli`/`main`: reading files, choosing a renderer, exit codes.
+
+pub mod cli;
+pub mod diff;
+pub mod differ;
+pub mod error;
+pub mod plan;
+pub mod render;
+pub mod schema;
+pub mod value;

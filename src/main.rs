@@ -1,0 +1,35 @@
+//! The `planmark` binary: parse arguments, run, map errors to exit codes.
+
+use std::io::Write;
+
+use clap::Parser;
+use planmark::cli::{run, Cli};
+use planmark::error::{Error, EXIT_BAD_INPUT, EXIT_OK};
+
+fn main() {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            // clap prints help/version to stdout (exit 0) and usage errors to stderr.
+            let _ = err.print();
+            std::process::exit(if err.use_stderr() {
+                EXIT_BAD_INPUT
+            } else {
+                EXIT_OK
+            });
+        }
+    };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let code = match run(cli, &mut out) {
+        Ok(()) => EXIT_OK,
+        // A closed pipe (`planmark ... | head`) is not a failure.
+        Err(Error::Write(err)) if err.kind() == std::io::ErrorKind::BrokenPipe => EXIT_OK,
+        Err(err) => {
+            let _ = out.flush();
+            let _ = writeln!(std::io::stderr(), "planmark: error: {err}");
+            err.exit_code()
+        }
+    };
+    std::process::exit(code);
+}

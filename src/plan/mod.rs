@@ -1,0 +1,188 @@
+//! Plan model: reads `terraform show -json` output into [`Plan`] and validates it.
+//!
+//! Contract: [`parse_plan`] either returns a plan whose `format_version` major is 0 or 1,
+//! or an [`Error::Input`] naming the file and the problem in one line (not JSON, truncated,
+//! a state file, a binary plan, an unsupported version, a field of the wrong type).
+
+mod model;
+mod values;
+
+pub use model::*;
+pub use values::{sensitive_variables, ParsedChange};
+
+use serde::Deserialize;
+
+use crate::error::{Error, Result};
+
+/// Highest plan format major version we understand; 2.x means a breaking change.
+const SUPPORTED_MAJOR: u64 = 1;
+
+/// Reads plan JSON text (already loaded into memory) into a [`Plan`] borrowing from it.
+pub fn parse_plan<'a>(path: &str, bytes: &'a [u8]) -> Result<Plan<'a>> {
+    let text = check_text(path, bytes)?;
+    let mut de = serde_json::Deserializer::from_str(text);
+    let plan: Plan<'a> = match serde_path_to_error::deserialize(&mut de) {
+        Ok(plan) => plan,
+        Err(err) => {
+            // A 2.x plan may not have our shape at all: report the version first.
+            if let Some(version) = probe_version(text) {
+                check_version(path, &version)?;
+            }
+            return Err(describe_json_error(path, text, err));
+        }
+    };
+    if let Err(err) = de.end() {
+        return Err(Error::input(
+            path,
+            format!("has trailing data after the plan JSON ({err})"),
+        ));
+    }
+    match &plan.format_version {
+        Some(version) => check_version(path, version)?,
+        None => return Err(Error::input(path, missing_version_problem(text))),
+    }
+    if looks_like_state(text) {
+        return Err(Error::input(
+            path,
+            "is Terraform state JSON, not a plan; run `terraform plan -out=tfplan` then `terraform show -json tfplan`",
+        ));
+    }
+    Ok(plan)
+}
+
+/// Rejects inputs that are not UTF-8 JSON text before the JSON parser sees them.
+fn check_text<'a>(path: &str, bytes: &'a [u8]) -> Result<&'a str> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(Error::input(
+            path,
+            "is empty; expected the output of `terraform show -json tfplan`",
+        ));
+    }
+    if bytes.starts_with(b"PK\x03\x04") {
+        return Err(Error::input(
+            path,
+            "is a binary plan file; convert it first with `terraform show -json tfplan > plan.json`",
+        ));
+    }
+    if bytes.starts_with(&[0xEF, 0xBB, 0xBF])
+        || bytes.starts_with(&[0xFF, 0xFE])
+        || bytes.starts_with(&[0xFE, 0xFF])
+    {
+        return Err(Error::input(
+            path,
+            "starts with a byte-order mark (UTF-16 or UTF-8 BOM); write the file as plain UTF-8, e.g. `terraform show -json tfplan | Out-File -Encoding utf8NoBOM plan.json` in PowerShell",
+        ));
+    }
+    std::str::from_utf8(bytes).map_err(|err| {
+        Error::input(
+            path,
+            format!(
+                "is not valid UTF-8 (invalid byte at offset {}); expected JSON from `terraform show -json`",
+                err.valid_up_to()
+            ),
+        )
+    })
+}
+
+/// Finds `format_version` without caring about the rest of the document's shape.
+fn probe_version(text: &str) -> Option<String> {
+    #[derive(Deserialize)]
+    struct Probe {
+        format_version: Option<String>,
+    }
+    serde_json::from_str::<Probe>(text)
+        .ok()
+        .and_then(|p| p.format_version)
+}
+
+fn check_version(path: &str, version: &str) -> Result<()> {
+    let major = version
+        .split('.')
+        .next()
+        .and_then(|m| m.parse::<u64>().ok());
+    match major {
+        Some(major) if major <= SUPPORTED_MAJOR => Ok(()),
+        Some(_) => Err(Error::input(
+            path,
+            format!(
+                "plan format_version {version} is not supported (this planmark reads 0.x and 1.x); upgrade planmark"
+            ),
+        )),
+        None => Err(Error::input(
+            path,
+            format!("format_version {version:?} is not a MAJOR.MINOR version; is this a Terraform plan?"),
+        )),
+    }
+}
+
+/// Explains a document without `format_version`: state files are the usual mistake.
+fn missing_version_problem(text: &str) -> String {
+    #[derive(Deserialize)]
+    struct StateProbe {
+        lineage: Option<serde::de::IgnoredAny>,
+        serial: Option<serde::de::IgnoredAny>,
+    }
+    match serde_json::from_str::<StateProbe>(text) {
+        Ok(p) if p.lineage.is_some() || p.serial.is_some() => {
+            "is a Terraform state file, not a plan; run `terraform plan -out=tfplan` then `terraform show -json tfplan`".to_string()
+        }
+        _ => "has no format_version, so it is not `terraform show -json` plan output; run `terraform show -json tfplan > plan.json`".to_string(),
+    }
+}
+
+/// `terraform show -json` of state has `values` and none of the plan-only properties.
+fn looks_like_state(text: &str) -> bool {
+    #[derive(Deserialize)]
+    struct Shape {
+        values: Option<serde::de::IgnoredAny>,
+        planned_values: Option<serde::de::IgnoredAny>,
+        prior_state: Option<serde::de::IgnoredAny>,
+        resource_changes: Option<serde::de::IgnoredAny>,
+        output_changes: Option<serde::de::IgnoredAny>,
+        resource_drift: Option<serde::de::IgnoredAny>,
+        configuration: Option<serde::de::IgnoredAny>,
+    }
+    match serde_json::from_str::<Shape>(text) {
+        Ok(s) => {
+            s.values.is_some()
+                && s.planned_values.is_none()
+                && s.prior_state.is_none()
+                && s.resource_changes.is_none()
+                && s.output_changes.is_none()
+                && s.resource_drift.is_none()
+                && s.configuration.is_none()
+        }
+        Err(_) => false,
+    }
+}
+
+fn describe_json_error(
+    path: &str,
+    text: &str,
+    err: serde_path_to_error::Error<serde_json::Error>,
+) -> Error {
+    let field = err.path().to_string();
+    let inner = err.into_inner();
+    let problem = match inner.classify() {
+        serde_json::error::Category::Eof => format!(
+            "is truncated: the JSON ends early (line {}, column {}); regenerate it with `terraform show -json tfplan`",
+            inner.line(),
+            inner.column()
+        ),
+        serde_json::error::Category::Syntax => {
+            if text.trim_start().starts_with('[') {
+                "is a JSON array, not a plan object; expected the output of `terraform show -json tfplan`".to_string()
+            } else {
+                format!("is not valid JSON: {inner}")
+            }
+        }
+        serde_json::error::Category::Data if field == "." || field.is_empty() => {
+            format!("is not a plan object: {inner}; expected the output of `terraform show -json tfplan`")
+        }
+        serde_json::error::Category::Data => {
+            format!("field `{field}` has the wrong type: {inner}")
+        }
+        serde_json::error::Category::Io => format!("cannot be read: {inner}"),
+    };
+    Error::input(path, problem)
+}

@@ -1,0 +1,230 @@
+//! Plan model: typed serde mirror of `terraform show -json` (format 0.x and 1.x).
+//!
+//! Attribute values stay as unparsed `&RawValue` text borrowed from the input and are
+//! parsed per resource by [`crate::value::Value::parse`] when the differ needs them, so a
+//! 100 MB plan costs little more than its own bytes. Unknown properties are ignored, as the
+//! format's compatibility rules ask of consumers.
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+type Str<'a> = Cow<'a, str>;
+
+/// The whole plan document.
+#[derive(Debug, Deserialize)]
+pub struct Plan<'a> {
+    /// `"1.2"` etc.; checked by the loader before this struct is built.
+    #[serde(borrow)]
+    pub format_version: Option<Str<'a>>,
+    /// Version of Terraform (or OpenTofu) that made the plan.
+    #[serde(borrow, default)]
+    pub terraform_version: Option<Str<'a>>,
+    /// Root module input variables (values only; sensitivity is in `configuration`).
+    #[serde(borrow, default)]
+    pub variables: BTreeMap<Str<'a>, Variable<'a>>,
+    /// Planned changes, in Terraform's order (sorted by address, then deposed key).
+    #[serde(borrow, default)]
+    pub resource_changes: Vec<ResourceChange<'a>>,
+    /// Changes detected outside Terraform.
+    #[serde(borrow, default)]
+    pub resource_drift: Vec<ResourceChange<'a>>,
+    /// Which drifted attributes contributed to the plan.
+    #[serde(borrow, default)]
+    pub relevant_attributes: Vec<RelevantAttribute<'a>>,
+    /// Root module output changes, sorted by name.
+    #[serde(borrow, default)]
+    pub output_changes: BTreeMap<Str<'a>, Change<'a>>,
+    /// Check results (format 1.1+; `condition_results` in 1.2 was short-lived and ignored).
+    #[serde(borrow, default)]
+    pub checks: Vec<CheckResult<'a>>,
+    /// Changes deferred to a later plan/apply cycle (1.9+).
+    #[serde(borrow, default)]
+    pub deferred_changes: Vec<DeferredChange<'a>>,
+    /// The configuration, kept raw: only variable sensitivity is read from it.
+    #[serde(borrow, default)]
+    pub configuration: Option<&'a RawValue>,
+    /// Planning failed part-way (1.6+).
+    #[serde(default)]
+    pub errored: bool,
+    /// Whether applying the plan would do anything (1.8+).
+    #[serde(default)]
+    pub applyable: Option<bool>,
+    /// Whether the plan is complete (1.8+).
+    #[serde(default)]
+    pub complete: Option<bool>,
+    /// When the plan was made (1.5+).
+    #[serde(borrow, default)]
+    pub timestamp: Option<Str<'a>>,
+}
+
+/// A root module variable value.
+#[derive(Debug, Deserialize)]
+pub struct Variable<'a> {
+    /// The value (may be absent for ephemeral variables).
+    #[serde(borrow, default)]
+    pub value: Option<&'a RawValue>,
+}
+
+/// One resource instance change (planned, drifted or deferred).
+#[derive(Debug, Deserialize)]
+pub struct ResourceChange<'a> {
+    /// Full instance address, e.g. `module.a.aws_instance.web["x"]`.
+    #[serde(borrow)]
+    pub address: Str<'a>,
+    /// Address before a `moved` block applied (1.1+).
+    #[serde(borrow, default)]
+    pub previous_address: Option<Str<'a>>,
+    /// Module address, absent for the root module.
+    #[serde(borrow, default)]
+    pub module_address: Option<Str<'a>>,
+    /// `managed` or `data` (ephemeral resources never appear in plans).
+    #[serde(borrow, default)]
+    pub mode: Str<'a>,
+    /// Resource type.
+    #[serde(borrow, rename = "type", default)]
+    pub type_: Str<'a>,
+    /// Resource name.
+    #[serde(borrow, default)]
+    pub name: Str<'a>,
+    /// `count` index (number) or `for_each` key (string); kept as raw JSON text.
+    #[serde(borrow, default)]
+    pub index: Option<&'a RawValue>,
+    /// The instance key is not known yet (deferred changes, 1.10+).
+    #[serde(default)]
+    pub index_unknown: bool,
+    /// Deposed object key, for objects left over from create-before-destroy.
+    #[serde(borrow, default)]
+    pub deposed: Option<Str<'a>>,
+    /// Provider source address, e.g. `registry.terraform.io/hashicorp/aws`.
+    #[serde(borrow, default)]
+    pub provider_name: Str<'a>,
+    /// Why this action was chosen; an open set, unknown values mean "no special reason".
+    #[serde(borrow, default)]
+    pub action_reason: Option<Str<'a>>,
+    /// The change itself.
+    #[serde(borrow)]
+    pub change: Change<'a>,
+}
+
+/// Before/after values of a resource or output and the masks describing them.
+#[derive(Debug, Deserialize)]
+pub struct Change<'a> {
+    /// Actions in order, e.g. `["delete","create"]`.
+    #[serde(borrow, default)]
+    pub actions: Vec<Str<'a>>,
+    /// Value before; absent or null for creates.
+    #[serde(borrow, default)]
+    pub before: Option<&'a RawValue>,
+    /// Value after, with unknown parts null.
+    #[serde(borrow, default)]
+    pub after: Option<&'a RawValue>,
+    /// Mirror of `after` marking unknown parts with `true`.
+    #[serde(borrow, default)]
+    pub after_unknown: Option<&'a RawValue>,
+    /// Mirror of `before` marking sensitive parts with `true`.
+    #[serde(borrow, default)]
+    pub before_sensitive: Option<&'a RawValue>,
+    /// Mirror of `after` marking sensitive parts with `true`.
+    #[serde(borrow, default)]
+    pub after_sensitive: Option<&'a RawValue>,
+    /// Attribute paths that force replacement.
+    #[serde(borrow, default)]
+    pub replace_paths: Option<&'a RawValue>,
+    /// Present when the resource is being imported (1.5+).
+    #[serde(borrow, default)]
+    pub importing: Option<Importing<'a>>,
+    /// HCL generated for an import without configuration (1.5+).
+    #[serde(borrow, default)]
+    pub generated_config: Option<Str<'a>>,
+}
+
+/// Import details.
+#[derive(Debug, Deserialize)]
+pub struct Importing<'a> {
+    /// The import ID; empty or absent for identity-based imports.
+    #[serde(borrow, default)]
+    pub id: Option<Str<'a>>,
+    /// The import ID is not known yet (1.10+).
+    #[serde(default)]
+    pub unknown: bool,
+}
+
+/// A drifted attribute that matters to the plan.
+#[derive(Debug, Deserialize)]
+pub struct RelevantAttribute<'a> {
+    /// Resource instance address.
+    #[serde(borrow, default)]
+    pub resource: Str<'a>,
+    /// Attribute path (array of string/number steps).
+    #[serde(borrow, default)]
+    pub attribute: Option<&'a RawValue>,
+}
+
+/// One checkable object's status.
+#[derive(Debug, Deserialize)]
+pub struct CheckResult<'a> {
+    /// What was checked.
+    #[serde(borrow)]
+    pub address: CheckAddress<'a>,
+    /// `pass`, `fail`, `error` or `unknown`.
+    #[serde(borrow, default)]
+    pub status: Str<'a>,
+    /// Per-instance results; absent when the object has no instances.
+    #[serde(borrow, default)]
+    pub instances: Vec<CheckInstance<'a>>,
+}
+
+/// Address of a checkable object.
+#[derive(Debug, Deserialize)]
+pub struct CheckAddress<'a> {
+    /// `resource`, `output_value`, `check` or `var`.
+    #[serde(borrow, default)]
+    pub kind: Str<'a>,
+    /// Human-readable address.
+    #[serde(borrow, default)]
+    pub to_display: Str<'a>,
+}
+
+/// One instance's check status.
+#[derive(Debug, Deserialize)]
+pub struct CheckInstance<'a> {
+    /// The instance.
+    #[serde(borrow)]
+    pub address: CheckInstanceAddress<'a>,
+    /// `pass`, `fail`, `error` or `unknown`.
+    #[serde(borrow, default)]
+    pub status: Str<'a>,
+    /// Failure messages.
+    #[serde(borrow, default)]
+    pub problems: Vec<CheckProblem<'a>>,
+}
+
+/// Address of a checked instance.
+#[derive(Debug, Deserialize)]
+pub struct CheckInstanceAddress<'a> {
+    /// Human-readable address.
+    #[serde(borrow, default)]
+    pub to_display: Str<'a>,
+}
+
+/// A failure message from a check.
+#[derive(Debug, Deserialize)]
+pub struct CheckProblem<'a> {
+    /// The message (author-supplied `error_message`).
+    #[serde(borrow, default)]
+    pub message: Str<'a>,
+}
+
+/// A change Terraform postponed.
+#[derive(Debug, Deserialize)]
+pub struct DeferredChange<'a> {
+    /// Why it was deferred.
+    #[serde(borrow, default)]
+    pub reason: Str<'a>,
+    /// The change as far as it is known.
+    #[serde(borrow)]
+    pub resource_change: ResourceChange<'a>,
+}

@@ -1,0 +1,64 @@
+//! Plan model: turns a change's raw JSON members into parsed [`Value`]s on demand.
+
+use std::collections::BTreeSet;
+
+use super::model::{Change, Plan};
+use crate::value::{ParseError, Value};
+
+/// The parsed values of one [`Change`]. Absent members are `Value::Null`.
+#[derive(Debug, Clone)]
+pub struct ParsedChange<'a> {
+    /// Value before.
+    pub before: Value<'a>,
+    /// Value after (unknown parts null).
+    pub after: Value<'a>,
+    /// Unknown mask.
+    pub after_unknown: Value<'a>,
+    /// Sensitivity mask of `before`.
+    pub before_sensitive: Value<'a>,
+    /// Sensitivity mask of `after`.
+    pub after_sensitive: Value<'a>,
+    /// `replace_paths` as an array of arrays (or null).
+    pub replace_paths: Value<'a>,
+}
+
+impl<'a> ParsedChange<'a> {
+    /// Parses every value member of `change`.
+    pub fn parse(change: &Change<'a>) -> Result<Self, ParseError> {
+        fn parse<'a>(
+            raw: Option<&'a serde_json::value::RawValue>,
+        ) -> Result<Value<'a>, ParseError> {
+            match raw {
+                Some(raw) => Value::parse(raw.get()),
+                None => Ok(Value::Null),
+            }
+        }
+        Ok(ParsedChange {
+            before: parse(change.before)?,
+            after: parse(change.after)?,
+            after_unknown: parse(change.after_unknown)?,
+            before_sensitive: parse(change.before_sensitive)?,
+            after_sensitive: parse(change.after_sensitive)?,
+            replace_paths: parse(change.replace_paths)?,
+        })
+    }
+}
+
+/// Names of root module variables declared `sensitive = true` in the configuration.
+pub fn sensitive_variables(plan: &Plan<'_>) -> BTreeSet<String> {
+    let mut names = BTreeSet::new();
+    let Some(config) = plan.configuration else {
+        return names;
+    };
+    let Ok(config) = Value::parse(config.get()) else {
+        return names;
+    };
+    if let Some(Value::Object(vars)) = config.get("root_module").and_then(|m| m.get("variables")) {
+        for (name, decl) in vars {
+            if decl.get("sensitive").is_some_and(Value::is_true) {
+                names.insert(name.to_string());
+            }
+        }
+    }
+    names
+}

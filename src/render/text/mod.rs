@@ -1,0 +1,290 @@
+//! Text renderer: a [`PlanDiff`] as `terraform show PLANFILE` prints it (colour off).
+//!
+//! Contract: byte-identical to the newest Terraform for every plan Terraform itself can
+//! render; sections in Terraform's order: version warning, drift, no-changes text,
+//! deferred changes, legend, resource changes and summary, outputs.
+
+mod resource;
+mod values;
+mod wrap;
+
+use std::fmt::Write;
+
+use crate::diff::{Action, PlanDiff, PlanMode, ResourceAction};
+use resource::{render_deferred, render_resource, Cause};
+use values::{attribute_name, render, Opts};
+use wrap::{horizontal_rule, word_wrap};
+
+/// Renders the whole plan as text.
+pub fn render_plan(plan: &PlanDiff) -> String {
+    let mut out = String::new();
+    version_warning(&mut out, plan);
+    let drift_shown = render_drift(&mut out, plan);
+
+    let changes: Vec<_> = plan
+        .resources
+        .iter()
+        .filter(|r| is_shown(r))
+        .filter(|r| !(r.action == ResourceAction::Delete && r.data_source))
+        .collect();
+    let mut counts = Counts::default();
+    for r in &changes {
+        counts.add(&r.action);
+    }
+    let importing = changes.iter().filter(|r| r.importing.is_some()).count();
+    let outputs = render_outputs(plan);
+
+    if changes.is_empty() && outputs.is_empty() {
+        let rule_first = |out: &mut String| {
+            if drift_shown {
+                out.push_str(&horizontal_rule());
+                out.push('\n');
+            }
+        };
+        if plan.errored {
+            rule_first(&mut out);
+            out.push_str(
+                "\nPlanning failed. Terraform encountered an error while generating this plan.\n\n",
+            );
+        } else if !plan.deferred.is_empty() {
+            rule_first(&mut out);
+            out.push_str(
+                "\nNo current changes. This plan requires another plan to be applied first.\n\n",
+            );
+        } else {
+            match plan.mode {
+                PlanMode::RefreshOnly => {
+                    if drift_shown {
+                        return out;
+                    }
+                    out.push_str(
+                        "\nNo changes. Your infrastructure still matches the configuration.\n\n",
+                    );
+                    line(&mut out, &word_wrap("Terraform has checked that the real remote objects still match the result of your most recent changes, and found no differences."));
+                }
+                PlanMode::Destroy => {
+                    rule_first(&mut out);
+                    out.push_str("\nNo changes. No objects need to be destroyed.\n\n");
+                    line(&mut out, &word_wrap("Either you have not created any objects yet or the existing objects were already deleted outside of Terraform."));
+                }
+                PlanMode::Normal => {
+                    rule_first(&mut out);
+                    out.push_str(
+                        "\nNo changes. Your infrastructure matches the configuration.\n\n",
+                    );
+                    if drift_shown {
+                        if plan.applyable != Some(false) {
+                            line(&mut out, &word_wrap("Your configuration already matches the changes detected above, so applying this plan will only update the state to include the changes detected above and won't change any real infrastructure."));
+                        } else {
+                            line(&mut out, &word_wrap("Your configuration already matches the changes detected above. If you'd like to update the Terraform state to match, create and apply a refresh-only plan:\n  terraform apply -refresh-only"));
+                        }
+                        return out;
+                    }
+                    line(&mut out, &word_wrap("Terraform has compared your real infrastructure against your configuration and found no differences, so no changes are needed."));
+                }
+            }
+        }
+    }
+
+    if drift_shown {
+        out.push_str(&horizontal_rule());
+        out.push('\n');
+    }
+    if render_deferred_section(&mut out, plan) {
+        out.push_str(&horizontal_rule());
+        out.push('\n');
+    }
+    if counts.any {
+        line(&mut out, &word_wrap("\nTerraform used the selected providers to generate the following execution plan. Resource actions are indicated with the following symbols:"));
+        for (count, legend) in [
+            (counts.create, "  + create"),
+            (counts.update, "  ~ update in-place"),
+            (counts.delete, "  - destroy"),
+            (
+                counts.delete_create,
+                "-/+ destroy and then create replacement",
+            ),
+            (
+                counts.create_delete,
+                "+/- create replacement and then destroy",
+            ),
+            (counts.read, " <= read (data resources)"),
+        ] {
+            if count > 0 {
+                line(&mut out, legend);
+            }
+        }
+    }
+    if !changes.is_empty() {
+        out.push_str(if plan.errored {
+            "\nTerraform planned the following actions, but then encountered a problem:\n"
+        } else {
+            "\nTerraform will perform the following actions:\n"
+        });
+        for r in &changes {
+            out.push('\n');
+            render_resource(&mut out, r, Cause::Planned);
+            out.push('\n');
+        }
+        out.push_str("\nPlan: ");
+        if importing > 0 {
+            let _ = write!(out, "{importing} to import, ");
+        }
+        let _ = writeln!(
+            out,
+            "{} to add, {} to change, {} to destroy.",
+            counts.create + counts.delete_create + counts.create_delete + counts.create_forget,
+            counts.update,
+            counts.delete + counts.delete_create + counts.create_delete
+        );
+    }
+    if !outputs.is_empty() {
+        out.push_str("\nChanges to Outputs:\n");
+        out.push_str(&outputs);
+        out.push('\n');
+        if !counts.any {
+            line(&mut out, &word_wrap("\nYou can apply this plan to save these new output values to the Terraform state, without changing any real infrastructure."));
+        }
+    }
+    out
+}
+
+fn line(out: &mut String, text: &str) {
+    out.push_str(text);
+    out.push('\n');
+}
+
+/// Resources with nothing to say (no-op, not moved, not imported) are not shown.
+fn is_shown(r: &crate::diff::ResourceDiff) -> bool {
+    r.action != ResourceAction::NoOp || r.moved_from().is_some() || r.importing.is_some()
+}
+
+#[derive(Default)]
+struct Counts {
+    any: bool,
+    create: usize,
+    read: usize,
+    update: usize,
+    delete: usize,
+    delete_create: usize,
+    create_delete: usize,
+    create_forget: usize,
+}
+
+impl Counts {
+    fn add(&mut self, action: &ResourceAction) {
+        let slot = match action {
+            ResourceAction::NoOp | ResourceAction::Unsupported(_) => return,
+            ResourceAction::Create => &mut self.create,
+            ResourceAction::Read => &mut self.read,
+            ResourceAction::Update => &mut self.update,
+            ResourceAction::Delete => &mut self.delete,
+            ResourceAction::DeleteThenCreate => &mut self.delete_create,
+            ResourceAction::CreateThenDelete => &mut self.create_delete,
+            ResourceAction::CreateThenForget => &mut self.create_forget,
+            ResourceAction::Forget => {
+                self.any = true;
+                return;
+            }
+        };
+        *slot += 1;
+        self.any = true;
+    }
+}
+
+/// Plans from a newer format than this renderer knows get Terraform's warning. (Like
+/// Terraform, the comparison is numeric, so "1.10" counts as older than "1.2".)
+fn version_warning(out: &mut String, plan: &PlanDiff) {
+    let newer = plan
+        .format_version
+        .parse::<f64>()
+        .is_ok_and(|version| version > 1.2);
+    if newer {
+        line(out, &word_wrap("\nWarning: This plan was generated using a different version of Terraform, the diff presented here may be missing representations of recent features."));
+    }
+}
+
+fn render_drift(out: &mut String, plan: &PlanDiff) -> bool {
+    if plan.drift.is_empty() {
+        return false;
+    }
+    if plan.mode != PlanMode::RefreshOnly && plan_is_empty(plan) {
+        return false;
+    }
+    out.push_str("\nNote: Objects have changed outside of Terraform\n\n");
+    out.push_str(&word_wrap("Terraform detected the following changes made outside of Terraform since the last \"terraform apply\" which may have affected this plan:\n"));
+    for r in &plan.drift {
+        if is_shown(r) {
+            out.push('\n');
+            render_resource(out, r, Cause::Drift);
+            out.push('\n');
+        }
+    }
+    let epilogue = if plan.mode == PlanMode::RefreshOnly {
+        "\n\nThis is a refresh-only plan, so Terraform will not take any actions to undo these. If you were expecting these changes then you can apply this plan to record the updated values in the Terraform state without changing any remote objects."
+    } else {
+        "\n\nUnless you have made equivalent changes to your configuration, or ignored the relevant attributes using ignore_changes, the following plan may include actions to undo or respond to these changes."
+    };
+    line(out, &word_wrap(epilogue));
+    true
+}
+
+/// No resource change other than no-op (moves count as changes) and no output change.
+fn plan_is_empty(plan: &PlanDiff) -> bool {
+    let resources_quiet = plan
+        .resources
+        .iter()
+        .all(|r| r.body.action == Action::NoOp && r.moved_from().is_none());
+    resources_quiet && plan.outputs.iter().all(|o| o.diff.action == Action::NoOp)
+}
+
+fn render_deferred_section(out: &mut String, plan: &PlanDiff) -> bool {
+    if plan.deferred.is_empty() {
+        return false;
+    }
+    out.push_str("\nNote: This is a partial plan, parts can only be known in the next plan / apply cycle.\n\n");
+    for d in &plan.deferred {
+        if is_shown(&d.resource) {
+            out.push('\n');
+            render_deferred(out, d);
+            out.push('\n');
+        }
+    }
+    true
+}
+
+fn render_outputs(plan: &PlanDiff) -> String {
+    let names: Vec<String> = plan
+        .outputs
+        .iter()
+        .map(|o| attribute_name(&o.name))
+        .collect();
+    // Alignment counts every output, shown or not.
+    let width = names.iter().map(String::len).max().unwrap_or(0);
+    let mut lines = Vec::new();
+    for (output, name) in plan.outputs.iter().zip(&names) {
+        if output.diff.action == Action::NoOp {
+            continue;
+        }
+        let mut text = String::new();
+        text.push_str(resource::top_symbol(&output_action(output.diff.action)));
+        text.push(' ');
+        text.push_str(name);
+        for _ in name.chars().count()..width {
+            text.push(' ');
+        }
+        text.push_str(" = ");
+        render(&mut text, &output.diff, 0, Opts::default());
+        lines.push(text);
+    }
+    lines.join("\n")
+}
+
+fn output_action(action: Action) -> ResourceAction {
+    match action {
+        Action::NoOp => ResourceAction::NoOp,
+        Action::Create => ResourceAction::Create,
+        Action::Delete => ResourceAction::Delete,
+        Action::Update => ResourceAction::Update,
+    }
+}

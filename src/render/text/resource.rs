@@ -1,0 +1,232 @@
+//! Text renderer: one resource's comment lines, header and body.
+
+use std::fmt::Write;
+
+use super::values::{render, Opts};
+use crate::diff::{ActionReason, DeferredDiff, ResourceAction, ResourceDiff};
+
+/// Whether a change is planned or was detected as drift (it changes the wording).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Cause {
+    Planned,
+    Drift,
+}
+
+/// The symbol before `resource` in a header.
+pub(crate) fn top_symbol(action: &ResourceAction) -> &'static str {
+    match action {
+        ResourceAction::NoOp => "   ",
+        ResourceAction::Create => "  +",
+        ResourceAction::Read => " <=",
+        ResourceAction::Update => "  ~",
+        ResourceAction::DeleteThenCreate => "-/+",
+        ResourceAction::CreateThenDelete => "+/-",
+        ResourceAction::Delete => "  -",
+        ResourceAction::Forget => " .",
+        ResourceAction::CreateThenForget => " +/.",
+        ResourceAction::Unsupported(_) => "  ?",
+    }
+}
+
+fn display_address(r: &ResourceDiff) -> String {
+    match &r.deposed {
+        Some(deposed) if !deposed.is_empty() => format!("{} (deposed object {deposed})", r.address),
+        _ => r.address.clone(),
+    }
+}
+
+/// Comment lines, header and body of one resource (no trailing newline).
+pub(crate) fn render_resource(out: &mut String, r: &ResourceDiff, cause: Cause) {
+    comment(out, r, cause);
+    header_and_body(out, r);
+}
+
+/// A deferred change: its own comment, then the usual header and body.
+pub(crate) fn render_deferred(out: &mut String, d: &DeferredDiff) {
+    let explanation = match d.reason.as_str() {
+        "instance_count_unknown" => "because the number of resource instances is unknown",
+        "resource_config_unknown" => "because the resource configuration is unknown",
+        "provider_config_unknown" => "because the provider configuration is unknown",
+        "deferred_prereq" => "because a prerequisite for this resource is deferred",
+        "absent_prereq" => "because a prerequisite for this resource has not yet been created",
+        "excluded" => "because the resource was excluded",
+        "not_included" => "because the resource was not included",
+        _ => "for an unknown reason",
+    };
+    let _ = writeln!(out, "  # {} was deferred", d.resource.address);
+    let _ = writeln!(out, "  # ({explanation})");
+    header_and_body(out, &d.resource);
+}
+
+fn header_and_body(out: &mut String, r: &ResourceDiff) {
+    let kind = if r.data_source { "data" } else { "resource" };
+    let _ = write!(
+        out,
+        "{} {kind} \"{}\" \"{}\" ",
+        top_symbol(&r.action),
+        r.type_,
+        r.name
+    );
+    let opts = Opts {
+        show_unchanged: r.importing.is_some(),
+        ..Opts::default()
+    };
+    render(out, &r.body, 0, opts);
+}
+
+fn comment(out: &mut String, r: &ResourceDiff, cause: Cause) {
+    let addr = display_address(r);
+    let mut printed_moved = false;
+    let mut printed_imported = false;
+    match &r.action {
+        ResourceAction::Create => {
+            let _ = write!(out, "  # {addr} will be created");
+        }
+        ResourceAction::Read => {
+            let _ = write!(out, "  # {addr} will be read during apply");
+            match r.reason {
+                Some(ActionReason::ReadBecauseConfigUnknown) => {
+                    out.push_str("\n  # (config refers to values not yet known)")
+                }
+                Some(ActionReason::ReadBecauseDependencyPending) => {
+                    out.push_str("\n  # (depends on a resource or a module with changes pending)")
+                }
+                Some(ActionReason::ReadBecauseCheckNested) => {
+                    out.push_str("\n  # (config will be reloaded to verify a check block)")
+                }
+                _ => {}
+            }
+        }
+        ResourceAction::Update => match cause {
+            Cause::Planned => {
+                let _ = write!(out, "  # {addr} will be updated in-place");
+            }
+            Cause::Drift => {
+                let _ = write!(out, "  # {addr} has changed");
+            }
+        },
+        ResourceAction::DeleteThenCreate | ResourceAction::CreateThenDelete => {
+            let _ = match r.reason {
+                Some(ActionReason::ReplaceBecauseTainted) => {
+                    write!(out, "  # {addr} is tainted, so must be replaced")
+                }
+                Some(ActionReason::ReplaceByRequest) => {
+                    write!(out, "  # {addr} will be replaced, as requested")
+                }
+                Some(ActionReason::ReplaceByTriggers) => write!(
+                    out,
+                    "  # {addr} will be replaced due to changes in replace_triggered_by"
+                ),
+                _ => write!(out, "  # {addr} must be replaced"),
+            };
+        }
+        ResourceAction::CreateThenForget => {
+            let _ = write!(
+                out,
+                " # {addr} must be replaced, but the existing object will not be destroyed\n # (destroy = false is set in the configuration)"
+            );
+        }
+        ResourceAction::Forget => {
+            if r.deposed.as_deref().is_some_and(|d| !d.is_empty()) {
+                let _ = write!(
+                    out,
+                    " # {addr} will be removed from Terraform state, but will not be destroyed\n # (left over from a partially-failed replacement of this instance)"
+                );
+            } else {
+                let _ = write!(
+                    out,
+                    " # {addr} will no longer be managed by Terraform, but will not be destroyed"
+                );
+            }
+            out.push_str("\n # (destroy = false is set in the configuration)");
+        }
+        ResourceAction::Delete => {
+            let _ = match cause {
+                Cause::Planned => write!(out, "  # {addr} will be destroyed"),
+                Cause::Drift => write!(out, "  # {addr} has been deleted"),
+            };
+            delete_reason(out, r);
+            if r.deposed.as_deref().is_some_and(|d| !d.is_empty()) {
+                out.push_str(
+                    "\n  # (left over from a partially-failed replacement of this instance)",
+                );
+            }
+        }
+        ResourceAction::NoOp | ResourceAction::Unsupported(_) => {
+            if let (ResourceAction::NoOp, Some(previous)) = (&r.action, r.moved_from()) {
+                let _ = write!(out, "  # {previous} has moved to {addr}");
+                printed_moved = true;
+            } else if let (ResourceAction::NoOp, Some(_)) = (&r.action, &r.importing) {
+                let _ = write!(out, "  # {addr} will be imported");
+                if r.generated_config {
+                    out.push_str("\n  # (config will be generated)");
+                }
+                printed_imported = true;
+            } else {
+                let _ = write!(
+                    out,
+                    "{addr} has an action the plan renderer doesn't support (this is a bug)"
+                );
+            }
+        }
+    }
+    out.push('\n');
+    if let Some(previous) = r.moved_from() {
+        if !printed_moved {
+            let _ = writeln!(out, "  # (moved from {previous})");
+        }
+    }
+    if let Some(id) = &r.importing {
+        if !printed_imported {
+            if id.is_empty() {
+                out.push_str("  # (will be imported first)\n");
+            } else {
+                let _ = writeln!(out, "  # (imported from \"{id}\")");
+            }
+        }
+        if matches!(
+            r.action,
+            ResourceAction::DeleteThenCreate | ResourceAction::CreateThenDelete
+        ) {
+            out.push_str("  # Warning: this will destroy the imported resource\n");
+        }
+    }
+}
+
+fn delete_reason(out: &mut String, r: &ResourceDiff) {
+    let index = r.index.as_deref().unwrap_or("");
+    let _ = match r.reason {
+        Some(ActionReason::DeleteBecauseNoResourceConfig) => write!(
+            out,
+            "\n  # (because {}.{} is not in configuration)",
+            r.type_, r.name
+        ),
+        Some(ActionReason::DeleteBecauseNoMoveTarget) => write!(
+            out,
+            "\n  # (because {} was moved to {}, which is not in configuration)",
+            r.previous_address.as_deref().unwrap_or(""),
+            r.address
+        ),
+        Some(ActionReason::DeleteBecauseNoModule) => write!(
+            out,
+            "\n  # (because {} is not in configuration)",
+            r.module_address.as_deref().unwrap_or("")
+        ),
+        Some(ActionReason::DeleteBecauseWrongRepetition) => {
+            let text = match index.trim().chars().next() {
+                None | Some('n') => "\n  # (because resource uses count or for_each)",
+                Some('"') => "\n  # (because resource does not use for_each)",
+                Some(_) => "\n  # (because resource does not use count)",
+            };
+            write!(out, "{text}")
+        }
+        Some(ActionReason::DeleteBecauseCountIndex) => write!(
+            out,
+            "\n  # (because index [{index}] is out of range for count)"
+        ),
+        Some(ActionReason::DeleteBecauseEachKey) => {
+            write!(out, "\n  # (because key [{index}] is not in for_each map)")
+        }
+        _ => Ok(()),
+    };
+}

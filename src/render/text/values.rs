@@ -1,0 +1,647 @@
+//! Text renderer: one [`Diff`] node as Terraform prints it (its `RenderHuman` rules:
+//! symbols, alignment, `-> null`, `# forces replacement`, hidden-item counters).
+
+use std::borrow::Cow;
+use std::fmt::Write;
+
+use crate::diff::{Action, Block, Diff, Node};
+use crate::differ::go_quote;
+
+/// Rendering options. `force_replace`/`forbid_replace` apply to one level only: every
+/// child gets a copy with them cleared ([`Opts::child`]), as in Terraform.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Opts {
+    pub override_null_suffix: bool,
+    pub show_unchanged: bool,
+    pub force_replace: bool,
+    pub forbid_replace: bool,
+}
+
+impl Opts {
+    pub(crate) fn child(self) -> Opts {
+        Opts {
+            force_replace: false,
+            forbid_replace: false,
+            ..self
+        }
+    }
+}
+
+/// Four spaces per level.
+pub(crate) fn indent(out: &mut String, level: usize) {
+    for _ in 0..level {
+        out.push_str("    ");
+    }
+}
+
+/// The nested action symbol plus its trailing space (4 columns).
+pub(crate) fn symbol(action: Action) -> &'static str {
+    match action {
+        Action::Create => "  + ",
+        Action::Delete => "  - ",
+        Action::Update => "  ~ ",
+        Action::NoOp => "    ",
+    }
+}
+
+fn null_suffix(out: &mut String, action: Action, opts: Opts) {
+    if !opts.override_null_suffix && action == Action::Delete {
+        out.push_str(" -> null");
+    }
+}
+
+fn forces_replacement(out: &mut String, replace: bool, opts: Opts) {
+    if (replace || opts.force_replace) && !opts.forbid_replace {
+        out.push_str(" # forces replacement");
+    }
+}
+
+fn unchanged(out: &mut String, level: usize, keyword: &str, count: usize) {
+    indent(out, level);
+    out.push_str(symbol(Action::NoOp));
+    let plural = if count == 1 { "" } else { "s" };
+    let _ = writeln!(out, "# ({count} unchanged {keyword}{plural} hidden)");
+}
+
+/// Pads to `width` characters (Go's `%-*s` counts runes; widths come from byte lengths).
+fn padded(out: &mut String, text: &str, width: usize) {
+    out.push_str(text);
+    for _ in text.chars().count()..width {
+        out.push(' ');
+    }
+}
+
+/// An attribute name as HCL would accept it, quoted when it is not an identifier.
+pub(crate) fn attribute_name(name: &str) -> String {
+    let mut chars = name.chars();
+    let valid = match chars.next() {
+        Some(c) if c.is_alphabetic() || c == '_' => {
+            chars.all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+        }
+        _ => false,
+    };
+    if valid {
+        name.to_string()
+    } else {
+        go_quote(name)
+    }
+}
+
+/// Renders `diff` at nesting `level` into `out` (no trailing newline).
+pub(crate) fn render(out: &mut String, diff: &Diff, level: usize, opts: Opts) {
+    match &diff.node {
+        Node::Primitive { before, after } => {
+            let before = before.as_deref().unwrap_or("null");
+            let after = after.as_deref().unwrap_or("null");
+            match diff.action {
+                Action::Create => out.push_str(after),
+                Action::Delete => {
+                    out.push_str(before);
+                    null_suffix(out, diff.action, opts);
+                }
+                Action::NoOp => out.push_str(before),
+                Action::Update => {
+                    let _ = write!(out, "{before} -> {after}");
+                }
+            }
+            forces_replacement(out, diff.replace, opts);
+        }
+        Node::Text { before, after } => render_text(out, diff, before, after, opts),
+        Node::Heredoc { lines } => {
+            out.push_str("<<-EOT");
+            forces_replacement(out, diff.replace, opts);
+            out.push('\n');
+            for line in lines {
+                indent(out, level + 1);
+                out.push_str(symbol(line.action));
+                out.push_str(&line.text);
+                out.push('\n');
+            }
+            indent(out, level);
+            out.push_str(symbol(Action::NoOp));
+            out.push_str("EOT");
+            null_suffix(out, diff.action, opts);
+        }
+        Node::Json {
+            inner,
+            whitespace_only,
+        } => render_json(out, diff, inner, *whitespace_only, level, opts),
+        Node::TypeChange { before, after } => {
+            // Not a clone: the one-level replacement flags carry over to both sides.
+            let sides = Opts {
+                override_null_suffix: true,
+                ..opts
+            };
+            render(out, before, level, sides);
+            out.push_str(" -> ");
+            render(out, after, level, sides);
+        }
+        Node::Unknown { before } => match before {
+            Some(before) if diff.action != Action::Create => {
+                let mut before_opts = opts.child();
+                before_opts.override_null_suffix = true;
+                before_opts.forbid_replace = diff.replace;
+                render(out, before, level, before_opts);
+                out.push_str(" -> (known after apply)");
+                forces_replacement(out, diff.replace, opts);
+            }
+            _ => {
+                out.push_str("(known after apply)");
+                forces_replacement(out, diff.replace, opts);
+            }
+        },
+        Node::Sensitive { .. } => {
+            out.push_str("(sensitive value)");
+            null_suffix(out, diff.action, opts);
+            forces_replacement(out, diff.replace, opts);
+        }
+        Node::SensitiveBlock { .. } => {
+            out.push('{');
+            forces_replacement(out, diff.replace, opts);
+            out.push('\n');
+            for text in [
+                "  # At least one attribute in this block is (or was) sensitive,\n",
+                "  # so its contents will not be displayed.\n",
+            ] {
+                indent(out, level);
+                out.push_str(symbol(Action::NoOp));
+                out.push_str(text);
+            }
+            indent(out, level);
+            out.push_str(symbol(Action::NoOp));
+            out.push('}');
+        }
+        Node::WriteOnly { sensitive } => {
+            out.push_str(if *sensitive {
+                "(sensitive, write-only attribute)"
+            } else {
+                "(write-only attribute)"
+            });
+            null_suffix(out, diff.action, opts);
+            forces_replacement(out, diff.replace, opts);
+        }
+        Node::List { elements, context } => render_list(out, diff, elements, *context, level, opts),
+        Node::Set { elements, nested } => render_set(out, diff, elements, *nested, level, opts),
+        Node::Map { entries, nested } => render_map(out, diff, entries, *nested, level, opts),
+        Node::Object { attributes, nested } => {
+            render_object(out, diff, attributes, *nested, level, opts)
+        }
+        Node::Block(block) => render_block(out, diff, block, level, opts),
+    }
+}
+
+fn quoted_or_null(value: &Option<String>) -> String {
+    value
+        .as_deref()
+        .map_or_else(|| "null".to_string(), go_quote)
+}
+
+fn render_text(
+    out: &mut String,
+    diff: &Diff,
+    before: &Option<String>,
+    after: &Option<String>,
+    opts: Opts,
+) {
+    match diff.action {
+        Action::Create | Action::NoOp => out.push_str(&quoted_or_null(after)),
+        Action::Delete => {
+            out.push_str(&quoted_or_null(before));
+            // "null -> null" would read oddly, so a null old value gets no suffix.
+            if before.is_some() {
+                null_suffix(out, diff.action, opts);
+            }
+        }
+        Action::Update => {
+            let _ = write!(
+                out,
+                "{} -> {}",
+                quoted_or_null(before),
+                quoted_or_null(after)
+            );
+        }
+    }
+    forces_replacement(out, diff.replace, opts);
+}
+
+fn render_json(
+    out: &mut String,
+    diff: &Diff,
+    inner: &Diff,
+    whitespace_only: bool,
+    level: usize,
+    opts: Opts,
+) {
+    let mut json_opts = opts.child();
+    json_opts.override_null_suffix = true;
+    let mut action = diff.action;
+    let mut whitespace = "";
+    let mut replace = String::new();
+    if whitespace_only {
+        whitespace = if diff.replace {
+            " # whitespace changes force replacement"
+        } else {
+            " # whitespace changes"
+        };
+        json_opts.show_unchanged = true;
+        action = Action::NoOp;
+    } else {
+        forces_replacement(&mut replace, diff.replace, opts);
+    }
+    let mut rendered = String::new();
+    render(&mut rendered, inner, level + 1, json_opts);
+    if matches!(diff.action, Action::Create | Action::Delete) {
+        // The inner lines carry the + or -; the opening line shows none.
+        action = Action::NoOp;
+    }
+    if rendered.contains('\n') {
+        out.push_str("jsonencode(");
+        out.push_str(whitespace);
+        out.push('\n');
+        indent(out, level + 1);
+        out.push_str(symbol(action));
+        out.push_str(&rendered);
+        out.push_str(&replace);
+        out.push('\n');
+        indent(out, level);
+        out.push_str(symbol(Action::NoOp));
+        out.push(')');
+        null_suffix(out, diff.action, opts);
+    } else {
+        let _ = write!(out, "jsonencode({rendered}){whitespace}{replace}");
+    }
+}
+
+/// Warning lines shown above an item whose sensitivity changes.
+pub(crate) fn warnings(diff: &Diff, level: usize) -> Option<String> {
+    let (before, after, inner, noun) = match &diff.node {
+        Node::Sensitive {
+            before_sensitive,
+            after_sensitive,
+            inner_action,
+        } => (
+            *before_sensitive,
+            *after_sensitive,
+            *inner_action,
+            "attribute value",
+        ),
+        Node::SensitiveBlock {
+            before_sensitive,
+            after_sensitive,
+            inner_action,
+        } => (*before_sensitive, *after_sensitive, *inner_action, "block"),
+        _ => return None,
+    };
+    if before == after || matches!(inner, Action::Create | Action::Delete) {
+        return None;
+    }
+    let mut text = String::new();
+    if before {
+        let _ = writeln!(
+            text,
+            "  # Warning: this {noun} will no longer be marked as sensitive"
+        );
+        indent(&mut text, level);
+        text.push_str("  # after applying this change.");
+    } else {
+        let _ = writeln!(
+            text,
+            "  # Warning: this {noun} will be marked as sensitive and will not"
+        );
+        indent(&mut text, level);
+        text.push_str("  # display in UI output after applying this change.");
+    }
+    if noun == "attribute value" && inner == Action::NoOp {
+        text.push_str(" The value is unchanged.");
+    }
+    Some(text)
+}
+
+fn write_warnings(out: &mut String, diff: &Diff, level: usize) {
+    if let Some(text) = warnings(diff, level) {
+        indent(out, level);
+        out.push_str(&text);
+        out.push('\n');
+    }
+}
+
+fn render_list(
+    out: &mut String,
+    diff: &Diff,
+    elements: &[Diff],
+    context: bool,
+    level: usize,
+    opts: Opts,
+) {
+    if elements.is_empty() {
+        out.push_str("[]");
+        null_suffix(out, diff.action, opts);
+        forces_replacement(out, diff.replace, opts);
+        return;
+    }
+    let mut element_opts = opts.child();
+    element_opts.override_null_suffix = true;
+    let mut unchanged_opts = opts.child();
+    unchanged_opts.show_unchanged = true;
+
+    out.push('[');
+    forces_replacement(out, diff.replace, opts);
+    out.push('\n');
+    // Unchanged elements since the last shown one; with context, the last of them is
+    // printed in full before the next change, and the element after a change is too.
+    let mut pending: Vec<&Diff> = Vec::new();
+    let mut render_next = false;
+    for element in elements {
+        if element.action == Action::NoOp && !render_next && !opts.show_unchanged {
+            pending.push(element);
+            continue;
+        }
+        render_next = false;
+        let mut element_opts = element_opts;
+        if context {
+            if pending.len() > 1 {
+                unchanged(out, level + 1, "element", pending.len() - 1);
+            }
+            if let Some(last) = pending.last() {
+                indent(out, level + 1);
+                out.push_str(symbol(last.action));
+                render(out, last, level + 1, unchanged_opts);
+                out.push_str(",\n");
+            }
+            pending.clear();
+            if element.action == Action::NoOp {
+                element_opts = unchanged_opts;
+            } else {
+                render_next = true;
+            }
+        }
+        write_warnings(out, element, level + 1);
+        indent(out, level + 1);
+        out.push_str(symbol(element.action));
+        render(out, element, level + 1, element_opts);
+        out.push_str(",\n");
+    }
+    if !pending.is_empty() {
+        unchanged(out, level + 1, "element", pending.len());
+    }
+    indent(out, level);
+    out.push_str(symbol(Action::NoOp));
+    out.push(']');
+    null_suffix(out, diff.action, opts);
+}
+
+fn render_set(
+    out: &mut String,
+    diff: &Diff,
+    elements: &[Diff],
+    nested: bool,
+    level: usize,
+    opts: Opts,
+) {
+    // Nested sets push "forces replacement" down onto their elements.
+    let replace_self = diff.replace && !nested;
+    let replace_children = diff.replace && nested;
+    if elements.is_empty() {
+        out.push_str("[]");
+        null_suffix(out, diff.action, opts);
+        forces_replacement(out, replace_self, opts);
+        return;
+    }
+    let mut element_opts = opts.child();
+    element_opts.override_null_suffix = true;
+    element_opts.force_replace = replace_children;
+    out.push('[');
+    forces_replacement(out, replace_self, opts);
+    out.push('\n');
+    let mut hidden = 0;
+    for element in elements {
+        if element.action == Action::NoOp && !opts.show_unchanged {
+            hidden += 1;
+            continue;
+        }
+        write_warnings(out, element, level + 1);
+        indent(out, level + 1);
+        out.push_str(symbol(element.action));
+        render(out, element, level + 1, element_opts);
+        out.push_str(",\n");
+    }
+    if hidden > 0 {
+        unchanged(out, level + 1, "element", hidden);
+    }
+    indent(out, level);
+    out.push_str(symbol(Action::NoOp));
+    out.push(']');
+    null_suffix(out, diff.action, opts);
+}
+
+fn render_map(
+    out: &mut String,
+    diff: &Diff,
+    entries: &[(String, Diff)],
+    nested: bool,
+    level: usize,
+    opts: Opts,
+) {
+    let replace_self = diff.replace && !nested;
+    let replace_children = diff.replace && nested;
+    if entries.is_empty() {
+        out.push_str("{}");
+        null_suffix(out, diff.action, opts);
+        forces_replacement(out, replace_self, opts);
+        return;
+    }
+    let keys: Vec<String> = entries.iter().map(|(k, _)| go_quote(k)).collect();
+    let width = keys.iter().map(String::len).max().unwrap_or(0);
+    let mut element_opts = opts.child();
+    element_opts.override_null_suffix = diff.action == Action::Delete || nested;
+    element_opts.force_replace = replace_children;
+    out.push('{');
+    forces_replacement(out, replace_self, opts);
+    out.push('\n');
+    let mut hidden = 0;
+    for ((_, element), key) in entries.iter().zip(&keys) {
+        if element.action == Action::NoOp && !opts.show_unchanged {
+            hidden += 1;
+            continue;
+        }
+        write_warnings(out, element, level + 1);
+        indent(out, level + 1);
+        out.push_str(symbol(element.action));
+        if nested {
+            out.push_str(key);
+        } else {
+            padded(out, key, width);
+        }
+        out.push_str(" = ");
+        render(out, element, level + 1, element_opts);
+        // Only object values are followed by a comma.
+        if matches!(element.node, Node::Object { .. }) {
+            out.push(',');
+        }
+        out.push('\n');
+    }
+    if hidden > 0 {
+        unchanged(out, level + 1, "element", hidden);
+    }
+    indent(out, level);
+    out.push_str(symbol(Action::NoOp));
+    out.push('}');
+    null_suffix(out, diff.action, opts);
+}
+
+/// `id`, `name` and `tags` are always shown, with all their children.
+fn is_important(name: &str) -> bool {
+    matches!(name, "id" | "name" | "tags")
+}
+
+fn render_object(
+    out: &mut String,
+    diff: &Diff,
+    attributes: &[(String, Diff)],
+    nested: bool,
+    level: usize,
+    opts: Opts,
+) {
+    if attributes.is_empty() {
+        out.push_str("{}");
+        null_suffix(out, diff.action, opts);
+        forces_replacement(out, diff.replace, opts);
+        return;
+    }
+    let mut attribute_opts = opts.child();
+    // Plain object types never show `-> null` on attributes; nested attributes do.
+    attribute_opts.override_null_suffix = !nested;
+    out.push('{');
+    forces_replacement(out, diff.replace, opts);
+    out.push('\n');
+    render_attributes(out, attributes, level, opts, attribute_opts);
+    indent(out, level);
+    out.push_str(symbol(Action::NoOp));
+    out.push('}');
+    null_suffix(out, diff.action, opts);
+}
+
+/// Attribute lines of an object or block, aligned, with unchanged ones counted.
+fn render_attributes(
+    out: &mut String,
+    attributes: &[(String, Diff)],
+    level: usize,
+    opts: Opts,
+    attribute_opts: Opts,
+) -> usize {
+    let names: Vec<String> = attributes.iter().map(|(k, _)| attribute_name(k)).collect();
+    let width = names.iter().map(String::len).max().unwrap_or(0);
+    let mut hidden = 0;
+    for ((key, attribute), name) in attributes.iter().zip(&names) {
+        let attr_opts = if is_important(key) {
+            let mut important = attribute_opts.child();
+            important.show_unchanged = true;
+            important
+        } else if attribute.action == Action::NoOp && !opts.show_unchanged {
+            hidden += 1;
+            continue;
+        } else {
+            attribute_opts
+        };
+        write_warnings(out, attribute, level + 1);
+        indent(out, level + 1);
+        out.push_str(symbol(attribute.action));
+        padded(out, name, width);
+        out.push_str(" = ");
+        render(out, attribute, level + 1, attr_opts);
+        out.push('\n');
+    }
+    if hidden > 0 {
+        unchanged(out, level + 1, "attribute", hidden);
+    }
+    hidden
+}
+
+fn render_block(out: &mut String, diff: &Diff, block: &Block, level: usize, opts: Opts) {
+    if block.attributes.is_empty() && block.blocks.is_empty() {
+        out.push_str("{}");
+        forces_replacement(out, diff.replace, opts);
+        return;
+    }
+    out.push('{');
+    forces_replacement(out, diff.replace, opts);
+    out.push('\n');
+    render_attributes(out, &block.attributes, level, opts, opts.child());
+
+    let mut hidden_blocks = 0;
+    for group in &block.blocks {
+        let mut started = false;
+        let mut instances: Vec<(String, Cow<'_, Diff>)> = Vec::new();
+        if group.unknown {
+            // The whole group is unknown: one `name (known after apply)` line first.
+            instances.push((
+                String::new(),
+                Cow::Owned(Diff {
+                    action: diff.action,
+                    replace: false,
+                    node: Node::Unknown { before: None },
+                }),
+            ));
+        }
+        for (key, instance) in &group.instances {
+            let label = key
+                .as_deref()
+                .map(|k| format!(" {}", go_quote(k)))
+                .unwrap_or_default();
+            instances.push((label, intercept_sensitive(group, instance)));
+        }
+        for (label, instance) in &instances {
+            if instance.action == Action::NoOp && !opts.show_unchanged {
+                hidden_blocks += 1;
+                continue;
+            }
+            if !started && !block.attributes.is_empty() {
+                // A blank line between the attributes and each group of blocks.
+                out.push('\n');
+            }
+            started = true;
+            let mut block_opts = opts.child();
+            block_opts.force_replace = group.replace;
+            write_warnings(out, instance, level + 1);
+            indent(out, level + 1);
+            out.push_str(symbol(instance.action));
+            out.push_str(&attribute_name(&group.name));
+            out.push_str(label);
+            out.push(' ');
+            render(out, instance, level + 1, block_opts);
+            out.push('\n');
+        }
+    }
+    if hidden_blocks > 0 {
+        out.push('\n');
+        unchanged(out, level + 1, "block", hidden_blocks);
+    }
+    indent(out, level);
+    out.push_str(symbol(Action::NoOp));
+    out.push('}');
+}
+
+/// A group marked sensitive as a whole hides each of its blocks' contents.
+fn intercept_sensitive<'d>(group: &crate::diff::BlockGroup, instance: &'d Diff) -> Cow<'d, Diff> {
+    let (before, after) = (group.before_sensitive, group.after_sensitive);
+    let creating = instance.action == Action::Create && after;
+    let deleting = instance.action == Action::Delete && before;
+    let modifying = matches!(instance.action, Action::Update | Action::NoOp) && (before || after);
+    if !(creating || deleting || modifying) {
+        return Cow::Borrowed(instance);
+    }
+    let action = if instance.action == Action::NoOp && before != after {
+        Action::Update
+    } else {
+        instance.action
+    };
+    Cow::Owned(Diff {
+        action,
+        replace: instance.replace,
+        node: Node::SensitiveBlock {
+            before_sensitive: before,
+            after_sensitive: after,
+            inner_action: instance.action,
+        },
+    })
+}

@@ -1,0 +1,449 @@
+//! Plan model support: a JSON value that keeps numbers exactly as written.
+//!
+//! Terraform numbers are arbitrary precision and its renderer prints them verbatim
+//! (`9223372036854773256`, `1e400`, `0.10`), so values are parsed here rather than into
+//! `serde_json::Value` (which would round through `f64`). Strings without escapes borrow
+//! from the input; object keys are sorted bytewise and deduplicated (last wins), which is
+//! how Terraform's Go decoder sees them.
+
+use std::borrow::Cow;
+use std::hash::{Hash, Hasher};
+
+/// A parsed JSON value borrowing from its source text where it can.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Value<'a> {
+    /// JSON `null`.
+    Null,
+    /// JSON `true` / `false`.
+    Bool(bool),
+    /// A number, exactly as written in the source.
+    Number(Cow<'a, str>),
+    /// A string, unescaped.
+    String(Cow<'a, str>),
+    /// An array.
+    Array(Vec<Value<'a>>),
+    /// An object: keys sorted bytewise, unique.
+    Object(Vec<(Cow<'a, str>, Value<'a>)>),
+}
+
+/// Why a text is not JSON (only used to decide "not JSON"; never shown with plan data).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseError {
+    /// Byte offset of the problem.
+    pub offset: usize,
+    /// What was wrong.
+    pub reason: &'static str,
+}
+
+/// Deepest nesting accepted; deeper input is reported as an error, never a stack overflow.
+pub const MAX_DEPTH: usize = 256;
+
+impl<'a> Value<'a> {
+    /// Parses a complete JSON text (surrounding whitespace allowed).
+    pub fn parse(text: &'a str) -> Result<Value<'a>, ParseError> {
+        let mut parser = Parser {
+            text,
+            bytes: text.as_bytes(),
+            pos: 0,
+        };
+        parser.skip_ws();
+        let value = parser.value(0)?;
+        parser.skip_ws();
+        if parser.pos != parser.bytes.len() {
+            return Err(parser.error("trailing characters after JSON value"));
+        }
+        Ok(value)
+    }
+
+    /// Looks up an object member.
+    pub fn get(&self, key: &str) -> Option<&Value<'a>> {
+        match self {
+            Value::Object(members) => members
+                .binary_search_by(|(k, _)| k.as_ref().cmp(key))
+                .ok()
+                .map(|ix| &members[ix].1),
+            _ => None,
+        }
+    }
+
+    /// The value as a bool, if it is one.
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            Value::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    /// The value as a string, if it is one.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// Is this `true`? (How sensitivity and unknown masks mark a whole node.)
+    pub fn is_true(&self) -> bool {
+        matches!(self, Value::Bool(true))
+    }
+
+    /// Copies every borrowed string so the value no longer depends on its source.
+    pub fn into_owned(self) -> Value<'static> {
+        match self {
+            Value::Null => Value::Null,
+            Value::Bool(b) => Value::Bool(b),
+            Value::Number(n) => Value::Number(Cow::Owned(n.into_owned())),
+            Value::String(s) => Value::String(Cow::Owned(s.into_owned())),
+            Value::Array(items) => Value::Array(items.into_iter().map(Value::into_owned).collect()),
+            Value::Object(members) => Value::Object(
+                members
+                    .into_iter()
+                    .map(|(k, v)| (Cow::Owned(k.into_owned()), v.into_owned()))
+                    .collect(),
+            ),
+        }
+    }
+
+    /// A structural hash, used to put deep-equal values in one class cheaply.
+    pub fn structural_hash(&self) -> u64 {
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        self.hash(&mut hasher);
+        hasher.finish()
+    }
+}
+
+struct Parser<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Parser<'a> {
+    fn error(&self, reason: &'static str) -> ParseError {
+        ParseError {
+            offset: self.pos,
+            reason,
+        }
+    }
+
+    fn skip_ws(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.bytes.get(self.pos) {
+            self.pos += 1;
+        }
+    }
+
+    fn value(&mut self, depth: usize) -> Result<Value<'a>, ParseError> {
+        if depth > MAX_DEPTH {
+            return Err(self.error("nesting too deep"));
+        }
+        match self.bytes.get(self.pos) {
+            None => Err(self.error("unexpected end of input")),
+            Some(b'{') => self.object(depth),
+            Some(b'[') => self.array(depth),
+            Some(b'"') => Ok(Value::String(self.string()?)),
+            Some(b't') => self.literal("true", Value::Bool(true)),
+            Some(b'f') => self.literal("false", Value::Bool(false)),
+            Some(b'n') => self.literal("null", Value::Null),
+            Some(b'-' | b'0'..=b'9') => self.number(),
+            Some(_) => Err(self.error("unexpected character")),
+        }
+    }
+
+    fn literal(&mut self, word: &str, value: Value<'a>) -> Result<Value<'a>, ParseError> {
+        if self.bytes[self.pos..].starts_with(word.as_bytes()) {
+            self.pos += word.len();
+            Ok(value)
+        } else {
+            Err(self.error("invalid literal"))
+        }
+    }
+
+    fn digits(&mut self) -> usize {
+        let start = self.pos;
+        while let Some(b'0'..=b'9') = self.bytes.get(self.pos) {
+            self.pos += 1;
+        }
+        self.pos - start
+    }
+
+    fn number(&mut self) -> Result<Value<'a>, ParseError> {
+        let start = self.pos;
+        if self.bytes[self.pos] == b'-' {
+            self.pos += 1;
+        }
+        match self.bytes.get(self.pos) {
+            Some(b'0') => self.pos += 1,
+            Some(b'1'..=b'9') => {
+                self.digits();
+            }
+            _ => return Err(self.error("invalid number")),
+        }
+        if self.bytes.get(self.pos) == Some(&b'.') {
+            self.pos += 1;
+            if self.digits() == 0 {
+                return Err(self.error("invalid number"));
+            }
+        }
+        if let Some(b'e' | b'E') = self.bytes.get(self.pos) {
+            self.pos += 1;
+            if let Some(b'+' | b'-') = self.bytes.get(self.pos) {
+                self.pos += 1;
+            }
+            if self.digits() == 0 {
+                return Err(self.error("invalid number"));
+            }
+        }
+        Ok(Value::Number(Cow::Borrowed(&self.text[start..self.pos])))
+    }
+
+    fn string(&mut self) -> Result<Cow<'a, str>, ParseError> {
+        self.pos += 1; // opening quote
+        let start = self.pos;
+        // Fast path: no escapes, borrow the source.
+        loop {
+            match self.bytes.get(self.pos) {
+                None => return Err(self.error("unterminated string")),
+                Some(b'"') => {
+                    let s = &self.text[start..self.pos];
+                    self.pos += 1;
+                    return Ok(Cow::Borrowed(s));
+                }
+                Some(b'\\') => break,
+                Some(&b) if b < 0x20 => return Err(self.error("control character in string")),
+                Some(_) => self.pos += 1,
+            }
+        }
+        let mut out = String::with_capacity(self.pos - start + 16);
+        out.push_str(&self.text[start..self.pos]);
+        loop {
+            match self.bytes.get(self.pos) {
+                None => return Err(self.error("unterminated string")),
+                Some(b'"') => {
+                    self.pos += 1;
+                    return Ok(Cow::Owned(out));
+                }
+                Some(b'\\') => {
+                    self.pos += 1;
+                    self.escape(&mut out)?;
+                }
+                Some(&b) if b < 0x20 => return Err(self.error("control character in string")),
+                Some(_) => {
+                    // Copy a run of plain characters at once (keeps UTF-8 intact).
+                    let run_start = self.pos;
+                    while let Some(&b) = self.bytes.get(self.pos) {
+                        if b == b'"' || b == b'\\' || b < 0x20 {
+                            break;
+                        }
+                        self.pos += 1;
+                    }
+                    out.push_str(&self.text[run_start..self.pos]);
+                }
+            }
+        }
+    }
+
+    fn escape(&mut self, out: &mut String) -> Result<(), ParseError> {
+        let Some(&b) = self.bytes.get(self.pos) else {
+            return Err(self.error("unterminated escape"));
+        };
+        self.pos += 1;
+        match b {
+            b'"' => out.push('"'),
+            b'\\' => out.push('\\'),
+            b'/' => out.push('/'),
+            b'b' => out.push('\u{8}'),
+            b'f' => out.push('\u{c}'),
+            b'n' => out.push('\n'),
+            b'r' => out.push('\r'),
+            b't' => out.push('\t'),
+            b'u' => {
+                let first = self.hex4()?;
+                let ch = if (0xD800..0xDC00).contains(&first) {
+                    // A high surrogate must be followed by a low one to form a pair.
+                    if self.bytes[self.pos..].starts_with(b"\\u") {
+                        let save = self.pos;
+                        self.pos += 2;
+                        let second = self.hex4()?;
+                        if (0xDC00..0xE000).contains(&second) {
+                            char::from_u32(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00))
+                        } else {
+                            self.pos = save;
+                            None
+                        }
+                    } else {
+                        None
+                    }
+                } else {
+                    char::from_u32(first)
+                };
+                // Lone surrogates decode to U+FFFD, as Go's decoder does.
+                out.push(ch.unwrap_or('\u{FFFD}'));
+            }
+            _ => return Err(self.error("invalid escape")),
+        }
+        Ok(())
+    }
+
+    fn hex4(&mut self) -> Result<u32, ParseError> {
+        let digits = self
+            .bytes
+            .get(self.pos..self.pos + 4)
+            .ok_or_else(|| self.error("short unicode escape"))?;
+        let mut n = 0u32;
+        for &d in digits {
+            let v = (d as char)
+                .to_digit(16)
+                .ok_or_else(|| self.error("invalid unicode escape"))?;
+            n = n * 16 + v;
+        }
+        self.pos += 4;
+        Ok(n)
+    }
+
+    fn array(&mut self, depth: usize) -> Result<Value<'a>, ParseError> {
+        self.pos += 1;
+        let mut items = Vec::new();
+        self.skip_ws();
+        if self.bytes.get(self.pos) == Some(&b']') {
+            self.pos += 1;
+            return Ok(Value::Array(items));
+        }
+        loop {
+            self.skip_ws();
+            items.push(self.value(depth + 1)?);
+            self.skip_ws();
+            match self.bytes.get(self.pos) {
+                Some(b',') => self.pos += 1,
+                Some(b']') => {
+                    self.pos += 1;
+                    return Ok(Value::Array(items));
+                }
+                _ => return Err(self.error("expected , or ] in array")),
+            }
+        }
+    }
+
+    fn object(&mut self, depth: usize) -> Result<Value<'a>, ParseError> {
+        self.pos += 1;
+        let mut members: Vec<(Cow<'a, str>, Value<'a>)> = Vec::new();
+        self.skip_ws();
+        if self.bytes.get(self.pos) == Some(&b'}') {
+            self.pos += 1;
+            return Ok(Value::Object(members));
+        }
+        loop {
+            self.skip_ws();
+            if self.bytes.get(self.pos) != Some(&b'"') {
+                return Err(self.error("expected string key in object"));
+            }
+            let key = self.string()?;
+            self.skip_ws();
+            if self.bytes.get(self.pos) != Some(&b':') {
+                return Err(self.error("expected : in object"));
+            }
+            self.pos += 1;
+            self.skip_ws();
+            let value = self.value(depth + 1)?;
+            members.push((key, value));
+            self.skip_ws();
+            match self.bytes.get(self.pos) {
+                Some(b',') => self.pos += 1,
+                Some(b'}') => {
+                    self.pos += 1;
+                    return Ok(Value::Object(sort_members(members)));
+                }
+                _ => return Err(self.error("expected , or } in object")),
+            }
+        }
+    }
+}
+
+/// Sorts members bytewise by key and keeps the last of duplicate keys.
+fn sort_members<'a>(mut members: Vec<(Cow<'a, str>, Value<'a>)>) -> Vec<(Cow<'a, str>, Value<'a>)> {
+    let sorted = members.windows(2).all(|w| w[0].0 < w[1].0);
+    if sorted {
+        return members;
+    }
+    // Stable sort keeps source order among equal keys; then keep the last of each run.
+    members.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut out: Vec<(Cow<'a, str>, Value<'a>)> = Vec::with_capacity(members.len());
+    for member in members {
+        match out.last_mut() {
+            Some(last) if last.0 == member.0 => *last = member,
+            _ => out.push(member),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_kept_verbatim() {
+        let v = Value::parse(r#"[1e400, 123456789012345678901234567890, 0.10, -0]"#).unwrap();
+        let Value::Array(items) = v else { panic!() };
+        let texts: Vec<_> = items
+            .iter()
+            .map(|i| match i {
+                Value::Number(n) => n.to_string(),
+                _ => panic!(),
+            })
+            .collect();
+        assert_eq!(
+            texts,
+            ["1e400", "123456789012345678901234567890", "0.10", "-0"]
+        );
+    }
+
+    #[test]
+    fn strings_borrow_unless_escaped() {
+        let v = Value::parse(r#"{"a":"plain","b":"x\ny\u00e9\ud83d\ude00"}"#).unwrap();
+        assert!(matches!(
+            v.get("a"),
+            Some(Value::String(Cow::Borrowed("plain")))
+        ));
+        assert_eq!(v.get("b").and_then(Value::as_str), Some("x\nyé😀"));
+    }
+
+    #[test]
+    fn keys_sorted_and_last_duplicate_wins() {
+        let v = Value::parse(r#"{"b":1,"a":2,"b":3}"#).unwrap();
+        let Value::Object(members) = v else { panic!() };
+        let keys: Vec<_> = members.iter().map(|(k, _)| k.as_ref()).collect();
+        assert_eq!(keys, ["a", "b"]);
+        assert_eq!(members[1].1, Value::Number("3".into()));
+    }
+
+    #[test]
+    fn rejects_invalid_json() {
+        for bad in [
+            "",
+            "{",
+            "[1,]",
+            "{\"a\"}",
+            "01",
+            "1.",
+            "tru",
+            "[1] x",
+            "\"a\u{1}\"",
+            "{\"a\":1,}",
+        ] {
+            assert!(Value::parse(bad).is_err(), "{bad:?} should not parse");
+        }
+        assert!(Value::parse("  [1]\n").is_ok());
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let deep = "[".repeat(100_000) + &"]".repeat(100_000);
+        assert!(Value::parse(&deep).is_err());
+    }
+
+    #[test]
+    fn lone_surrogate_becomes_replacement_character() {
+        let v = Value::parse(r#""\ud800x""#).unwrap();
+        assert_eq!(v.as_str(), Some("\u{FFFD}x"));
+    }
+}
