@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::change::{Change, Mask};
-use super::typed::{self, diff_typed, match_set};
+use super::typed::{self, diff_typed, match_set, object_attributes};
 use crate::diff::{Action, Block as BlockDiff, BlockGroup, Diff, Node};
 use crate::schema::{Attribute, Block, CtyType, NestingMode};
 
@@ -22,33 +22,15 @@ pub(crate) fn diff_block(change: Change<'_, '_>, block: &Block) -> Diff {
     // Decided per block but inherited downwards: once non-legacy, always non-legacy.
     change.non_legacy = change.non_legacy || has_non_legacy_features(block);
 
-    let mut action = change.default_action();
-    let mut attributes = Vec::with_capacity(block.attributes.len());
-    for (name, attr) in &block.attributes {
-        if attr.write_only {
-            continue;
-        }
-        let mut child = change.key(name);
-        if !child.relevant.matches_partial() {
-            child = child.as_noop();
-        }
-        child.before_explicit = false;
-        child.after_explicit = false;
-        let both_null = child.before.is_none() && child.after.is_none();
-        let diff = diff_attribute(child, attr);
-        if diff.action == Action::NoOp && both_null {
-            continue; // null on both sides: not shown, not counted
-        }
-        action = action.fold(diff.action);
-        attributes.push((name.clone(), diff));
-    }
+    let (mut attributes, mut action) = object_attributes(
+        &change,
+        block.attributes.iter().filter(|(_, a)| !a.write_only),
+        diff_attribute,
+    );
 
     let mut groups = Vec::new();
     for (name, block_type) in &block.block_types {
-        let mut child = change.key(name);
-        if !child.relevant.matches_partial() {
-            child = child.as_noop();
-        }
+        let child = change.relevant_key(name);
         let unknown = child.is_unknown();
         let both_null = child.before.is_none() && child.after.is_none();
         let (instances, group_action) = match block_type.nesting_mode {
@@ -230,30 +212,13 @@ fn diff_nested(change: Change<'_, '_>, attrs: &Attributes, mode: NestingMode) ->
 }
 
 fn nested_object(change: &Change<'_, '_>, attrs: &Attributes) -> Diff {
-    let mut action = change.default_action();
-    let mut attributes = Vec::with_capacity(attrs.len());
-    for (name, attr) in attrs.iter().filter(|(_, a)| !a.write_only) {
-        let mut child = change.key(name);
-        if !child.relevant.matches_partial() {
-            child = child.as_noop();
-        }
-        child.before_explicit = false;
-        child.after_explicit = false;
-        let both_null = child.before.is_none() && child.after.is_none();
-        let diff = diff_attribute(child, attr);
-        if diff.action == Action::NoOp && both_null {
-            continue;
-        }
-        action = action.fold(diff.action);
-        attributes.push((name.clone(), diff));
-    }
-    for (name, attr) in attrs.iter().filter(|(_, a)| a.write_only) {
-        let mut child = change.key(name);
-        if !child.relevant.matches_partial() {
-            child = child.as_noop();
-        }
-        let _ = attr;
-        attributes.push((name.clone(), write_only(&child, action)));
+    let (mut attributes, action) = object_attributes(
+        change,
+        attrs.iter().filter(|(_, a)| !a.write_only),
+        diff_attribute,
+    );
+    for (name, _) in attrs.iter().filter(|(_, a)| a.write_only) {
+        attributes.push((name.clone(), write_only(&change.relevant_key(name), action)));
     }
     attributes.sort_by(|a, b| a.0.cmp(&b.0));
     Diff {
@@ -300,11 +265,7 @@ fn by_key<'v, 'a>(
     );
     let mut entries = Vec::new();
     for key in change.explicit_keys() {
-        let mut child = change.key(key);
-        if !child.relevant.matches_partial() {
-            child = child.as_noop();
-        }
-        let diff = element(child);
+        let diff = element(change.relevant_key(key));
         action = action.fold(diff.action);
         entries.push((Some(key.to_string()), diff));
     }

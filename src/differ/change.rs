@@ -363,6 +363,16 @@ impl<'v, 'a> Change<'v, 'a> {
         }
     }
 
+    /// The child at `key`, seen as unchanged when no relevant path reaches it.
+    pub(crate) fn relevant_key(&self, key: &str) -> Self {
+        let child = self.key(key);
+        if child.relevant.matches_partial() {
+            child
+        } else {
+            child.as_noop()
+        }
+    }
+
     /// The child pairing element `before_ix` of the old list with `after_ix` of the new
     /// one; an index out of range means "absent on that side".
     pub(crate) fn index(&self, before_ix: usize, after_ix: usize) -> Self {

@@ -148,11 +148,7 @@ fn object(change: &Change<'_, '_>) -> Diff {
     );
     let mut attributes = Vec::new();
     for key in change.all_keys() {
-        let mut child = change.key(key);
-        if !child.relevant.matches_partial() {
-            child = child.as_noop();
-        }
-        let diff = transform(child);
+        let diff = transform(change.relevant_key(key));
         action = action.fold(diff.action);
         attributes.push((key.to_string(), diff));
     }

@@ -129,22 +129,7 @@ pub(crate) fn unknown<'v, 'a>(
 }
 
 fn object(change: &Change<'_, '_>, attrs: &std::collections::BTreeMap<String, CtyType>) -> Diff {
-    let mut action = change.default_action();
-    let mut attributes = Vec::new();
-    for (name, ty) in attrs {
-        let mut child = change.key(name);
-        if !child.relevant.matches_partial() {
-            child = child.as_noop();
-        }
-        child.before_explicit = false;
-        child.after_explicit = false;
-        let diff = diff_typed(child.clone(), ty);
-        if diff.action == Action::NoOp && child.before.is_none() && child.after.is_none() {
-            continue; // null on both sides: not shown, not counted
-        }
-        action = action.fold(diff.action);
-        attributes.push((name.clone(), diff));
-    }
+    let (attributes, action) = object_attributes(change, attrs.iter(), |c, ty| diff_typed(c, ty));
     Diff {
         action,
         replace: change.replace.matches(),
@@ -155,6 +140,30 @@ fn object(change: &Change<'_, '_>, attrs: &std::collections::BTreeMap<String, Ct
     }
 }
 
+/// Diffs the attributes of an object or block. Attributes are implicit (never "explicit
+/// null"), and those null on both sides are left out entirely: not shown, not counted.
+pub(crate) fn object_attributes<'v, 'a, 's, T>(
+    change: &Change<'v, 'a>,
+    attrs: impl Iterator<Item = (&'s String, T)>,
+    mut diff: impl FnMut(Change<'v, 'a>, T) -> Diff,
+) -> (Vec<(String, Diff)>, Action) {
+    let mut action = change.default_action();
+    let mut attributes = Vec::new();
+    for (name, attr) in attrs {
+        let mut child = change.relevant_key(name);
+        child.before_explicit = false;
+        child.after_explicit = false;
+        let both_null = child.before.is_none() && child.after.is_none();
+        let child_diff = diff(child, attr);
+        if child_diff.action == Action::NoOp && both_null {
+            continue;
+        }
+        action = action.fold(child_diff.action);
+        attributes.push((name.clone(), child_diff));
+    }
+    (attributes, action)
+}
+
 fn map(change: &Change<'_, '_>, element: &CtyType) -> Diff {
     let mut action = collection_action(
         change.before_object().is_some(),
@@ -162,11 +171,7 @@ fn map(change: &Change<'_, '_>, element: &CtyType) -> Diff {
     );
     let mut entries = Vec::new();
     for key in change.all_keys() {
-        let mut child = change.key(key);
-        if !child.relevant.matches_partial() {
-            child = child.as_noop();
-        }
-        let diff = diff_typed(child, element);
+        let diff = diff_typed(change.relevant_key(key), element);
         action = action.fold(diff.action);
         entries.push((key.to_string(), diff));
     }

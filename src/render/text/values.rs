@@ -190,6 +190,35 @@ pub(crate) fn render(out: &mut String, diff: &Diff, level: usize, opts: Opts) {
     }
 }
 
+/// Writes `[]`/`{}` (and returns true) for an empty collection, else the opening
+/// bracket line.
+fn open_collection(
+    out: &mut String,
+    brackets: &str,
+    empty: bool,
+    diff: &Diff,
+    replace: bool,
+    opts: Opts,
+) -> bool {
+    if empty {
+        out.push_str(brackets);
+        null_suffix(out, diff.action, opts);
+        forces_replacement(out, replace, opts);
+        return true;
+    }
+    out.push_str(&brackets[..1]);
+    forces_replacement(out, replace, opts);
+    out.push('\n');
+    false
+}
+
+fn close_collection(out: &mut String, level: usize, bracket: char, diff: &Diff, opts: Opts) {
+    indent(out, level);
+    out.push_str(symbol(Action::NoOp));
+    out.push(bracket);
+    null_suffix(out, diff.action, opts);
+}
+
 fn quoted_or_null(value: &Option<String>) -> String {
     value
         .as_deref()
@@ -333,10 +362,7 @@ fn render_list(
     level: usize,
     opts: Opts,
 ) {
-    if elements.is_empty() {
-        out.push_str("[]");
-        null_suffix(out, diff.action, opts);
-        forces_replacement(out, diff.replace, opts);
+    if open_collection(out, "[]", elements.is_empty(), diff, diff.replace, opts) {
         return;
     }
     let mut element_opts = opts.child();
@@ -344,9 +370,6 @@ fn render_list(
     let mut unchanged_opts = opts.child();
     unchanged_opts.show_unchanged = true;
 
-    out.push('[');
-    forces_replacement(out, diff.replace, opts);
-    out.push('\n');
     // Unchanged elements since the last shown one; with context, the last of them is
     // printed in full before the next change, and the element after a change is too.
     let mut pending: Vec<&Diff> = Vec::new();
@@ -384,10 +407,7 @@ fn render_list(
     if !pending.is_empty() {
         unchanged(out, level + 1, "element", pending.len());
     }
-    indent(out, level);
-    out.push_str(symbol(Action::NoOp));
-    out.push(']');
-    null_suffix(out, diff.action, opts);
+    close_collection(out, level, ']', diff, opts);
 }
 
 fn render_set(
@@ -401,18 +421,12 @@ fn render_set(
     // Nested sets push "forces replacement" down onto their elements.
     let replace_self = diff.replace && !nested;
     let replace_children = diff.replace && nested;
-    if elements.is_empty() {
-        out.push_str("[]");
-        null_suffix(out, diff.action, opts);
-        forces_replacement(out, replace_self, opts);
+    if open_collection(out, "[]", elements.is_empty(), diff, replace_self, opts) {
         return;
     }
     let mut element_opts = opts.child();
     element_opts.override_null_suffix = true;
     element_opts.force_replace = replace_children;
-    out.push('[');
-    forces_replacement(out, replace_self, opts);
-    out.push('\n');
     let mut hidden = 0;
     for element in elements {
         if element.action == Action::NoOp && !opts.show_unchanged {
@@ -428,10 +442,7 @@ fn render_set(
     if hidden > 0 {
         unchanged(out, level + 1, "element", hidden);
     }
-    indent(out, level);
-    out.push_str(symbol(Action::NoOp));
-    out.push(']');
-    null_suffix(out, diff.action, opts);
+    close_collection(out, level, ']', diff, opts);
 }
 
 fn render_map(
@@ -444,10 +455,7 @@ fn render_map(
 ) {
     let replace_self = diff.replace && !nested;
     let replace_children = diff.replace && nested;
-    if entries.is_empty() {
-        out.push_str("{}");
-        null_suffix(out, diff.action, opts);
-        forces_replacement(out, replace_self, opts);
+    if open_collection(out, "{}", entries.is_empty(), diff, replace_self, opts) {
         return;
     }
     let keys: Vec<String> = entries.iter().map(|(k, _)| go_quote(k)).collect();
@@ -455,9 +463,6 @@ fn render_map(
     let mut element_opts = opts.child();
     element_opts.override_null_suffix = diff.action == Action::Delete || nested;
     element_opts.force_replace = replace_children;
-    out.push('{');
-    forces_replacement(out, replace_self, opts);
-    out.push('\n');
     let mut hidden = 0;
     for ((_, element), key) in entries.iter().zip(&keys) {
         if element.action == Action::NoOp && !opts.show_unchanged {
@@ -483,10 +488,7 @@ fn render_map(
     if hidden > 0 {
         unchanged(out, level + 1, "element", hidden);
     }
-    indent(out, level);
-    out.push_str(symbol(Action::NoOp));
-    out.push('}');
-    null_suffix(out, diff.action, opts);
+    close_collection(out, level, '}', diff, opts);
 }
 
 /// `id`, `name` and `tags` are always shown, with all their children.
@@ -502,23 +504,14 @@ fn render_object(
     level: usize,
     opts: Opts,
 ) {
-    if attributes.is_empty() {
-        out.push_str("{}");
-        null_suffix(out, diff.action, opts);
-        forces_replacement(out, diff.replace, opts);
+    if open_collection(out, "{}", attributes.is_empty(), diff, diff.replace, opts) {
         return;
     }
     let mut attribute_opts = opts.child();
     // Plain object types never show `-> null` on attributes; nested attributes do.
     attribute_opts.override_null_suffix = !nested;
-    out.push('{');
-    forces_replacement(out, diff.replace, opts);
-    out.push('\n');
     render_attributes(out, attributes, level, opts, attribute_opts);
-    indent(out, level);
-    out.push_str(symbol(Action::NoOp));
-    out.push('}');
-    null_suffix(out, diff.action, opts);
+    close_collection(out, level, '}', diff, opts);
 }
 
 /// Attribute lines of an object or block, aligned, with unchanged ones counted.
