@@ -204,9 +204,14 @@ impl ProviderSchemas {
         let schemas: ProviderSchemas = serde_path_to_error::deserialize(&mut de).map_err(|err| {
             let field = err.path().to_string();
             let inner = err.into_inner();
+            let location = if field == "." || field.is_empty() {
+                String::new()
+            } else {
+                format!(" field `{field}`:")
+            };
             Error::input(
                 path,
-                format!("is not a provider schema document (`terraform providers schema -json`): field `{field}`: {inner}"),
+                format!("is not a provider schema document (`terraform providers schema -json`):{location} {inner}"),
             )
         })?;
         Ok(schemas)

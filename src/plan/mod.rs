@@ -20,6 +20,23 @@ const SUPPORTED_MAJOR: u64 = 1;
 /// Reads plan JSON text (already loaded into memory) into a [`Plan`] borrowing from it.
 pub fn parse_plan<'a>(path: &str, bytes: &'a [u8]) -> Result<Plan<'a>> {
     let text = check_text(path, bytes)?;
+    // serde would fill a struct from an array positionally: only an object is a plan.
+    match text.trim_start().chars().next() {
+        Some('{') => {}
+        Some('[') => {
+            return Err(Error::input(
+                path,
+                "is a JSON array, not a plan object; expected the output of `terraform show -json tfplan`",
+            ))
+        }
+        _ => {
+            let problem = match serde_json::from_str::<serde::de::IgnoredAny>(text) {
+                Ok(_) => "is not a plan object (valid JSON, but not an object); expected the output of `terraform show -json tfplan`".to_string(),
+                Err(err) => format!("is not valid JSON: {err}"),
+            };
+            return Err(Error::input(path, problem));
+        }
+    }
     let mut de = serde_json::Deserializer::from_str(text);
     let plan: Plan<'a> = match serde_path_to_error::deserialize(&mut de) {
         Ok(plan) => plan,
