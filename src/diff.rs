@@ -384,4 +384,58 @@ pub struct PlanDiff {
     pub deferred: Vec<DeferredDiff>,
     /// Output changes sorted by name.
     pub outputs: Vec<OutputDiff>,
+    /// Check results (conditions, check blocks), in the plan's order.
+    pub checks: Vec<CheckSummary>,
+    /// When the plan was made (RFC 3339), if recorded.
+    pub timestamp: Option<String>,
+}
+
+/// The status of a checkable object or instance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CheckStatus {
+    /// Every condition held.
+    Pass,
+    /// A condition failed.
+    Fail,
+    /// A condition could not be evaluated.
+    Error,
+    /// Not known until apply (or not evaluated).
+    Unknown,
+}
+
+impl CheckStatus {
+    /// Reads a status; anything unrecognised is `Unknown`.
+    pub fn parse(status: &str) -> Self {
+        match status {
+            "pass" => Self::Pass,
+            "fail" => Self::Fail,
+            "error" => Self::Error,
+            _ => Self::Unknown,
+        }
+    }
+}
+
+/// One checkable object (a resource, output, variable or check block) and its instances.
+#[derive(Debug, Clone, Serialize)]
+pub struct CheckSummary {
+    /// Address of the object, e.g. `aws_instance.web` or `check.health`.
+    pub address: String,
+    /// `resource`, `output_value`, `check` or `var`.
+    pub kind: String,
+    /// The object's aggregate status.
+    pub status: CheckStatus,
+    /// Per-instance results; empty when the object has no instances.
+    pub instances: Vec<CheckInstanceResult>,
+}
+
+/// One instance's check result.
+#[derive(Debug, Clone, Serialize)]
+pub struct CheckInstanceResult {
+    /// Instance address.
+    pub address: String,
+    /// Its status.
+    pub status: CheckStatus,
+    /// Failure messages (already redacted by Terraform when they involve sensitive values).
+    pub problems: Vec<String>,
 }

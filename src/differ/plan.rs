@@ -3,7 +3,8 @@
 
 use super::{diff_output, diff_resource, Relevance};
 use crate::diff::{
-    ActionReason, DeferredDiff, OutputDiff, PlanDiff, PlanMode, ResourceAction, ResourceDiff,
+    ActionReason, CheckInstanceResult, CheckStatus, CheckSummary, DeferredDiff, OutputDiff,
+    PlanDiff, PlanMode, ResourceAction, ResourceDiff,
 };
 use crate::error::{Error, Result};
 use crate::plan::{ParsedChange, Plan, ResourceChange};
@@ -68,7 +69,26 @@ pub fn diff_plan(
         drift,
         deferred,
         outputs,
+        checks: plan.checks.iter().map(check_summary).collect(),
+        timestamp: plan.timestamp.as_deref().map(str::to_string),
     })
+}
+
+fn check_summary(check: &crate::plan::CheckResult<'_>) -> CheckSummary {
+    CheckSummary {
+        address: check.address.to_display.to_string(),
+        kind: check.address.kind.to_string(),
+        status: CheckStatus::parse(&check.status),
+        instances: check
+            .instances
+            .iter()
+            .map(|i| CheckInstanceResult {
+                address: i.address.to_display.to_string(),
+                status: CheckStatus::parse(&i.status),
+                problems: i.problems.iter().map(|p| p.message.to_string()).collect(),
+            })
+            .collect(),
+    }
 }
 
 /// A refresh-only plan has drift but no `resource_changes` at all; the JSON does not

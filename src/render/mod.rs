@@ -1,4 +1,6 @@
-//! Render stage: [`crate::diff::PlanDiff`] → text. Renderers do no I/O and never see
-//! the plan model, only diff trees.
+//! Render stage: [`crate::diff::PlanDiff`] → text, Markdown (through Handlebars templates)
+//! and an HTML preview. Renderers do no I/O and never see the plan model, only diff trees.
 
+pub mod check;
+pub mod html;
 pub mod text;

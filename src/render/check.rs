@@ -1,0 +1,1 @@
+//! Render stage, Markdown checks: well-formedness of generated Markdown (work in progress).

@@ -1,0 +1,1 @@
+//! Render stage, HTML preview: Markdown → a standalone page (work in progress).
