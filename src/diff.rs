@@ -181,7 +181,7 @@ pub struct BlockGroup {
 }
 
 /// How the plan was made: it changes some wording and is not recorded in the JSON.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum PlanMode {
     /// `terraform plan`.
@@ -391,7 +391,7 @@ pub struct PlanDiff {
 }
 
 /// The status of a checkable object or instance.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum CheckStatus {
     /// Every condition held.

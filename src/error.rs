@@ -31,6 +31,18 @@ pub enum Error {
         /// What is wrong with it and what to do.
         problem: String,
     },
+    /// A template does not parse or does not render.
+    #[error("{origin}:{line}:{column}: template error: {reason}; fix the template, or remove it to use the built-in one")]
+    Template {
+        /// The template file (or `built-in templates/NAME.hbs`).
+        origin: String,
+        /// 1-based line (0 when unknown).
+        line: usize,
+        /// 1-based column (0 when unknown).
+        column: usize,
+        /// What is wrong.
+        reason: String,
+    },
     /// Writing the output failed.
     #[error("cannot write output: {0}")]
     Write(#[source] std::io::Error),
@@ -48,7 +60,7 @@ impl Error {
     /// The process exit code for this error.
     pub fn exit_code(&self) -> i32 {
         match self {
-            Error::Read { .. } | Error::Input { .. } => EXIT_BAD_INPUT,
+            Error::Read { .. } | Error::Input { .. } | Error::Template { .. } => EXIT_BAD_INPUT,
             Error::Write(_) => EXIT_FAILURE,
         }
     }

@@ -230,8 +230,8 @@ fn plan_creating(after: &str) -> String {
 
 fn nested_arrays(depth: usize) -> String {
     let mut s = String::with_capacity(depth * 2);
-    s.extend(std::iter::repeat('[').take(depth));
-    s.extend(std::iter::repeat(']').take(depth));
+    s.extend(std::iter::repeat_n('[', depth));
+    s.extend(std::iter::repeat_n(']', depth));
     s
 }
 
@@ -526,7 +526,7 @@ fn deep_object_nesting_in_after_is_an_error_not_a_crash() {
         deep.push_str(r#"{"a":"#);
     }
     deep.push('1');
-    deep.extend(std::iter::repeat('}').take(depth));
+    deep.extend(std::iter::repeat_n('}', depth));
     let plan = plan_creating(&format!(r#"{{"deep":{deep}}}"#));
     check_bad_plan(
         "deep_object_nesting_in_after_is_an_error_not_a_crash",

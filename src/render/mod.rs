@@ -3,4 +3,5 @@
 
 pub mod check;
 pub mod html;
+pub mod markdown;
 pub mod text;

@@ -6,6 +6,8 @@
 // Each test crate that does `mod support;` uses a different subset of these helpers.
 #![allow(dead_code)]
 
+pub mod comment;
+
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 use std::io::Read;

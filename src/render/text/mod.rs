@@ -4,20 +4,60 @@
 //! render; sections in Terraform's order: version warning, drift, no-changes text,
 //! deferred changes, legend, resource changes and summary, outputs.
 
+mod out;
 mod resource;
 mod values;
 mod wrap;
 
 use std::fmt::Write;
 
-use crate::diff::{Action, PlanDiff, PlanMode, ResourceAction};
+use crate::diff::{Action, DeferredDiff, PlanDiff, PlanMode, ResourceAction, ResourceDiff};
+use out::Out;
 use resource::{render_deferred, render_resource, Cause};
 use values::{attribute_name, render, Opts};
 use wrap::{horizontal_rule, word_wrap};
 
+/// Terraform's text for one item with the byte offsets of its action symbols (`+`, `-`,
+/// `~`), which the Markdown renderer moves to column 0 for GitHub's `diff` colouring.
+#[derive(Debug, Clone, Default)]
+pub struct MarkedText {
+    /// The text, without a trailing newline.
+    pub text: String,
+    /// Byte offsets of symbol characters, ascending.
+    pub marks: Vec<usize>,
+}
+
+impl MarkedText {
+    fn from_out(out: Out) -> MarkedText {
+        let (text, marks) = out.into_parts();
+        MarkedText { text, marks }
+    }
+}
+
+/// One resource change as `terraform show` prints it (comment lines, header, body);
+/// `drift` words it as a change made outside Terraform; `compact` hides unchanged context.
+pub fn resource_text(r: &ResourceDiff, drift: bool, compact: bool) -> MarkedText {
+    let mut out = Out::marked();
+    let cause = if drift { Cause::Drift } else { Cause::Planned };
+    render_resource(&mut out, r, cause, compact);
+    MarkedText::from_out(out)
+}
+
+/// One deferred change as `terraform show` prints it.
+pub fn deferred_text(d: &DeferredDiff, compact: bool) -> MarkedText {
+    let mut out = Out::marked();
+    render_deferred(&mut out, d, compact);
+    MarkedText::from_out(out)
+}
+
+/// The "Changes to Outputs" lines (empty when no output changes).
+pub fn outputs_text(plan: &PlanDiff, compact: bool) -> MarkedText {
+    MarkedText::from_out(render_outputs(plan, &Out::marked(), compact))
+}
+
 /// Renders the whole plan as text.
 pub fn render_plan(plan: &PlanDiff) -> String {
-    let mut out = String::new();
+    let mut out = Out::default();
     version_warning(&mut out, plan);
     let drift_shown = render_drift(&mut out, plan);
 
@@ -32,10 +72,10 @@ pub fn render_plan(plan: &PlanDiff) -> String {
         counts.add(&r.action);
     }
     let importing = changes.iter().filter(|r| r.importing.is_some()).count();
-    let outputs = render_outputs(plan);
+    let outputs = render_outputs(plan, &out.sibling(), false);
 
     if changes.is_empty() && outputs.is_empty() {
-        let rule_first = |out: &mut String| {
+        let rule_first = |out: &mut Out| {
             if drift_shown {
                 out.push_str(&horizontal_rule());
                 out.push('\n');
@@ -55,7 +95,7 @@ pub fn render_plan(plan: &PlanDiff) -> String {
             match plan.mode {
                 PlanMode::RefreshOnly => {
                     if drift_shown {
-                        return out;
+                        return out.into_string();
                     }
                     out.push_str(
                         "\nNo changes. Your infrastructure still matches the configuration.\n\n",
@@ -78,7 +118,7 @@ pub fn render_plan(plan: &PlanDiff) -> String {
                         } else {
                             line(&mut out, &word_wrap("Your configuration already matches the changes detected above. If you'd like to update the Terraform state to match, create and apply a refresh-only plan:\n  terraform apply -refresh-only"));
                         }
-                        return out;
+                        return out.into_string();
                     }
                     line(&mut out, &word_wrap("Terraform has compared your real infrastructure against your configuration and found no differences, so no changes are needed."));
                 }
@@ -123,7 +163,7 @@ pub fn render_plan(plan: &PlanDiff) -> String {
         });
         for r in &changes {
             out.push('\n');
-            render_resource(&mut out, r, Cause::Planned);
+            render_resource(&mut out, r, Cause::Planned, false);
             out.push('\n');
         }
         out.push_str("\nPlan: ");
@@ -140,13 +180,13 @@ pub fn render_plan(plan: &PlanDiff) -> String {
     }
     if !outputs.is_empty() {
         out.push_str("\nChanges to Outputs:\n");
-        out.push_str(&outputs);
+        out.append(outputs);
         out.push('\n');
         if !counts.any {
             line(&mut out, &word_wrap("\nYou can apply this plan to save these new output values to the Terraform state, without changing any real infrastructure."));
         }
     }
-    out
+    out.into_string()
 }
 
 fn line(out: &mut String, text: &str) {
@@ -204,7 +244,7 @@ fn version_warning(out: &mut String, plan: &PlanDiff) {
     }
 }
 
-fn render_drift(out: &mut String, plan: &PlanDiff) -> bool {
+fn render_drift(out: &mut Out, plan: &PlanDiff) -> bool {
     if plan.drift.is_empty() {
         return false;
     }
@@ -216,7 +256,7 @@ fn render_drift(out: &mut String, plan: &PlanDiff) -> bool {
     for r in &plan.drift {
         if is_shown(r) {
             out.push('\n');
-            render_resource(out, r, Cause::Drift);
+            render_resource(out, r, Cause::Drift, false);
             out.push('\n');
         }
     }
@@ -238,7 +278,7 @@ fn plan_is_empty(plan: &PlanDiff) -> bool {
     resources_quiet && plan.outputs.iter().all(|o| o.diff.action == Action::NoOp)
 }
 
-fn render_deferred_section(out: &mut String, plan: &PlanDiff) -> bool {
+fn render_deferred_section(out: &mut Out, plan: &PlanDiff) -> bool {
     if plan.deferred.is_empty() {
         return false;
     }
@@ -246,14 +286,15 @@ fn render_deferred_section(out: &mut String, plan: &PlanDiff) -> bool {
     for d in &plan.deferred {
         if is_shown(&d.resource) {
             out.push('\n');
-            render_deferred(out, d);
+            render_deferred(out, d, false);
             out.push('\n');
         }
     }
     true
 }
 
-fn render_outputs(plan: &PlanDiff) -> String {
+/// The output change lines (no trailing newline), in a buffer like `like`.
+pub(crate) fn render_outputs(plan: &PlanDiff, like: &Out, compact: bool) -> Out {
     let names: Vec<String> = plan
         .outputs
         .iter()
@@ -261,23 +302,30 @@ fn render_outputs(plan: &PlanDiff) -> String {
         .collect();
     // Alignment counts every output, shown or not.
     let width = names.iter().map(String::len).max().unwrap_or(0);
-    let mut lines = Vec::new();
+    let mut text = like.sibling();
     for (output, name) in plan.outputs.iter().zip(&names) {
         if output.diff.action == Action::NoOp {
             continue;
         }
-        let mut text = String::new();
-        text.push_str(resource::top_symbol(&output_action(output.diff.action)));
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        let action = output_action(output.diff.action);
+        resource::mark_top_symbol(&mut text, &action);
+        text.push_str(resource::top_symbol(&action));
         text.push(' ');
         text.push_str(name);
         for _ in name.chars().count()..width {
             text.push(' ');
         }
         text.push_str(" = ");
-        render(&mut text, &output.diff, 0, Opts::default());
-        lines.push(text);
+        let opts = Opts {
+            compact,
+            ..Opts::default()
+        };
+        render(&mut text, &output.diff, 0, opts);
     }
-    lines.join("\n")
+    text
 }
 
 fn output_action(action: Action) -> ResourceAction {

@@ -2,6 +2,7 @@
 
 use std::fmt::Write;
 
+use super::out::Out;
 use super::values::{render, Opts};
 use crate::diff::{ActionReason, DeferredDiff, ResourceAction, ResourceDiff};
 
@@ -28,6 +29,17 @@ pub(crate) fn top_symbol(action: &ResourceAction) -> &'static str {
     }
 }
 
+/// Marks a header symbol that GitHub's `diff` colouring can use: a single `+`, `-` or
+/// `~` (replacements already start at column 0 with `-/+` or `+/-`).
+pub(crate) fn mark_top_symbol(out: &mut Out, action: &ResourceAction) {
+    match action {
+        ResourceAction::Create => out.mark_ahead(2, crate::diff::Action::Create),
+        ResourceAction::Update => out.mark_ahead(2, crate::diff::Action::Update),
+        ResourceAction::Delete => out.mark_ahead(2, crate::diff::Action::Delete),
+        _ => {}
+    }
+}
+
 fn display_address(r: &ResourceDiff) -> String {
     match &r.deposed {
         Some(deposed) if !deposed.is_empty() => format!("{} (deposed object {deposed})", r.address),
@@ -36,13 +48,13 @@ fn display_address(r: &ResourceDiff) -> String {
 }
 
 /// Comment lines, header and body of one resource (no trailing newline).
-pub(crate) fn render_resource(out: &mut String, r: &ResourceDiff, cause: Cause) {
+pub(crate) fn render_resource(out: &mut Out, r: &ResourceDiff, cause: Cause, compact: bool) {
     comment(out, r, cause);
-    header_and_body(out, r);
+    header_and_body(out, r, compact);
 }
 
 /// A deferred change: its own comment, then the usual header and body.
-pub(crate) fn render_deferred(out: &mut String, d: &DeferredDiff) {
+pub(crate) fn render_deferred(out: &mut Out, d: &DeferredDiff, compact: bool) {
     let explanation = match d.reason.as_str() {
         "instance_count_unknown" => "because the number of resource instances is unknown",
         "resource_config_unknown" => "because the resource configuration is unknown",
@@ -55,11 +67,12 @@ pub(crate) fn render_deferred(out: &mut String, d: &DeferredDiff) {
     };
     let _ = writeln!(out, "  # {} was deferred", d.resource.address);
     let _ = writeln!(out, "  # ({explanation})");
-    header_and_body(out, &d.resource);
+    header_and_body(out, &d.resource, compact);
 }
 
-fn header_and_body(out: &mut String, r: &ResourceDiff) {
+fn header_and_body(out: &mut Out, r: &ResourceDiff, compact: bool) {
     let kind = if r.data_source { "data" } else { "resource" };
+    mark_top_symbol(out, &r.action);
     let _ = write!(
         out,
         "{} {kind} \"{}\" \"{}\" ",
@@ -68,7 +81,8 @@ fn header_and_body(out: &mut String, r: &ResourceDiff) {
         r.name
     );
     let opts = Opts {
-        show_unchanged: r.importing.is_some(),
+        show_unchanged: r.importing.is_some() && !compact,
+        compact,
         ..Opts::default()
     };
     render(out, &r.body, 0, opts);

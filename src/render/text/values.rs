@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 use std::fmt::Write;
 
+use super::out::Out;
 use crate::diff::{Action, Block, Diff, Node};
 use crate::differ::go_quote;
 
@@ -15,6 +16,9 @@ pub(crate) struct Opts {
     pub show_unchanged: bool,
     pub force_replace: bool,
     pub forbid_replace: bool,
+    /// Hide unchanged context (important attributes, list neighbours, unchanged heredoc
+    /// lines, hidden-item counters): the Markdown renderer's first step under a size budget.
+    pub compact: bool,
 }
 
 impl Opts {
@@ -32,6 +36,12 @@ pub(crate) fn indent(out: &mut String, level: usize) {
     for _ in 0..level {
         out.push_str("    ");
     }
+}
+
+/// Writes the nested action symbol (4 columns), marking it for the Markdown renderer.
+pub(crate) fn push_symbol(out: &mut Out, action: Action) {
+    out.mark_ahead(2, action);
+    out.push_str(symbol(action));
 }
 
 /// The nested action symbol plus its trailing space (4 columns).
@@ -56,9 +66,12 @@ fn forces_replacement(out: &mut String, replace: bool, opts: Opts) {
     }
 }
 
-fn unchanged(out: &mut String, level: usize, keyword: &str, count: usize) {
+fn unchanged(out: &mut Out, level: usize, keyword: &str, count: usize, opts: Opts) {
+    if opts.compact {
+        return;
+    }
     indent(out, level);
-    out.push_str(symbol(Action::NoOp));
+    push_symbol(out, Action::NoOp);
     let plural = if count == 1 { "" } else { "s" };
     let _ = writeln!(out, "# ({count} unchanged {keyword}{plural} hidden)");
 }
@@ -88,7 +101,7 @@ pub(crate) fn attribute_name(name: &str) -> String {
 }
 
 /// Renders `diff` at nesting `level` into `out` (no trailing newline).
-pub(crate) fn render(out: &mut String, diff: &Diff, level: usize, opts: Opts) {
+pub(crate) fn render(out: &mut Out, diff: &Diff, level: usize, opts: Opts) {
     match &diff.node {
         Node::Primitive { before, after } => {
             let before = before.as_deref().unwrap_or("null");
@@ -112,13 +125,16 @@ pub(crate) fn render(out: &mut String, diff: &Diff, level: usize, opts: Opts) {
             forces_replacement(out, diff.replace, opts);
             out.push('\n');
             for line in lines {
+                if opts.compact && diff.action == Action::Update && line.action == Action::NoOp {
+                    continue;
+                }
                 indent(out, level + 1);
-                out.push_str(symbol(line.action));
+                push_symbol(out, line.action);
                 out.push_str(&line.text);
                 out.push('\n');
             }
             indent(out, level);
-            out.push_str(symbol(Action::NoOp));
+            push_symbol(out, Action::NoOp);
             out.push_str("EOT");
             null_suffix(out, diff.action, opts);
         }
@@ -164,11 +180,11 @@ pub(crate) fn render(out: &mut String, diff: &Diff, level: usize, opts: Opts) {
                 "  # so its contents will not be displayed.\n",
             ] {
                 indent(out, level);
-                out.push_str(symbol(Action::NoOp));
+                push_symbol(out, Action::NoOp);
                 out.push_str(text);
             }
             indent(out, level);
-            out.push_str(symbol(Action::NoOp));
+            push_symbol(out, Action::NoOp);
             out.push('}');
         }
         Node::WriteOnly { sensitive } => {
@@ -193,7 +209,7 @@ pub(crate) fn render(out: &mut String, diff: &Diff, level: usize, opts: Opts) {
 /// Writes `[]`/`{}` (and returns true) for an empty collection, else the opening
 /// bracket line.
 fn open_collection(
-    out: &mut String,
+    out: &mut Out,
     brackets: &str,
     empty: bool,
     diff: &Diff,
@@ -212,9 +228,9 @@ fn open_collection(
     false
 }
 
-fn close_collection(out: &mut String, level: usize, bracket: char, diff: &Diff, opts: Opts) {
+fn close_collection(out: &mut Out, level: usize, bracket: char, diff: &Diff, opts: Opts) {
     indent(out, level);
-    out.push_str(symbol(Action::NoOp));
+    push_symbol(out, Action::NoOp);
     out.push(bracket);
     null_suffix(out, diff.action, opts);
 }
@@ -226,7 +242,7 @@ fn quoted_or_null(value: &Option<String>) -> String {
 }
 
 fn render_text(
-    out: &mut String,
+    out: &mut Out,
     diff: &Diff,
     before: &Option<String>,
     after: &Option<String>,
@@ -254,7 +270,7 @@ fn render_text(
 }
 
 fn render_json(
-    out: &mut String,
+    out: &mut Out,
     diff: &Diff,
     inner: &Diff,
     whitespace_only: bool,
@@ -277,7 +293,7 @@ fn render_json(
     } else {
         forces_replacement(&mut replace, diff.replace, opts);
     }
-    let mut rendered = String::new();
+    let mut rendered = out.sibling();
     render(&mut rendered, inner, level + 1, json_opts);
     if matches!(diff.action, Action::Create | Action::Delete) {
         // The inner lines carry the + or -; the opening line shows none.
@@ -288,16 +304,16 @@ fn render_json(
         out.push_str(whitespace);
         out.push('\n');
         indent(out, level + 1);
-        out.push_str(symbol(action));
-        out.push_str(&rendered);
+        push_symbol(out, action);
+        out.append(rendered);
         out.push_str(&replace);
         out.push('\n');
         indent(out, level);
-        out.push_str(symbol(Action::NoOp));
+        push_symbol(out, Action::NoOp);
         out.push(')');
         null_suffix(out, diff.action, opts);
     } else {
-        let _ = write!(out, "jsonencode({rendered}){whitespace}{replace}");
+        let _ = write!(out, "jsonencode({}){whitespace}{replace}", *rendered);
     }
 }
 
@@ -346,7 +362,7 @@ pub(crate) fn warnings(diff: &Diff, level: usize) -> Option<String> {
     Some(text)
 }
 
-fn write_warnings(out: &mut String, diff: &Diff, level: usize) {
+fn write_warnings(out: &mut Out, diff: &Diff, level: usize) {
     if let Some(text) = warnings(diff, level) {
         indent(out, level);
         out.push_str(&text);
@@ -355,7 +371,7 @@ fn write_warnings(out: &mut String, diff: &Diff, level: usize) {
 }
 
 fn render_list(
-    out: &mut String,
+    out: &mut Out,
     diff: &Diff,
     elements: &[Diff],
     context: bool,
@@ -381,13 +397,13 @@ fn render_list(
         }
         render_next = false;
         let mut element_opts = element_opts;
-        if context {
+        if context && !opts.compact {
             if pending.len() > 1 {
-                unchanged(out, level + 1, "element", pending.len() - 1);
+                unchanged(out, level + 1, "element", pending.len() - 1, opts);
             }
             if let Some(last) = pending.last() {
                 indent(out, level + 1);
-                out.push_str(symbol(last.action));
+                push_symbol(out, last.action);
                 render(out, last, level + 1, unchanged_opts);
                 out.push_str(",\n");
             }
@@ -400,18 +416,18 @@ fn render_list(
         }
         write_warnings(out, element, level + 1);
         indent(out, level + 1);
-        out.push_str(symbol(element.action));
+        push_symbol(out, element.action);
         render(out, element, level + 1, element_opts);
         out.push_str(",\n");
     }
     if !pending.is_empty() {
-        unchanged(out, level + 1, "element", pending.len());
+        unchanged(out, level + 1, "element", pending.len(), opts);
     }
     close_collection(out, level, ']', diff, opts);
 }
 
 fn render_set(
-    out: &mut String,
+    out: &mut Out,
     diff: &Diff,
     elements: &[Diff],
     nested: bool,
@@ -435,18 +451,18 @@ fn render_set(
         }
         write_warnings(out, element, level + 1);
         indent(out, level + 1);
-        out.push_str(symbol(element.action));
+        push_symbol(out, element.action);
         render(out, element, level + 1, element_opts);
         out.push_str(",\n");
     }
     if hidden > 0 {
-        unchanged(out, level + 1, "element", hidden);
+        unchanged(out, level + 1, "element", hidden, opts);
     }
     close_collection(out, level, ']', diff, opts);
 }
 
 fn render_map(
-    out: &mut String,
+    out: &mut Out,
     diff: &Diff,
     entries: &[(String, Diff)],
     nested: bool,
@@ -471,7 +487,7 @@ fn render_map(
         }
         write_warnings(out, element, level + 1);
         indent(out, level + 1);
-        out.push_str(symbol(element.action));
+        push_symbol(out, element.action);
         if nested {
             out.push_str(key);
         } else {
@@ -486,7 +502,7 @@ fn render_map(
         out.push('\n');
     }
     if hidden > 0 {
-        unchanged(out, level + 1, "element", hidden);
+        unchanged(out, level + 1, "element", hidden, opts);
     }
     close_collection(out, level, '}', diff, opts);
 }
@@ -497,7 +513,7 @@ fn is_important(name: &str) -> bool {
 }
 
 fn render_object(
-    out: &mut String,
+    out: &mut Out,
     diff: &Diff,
     attributes: &[(String, Diff)],
     nested: bool,
@@ -516,7 +532,7 @@ fn render_object(
 
 /// Attribute lines of an object or block, aligned, with unchanged ones counted.
 fn render_attributes(
-    out: &mut String,
+    out: &mut Out,
     attributes: &[(String, Diff)],
     level: usize,
     opts: Opts,
@@ -526,7 +542,7 @@ fn render_attributes(
     let width = names.iter().map(String::len).max().unwrap_or(0);
     let mut hidden = 0;
     for ((key, attribute), name) in attributes.iter().zip(&names) {
-        let attr_opts = if is_important(key) {
+        let attr_opts = if is_important(key) && !opts.compact {
             let mut important = attribute_opts.child();
             important.show_unchanged = true;
             important
@@ -538,19 +554,19 @@ fn render_attributes(
         };
         write_warnings(out, attribute, level + 1);
         indent(out, level + 1);
-        out.push_str(symbol(attribute.action));
+        push_symbol(out, attribute.action);
         padded(out, name, width);
         out.push_str(" = ");
         render(out, attribute, level + 1, attr_opts);
         out.push('\n');
     }
     if hidden > 0 {
-        unchanged(out, level + 1, "attribute", hidden);
+        unchanged(out, level + 1, "attribute", hidden, opts);
     }
     hidden
 }
 
-fn render_block(out: &mut String, diff: &Diff, block: &Block, level: usize, opts: Opts) {
+fn render_block(out: &mut Out, diff: &Diff, block: &Block, level: usize, opts: Opts) {
     if block.attributes.is_empty() && block.blocks.is_empty() {
         out.push_str("{}");
         forces_replacement(out, diff.replace, opts);
@@ -597,7 +613,7 @@ fn render_block(out: &mut String, diff: &Diff, block: &Block, level: usize, opts
             block_opts.force_replace = group.replace;
             write_warnings(out, instance, level + 1);
             indent(out, level + 1);
-            out.push_str(symbol(instance.action));
+            push_symbol(out, instance.action);
             out.push_str(&attribute_name(&group.name));
             out.push_str(label);
             out.push(' ');
@@ -605,12 +621,12 @@ fn render_block(out: &mut String, diff: &Diff, block: &Block, level: usize, opts
             out.push('\n');
         }
     }
-    if hidden_blocks > 0 {
+    if hidden_blocks > 0 && !opts.compact {
         out.push('\n');
-        unchanged(out, level + 1, "block", hidden_blocks);
+        unchanged(out, level + 1, "block", hidden_blocks, opts);
     }
     indent(out, level);
-    out.push_str(symbol(Action::NoOp));
+    push_symbol(out, Action::NoOp);
     out.push('}');
 }
 

@@ -3,22 +3,27 @@
 //! This is the edge of the library: it reads files, runs plan → differ → render, and
 //! writes the result. Errors are [`Error`]s whose [`Error::exit_code`] main() uses.
 
-use std::io::{Read, Write};
+mod meta;
+mod render;
+pub mod templates;
+
+use std::io::Read;
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::diff::PlanMode;
 use crate::error::{Error, Result};
-use crate::plan::parse_plan;
-use crate::render::text::render_plan;
-use crate::schema::ProviderSchemas;
+use crate::render::markdown::GITHUB_MAX_CHARS;
+
+pub use meta::{run_info, RunInfo};
 
 const EXIT_CODES: &str = "\
 Exit codes:
   0  success
   1  runtime failure (e.g. output could not be written)
-  2  bad input or usage (unreadable file, not a plan, unsupported format_version, bad flags)";
+  2  bad input or usage (unreadable file, not a plan, unsupported format_version, bad flags,
+     a template that does not parse or render)";
 
 /// Turns a Terraform or OpenTofu plan into the text and pull-request comment reviewers
 /// want to read.
@@ -33,16 +38,39 @@ pub struct Cli {
 /// Subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Render one or more plans (`terraform show -json tfplan` output) to standard output.
+    /// Render one or more plans (`terraform show -json tfplan` output) to standard output:
+    /// the pull-request comment (Markdown), an HTML preview of it, its template context
+    /// (JSON), or Terraform's own text.
     #[command(after_help = EXIT_CODES)]
     Render(RenderArgs),
+    /// Work with the comment templates.
+    #[command(subcommand)]
+    Templates(TemplatesCommand),
+}
+
+/// `planmark templates ...`.
+#[derive(Debug, Subcommand)]
+pub enum TemplatesCommand {
+    /// Write the built-in templates to DIR (as NAME.hbs) to edit and pass with `--templates`.
+    #[command(after_help = EXIT_CODES)]
+    Export {
+        /// Directory to write to (created if missing).
+        dir: PathBuf,
+        /// Overwrite files that already exist.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Print the JSON Schema of the template context (what `--format json` prints).
+    Schema,
 }
 
 /// Options of `planmark render`.
 #[derive(Debug, clap::Args)]
 pub struct RenderArgs {
-    /// Output format. `text` is exactly what `terraform show tfplan` prints.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    /// Output format: `markdown` is the pull-request comment, `html` a standalone preview
+    /// page of it, `json` the exact context the templates see, `text` exactly what
+    /// `terraform show tfplan` prints.
+    #[arg(long, value_enum, default_value_t = Format::Markdown)]
     pub format: Format,
     /// Provider schemas (`terraform providers schema -json` output); without them the
     /// structure of each resource is inferred from its values.
@@ -52,6 +80,24 @@ pub struct RenderArgs {
     /// by default a plan with drift and no resource changes is taken as refresh-only.
     #[arg(long, value_enum, default_value_t = ModeArg::Auto)]
     pub mode: ModeArg,
+    /// Title shown instead of the plan's name (e.g. the environment).
+    #[arg(long)]
+    pub title: Option<String>,
+    /// Key identifying this comment among others on the pull request (default: the plan
+    /// names, or their paths when not named).
+    #[arg(long)]
+    pub key: Option<String>,
+    /// Size limit of the comment in characters (UTF-16 code units, as GitHub counts); past
+    /// it the comment is shortened by importance, with a notice.
+    #[arg(long, value_name = "N", default_value_t = GITHUB_MAX_CHARS as u64, value_parser = clap::value_parser!(u64).range(2000..))]
+    pub max_chars: u64,
+    /// A template file replacing the main template (`comment.hbs`).
+    #[arg(long, value_name = "FILE")]
+    pub template: Option<PathBuf>,
+    /// A directory of `NAME.hbs` files overriding the built-in templates of the same name
+    /// (see `planmark templates export`).
+    #[arg(long, value_name = "DIR")]
+    pub templates: Option<PathBuf>,
     /// Plan JSON files, `-` for standard input, optionally named: `NAME=PATH`.
     #[arg(value_name = "PLAN", required = true)]
     pub plans: Vec<String>,
@@ -60,6 +106,12 @@ pub struct RenderArgs {
 /// Output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
+    /// The pull-request comment (GitHub Markdown).
+    Markdown,
+    /// A standalone HTML page showing the comment as GitHub would.
+    Html,
+    /// The template context as JSON (see docs/template-context.md).
+    Json,
     /// Terraform's own human-readable plan text.
     Text,
 }
@@ -95,6 +147,8 @@ pub struct PlanArg {
     pub name: String,
     /// File path, or `-` for standard input.
     pub path: String,
+    /// The name was given (`NAME=PATH`).
+    pub named: bool,
 }
 
 impl PlanArg {
@@ -105,6 +159,7 @@ impl PlanArg {
                 return PlanArg {
                     name: name.to_string(),
                     path: path.to_string(),
+                    named: true,
                 };
             }
         }
@@ -118,6 +173,7 @@ impl PlanArg {
         PlanArg {
             name,
             path: arg.to_string(),
+            named: false,
         }
     }
 }
@@ -138,37 +194,14 @@ pub fn read_input(path: &str) -> Result<Vec<u8>> {
 }
 
 /// Runs a parsed command line, writing to `out`.
-pub fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
+pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<()> {
     match cli.command {
-        Command::Render(args) => render(args, out),
-    }
-}
-
-fn render(args: RenderArgs, out: &mut dyn Write) -> Result<()> {
-    let schemas = match &args.schemas {
-        Some(path) => {
-            let display = path.display().to_string();
-            Some(ProviderSchemas::parse(&display, &read_input(&display)?)?)
+        Command::Render(args) => render::render(args, out),
+        Command::Templates(TemplatesCommand::Export { dir, force }) => {
+            templates::export(&dir, force, out)
         }
-        None => None,
-    };
-    let plans: Vec<PlanArg> = args.plans.iter().map(|a| PlanArg::parse(a)).collect();
-    for (i, arg) in plans.iter().enumerate() {
-        let bytes = read_input(&arg.path)?;
-        let plan = parse_plan(&arg.path, &bytes)?;
-        let diff =
-            crate::differ::diff_plan(&arg.path, &plan, schemas.as_ref(), args.mode.plan_mode())?;
-        let text = match args.format {
-            Format::Text => render_plan(&diff),
-        };
-        if plans.len() > 1 {
-            // Several plans: a heading per plan so the outputs can be told apart.
-            let sep = if i > 0 { "\n" } else { "" };
-            writeln!(out, "{sep}## {}", arg.name).map_err(Error::Write)?;
-        }
-        out.write_all(text.as_bytes()).map_err(Error::Write)?;
+        Command::Templates(TemplatesCommand::Schema) => templates::schema(out),
     }
-    out.flush().map_err(Error::Write)
 }
 
 #[cfg(test)]
@@ -181,7 +214,8 @@ mod tests {
             PlanArg::parse("prod=plans/prod.json"),
             PlanArg {
                 name: "prod".into(),
-                path: "plans/prod.json".into()
+                path: "plans/prod.json".into(),
+                named: true,
             }
         );
         assert_eq!(PlanArg::parse("plans/dev.json").name, "dev");

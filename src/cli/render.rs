@@ -1,0 +1,177 @@
+//! Command line, `planmark render`: reads the plans (and schemas, templates), runs
+//! plan → differ → renderer, and writes the chosen format.
+
+use std::io::Write;
+use std::path::Path;
+
+use super::{read_input, Format, PlanArg, RenderArgs};
+use crate::diff::PlanDiff;
+use crate::error::{Error, Result};
+use crate::plan::parse_plan;
+use crate::render::markdown::marker::{marker_line, plan_sha256, MarkerData};
+use crate::render::markdown::{render_comment, Meta, NamedPlan, Source, TemplateSet};
+use crate::render::{html::preview_page, text::render_plan};
+use crate::schema::ProviderSchemas;
+
+/// A plan read, diffed and identified.
+struct Loaded {
+    arg: PlanArg,
+    diff: PlanDiff,
+    sha256: String,
+}
+
+pub(super) fn render(args: RenderArgs, out: &mut dyn Write) -> Result<()> {
+    let schemas = match &args.schemas {
+        Some(path) => {
+            let display = path.display().to_string();
+            Some(ProviderSchemas::parse(&display, &read_input(&display)?)?)
+        }
+        None => None,
+    };
+    // Templates are read before the plans so a broken template fails fast.
+    let templates = template_set(&args)?;
+    if !matches!(args.format, Format::Text) {
+        templates.registry()?;
+    }
+    let mut loaded = Vec::with_capacity(args.plans.len());
+    for raw in &args.plans {
+        let arg = PlanArg::parse(raw);
+        let bytes = read_input(&arg.path)?;
+        let plan = parse_plan(&arg.path, &bytes)?;
+        let diff =
+            crate::differ::diff_plan(&arg.path, &plan, schemas.as_ref(), args.mode.plan_mode())?;
+        let sha256 = plan_sha256(&bytes);
+        loaded.push(Loaded { arg, diff, sha256 });
+    }
+    let text = match args.format {
+        Format::Text => text(&loaded),
+        format => {
+            let meta = meta(&args, &loaded);
+            let plans: Vec<NamedPlan<'_>> = loaded
+                .iter()
+                .map(|l| NamedPlan {
+                    name: &l.arg.name,
+                    diff: &l.diff,
+                })
+                .collect();
+            let comment = render_comment(&plans, &meta, &templates, args.max_chars as usize)?;
+            match format {
+                Format::Html => {
+                    let title = format!("planmark — {}", meta.key);
+                    preview_page(&comment.markdown, &title)
+                }
+                Format::Json => {
+                    let mut json = serde_json::to_string_pretty(&comment.context)
+                        .map_err(|e| Error::Write(std::io::Error::other(e)))?;
+                    json.push('\n');
+                    json
+                }
+                _ => comment.markdown,
+            }
+        }
+    };
+    out.write_all(text.as_bytes()).map_err(Error::Write)?;
+    out.flush().map_err(Error::Write)
+}
+
+/// Terraform's text; several plans each under a `## NAME` heading.
+fn text(loaded: &[Loaded]) -> String {
+    let mut text = String::new();
+    for (i, l) in loaded.iter().enumerate() {
+        if loaded.len() > 1 {
+            if i > 0 {
+                text.push('\n');
+            }
+            text.push_str(&format!("## {}\n", l.arg.name));
+        }
+        text.push_str(&render_plan(&l.diff));
+    }
+    text
+}
+
+/// Default key: the names given, else the paths, joined with `+`.
+fn default_key(loaded: &[Loaded]) -> String {
+    loaded
+        .iter()
+        .map(|l| {
+            if l.arg.named {
+                l.arg.name.clone()
+            } else {
+                l.arg.path.clone()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("+")
+}
+
+fn meta(args: &RenderArgs, loaded: &[Loaded]) -> Meta {
+    let run = super::run_info(&|name| std::env::var(name).ok());
+    let key = args.key.clone().unwrap_or_else(|| default_key(loaded));
+    let plan_sha256 = match loaded {
+        [one] => one.sha256.clone(),
+        many => {
+            let lines: String = many
+                .iter()
+                .map(|l| format!("{}={}\n", l.arg.name, l.sha256))
+                .collect();
+            plan_sha256(serde_json::to_string(&lines).unwrap_or_default().as_bytes())
+        }
+    };
+    let marker = marker_line(&MarkerData {
+        key: key.clone(),
+        plan_sha256,
+        commit: run.commit.clone(),
+        run_id: run.run_id,
+        run_attempt: run.run_attempt,
+        time: run.time.clone(),
+    });
+    Meta {
+        title: args.title.clone(),
+        key,
+        commit: run.commit,
+        run_url: run.run_url,
+        time: run.time,
+        marker,
+    }
+}
+
+fn read_text(path: &Path) -> Result<String> {
+    let display = path.display().to_string();
+    let bytes = read_input(&display)?;
+    String::from_utf8(bytes).map_err(|_| Error::input(&display, "is not UTF-8 text"))
+}
+
+/// Built-in templates with `--templates DIR` and `--template FILE` applied.
+fn template_set(args: &RenderArgs) -> Result<TemplateSet> {
+    let mut set = TemplateSet::default();
+    if let Some(dir) = &args.templates {
+        let entries = std::fs::read_dir(dir).map_err(|source| Error::Read {
+            path: dir.display().to_string(),
+            source,
+        })?;
+        let mut paths: Vec<_> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "hbs"))
+            .collect();
+        paths.sort();
+        for path in paths {
+            let name = path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            set.set(Source {
+                name,
+                origin: path.display().to_string(),
+                text: read_text(&path)?,
+            });
+        }
+    }
+    if let Some(path) = &args.template {
+        set.set(Source {
+            name: crate::render::markdown::templates::MAIN.to_string(),
+            origin: path.display().to_string(),
+            text: read_text(path)?,
+        });
+    }
+    Ok(set)
+}

@@ -1,0 +1,220 @@
+//! Markdown renderer, size budget: chooses how much of each entry to show so the comment
+//! fits the limit, degrading by importance and never cutting text.
+//!
+//! Stages, in order, until one fits: every diff in full; diffs without unchanged context;
+//! destroys/replacements keep (compact) diffs while everything else is listed by address;
+//! a greedy fill in priority order (dangerous diffs first, then addresses, the rest only
+//! counted); counts only. Sizes are lower-bounded from the diff texts before rendering, so
+//! a huge plan skips straight to the stages that can fit instead of rendering megabytes.
+
+use super::catalog::{entry_label, entry_text, Catalog, Detail};
+use super::context::Truncation;
+use crate::diff::PlanDiff;
+use crate::render::markdown::words::thousands;
+
+/// A choice of detail per catalog entry, with the notice that explains it.
+pub struct Plan {
+    /// Detail per entry.
+    pub details: Vec<Detail>,
+    /// What was left out (`None` when nothing was).
+    pub truncation: Option<Truncation>,
+}
+
+/// Characters kept free below the limit: GitHub counts characters its own way, so leave
+/// room rather than land exactly on it.
+pub fn effective_limit(max_chars: usize) -> usize {
+    max_chars - max_chars / 50
+}
+
+/// Length as GitHub counts it (UTF-16 code units).
+pub fn measure(text: &str) -> usize {
+    text.encode_utf16().count()
+}
+
+/// Per-entry sizes, computed on first use.
+pub struct Sizes<'a> {
+    plans: &'a [&'a PlanDiff],
+    catalog: &'a Catalog,
+    full: Option<Vec<usize>>,
+    compact: Option<Vec<usize>>,
+}
+
+impl<'a> Sizes<'a> {
+    /// Sizes of `catalog`'s entries.
+    pub fn new(plans: &'a [&'a PlanDiff], catalog: &'a Catalog) -> Self {
+        Sizes {
+            plans,
+            catalog,
+            full: None,
+            compact: None,
+        }
+    }
+
+    fn lengths(&self, compact: bool) -> Vec<usize> {
+        self.catalog
+            .entries
+            .iter()
+            .map(|e| measure(&entry_text(self.plans, e, compact).text))
+            .collect()
+    }
+
+    /// Diff text length of each entry in full.
+    pub fn full(&mut self) -> &[usize] {
+        if self.full.is_none() {
+            self.full = Some(self.lengths(false));
+        }
+        self.full.as_deref().unwrap_or_default()
+    }
+
+    /// Diff text length of each entry without unchanged context.
+    pub fn compact(&mut self) -> &[usize] {
+        if self.compact.is_none() {
+            self.compact = Some(self.lengths(true));
+        }
+        self.compact.as_deref().unwrap_or_default()
+    }
+
+    /// Length of the address an entry is listed under.
+    pub fn label(&self, i: usize) -> usize {
+        measure(entry_label(self.plans, &self.catalog.entries[i]))
+    }
+}
+
+/// Rough cost of an entry shown with a diff of `diff` characters: the `<details>` wrapper,
+/// summary with the address twice-escaped at worst, the fence.
+fn detailed_cost(diff: usize, label: usize) -> usize {
+    diff + 3 * label + 160
+}
+
+/// Rough cost of a listed entry.
+fn listed_cost(label: usize) -> usize {
+    2 * label + 80
+}
+
+/// The uniform stages, most detailed first: (name, detail for dangerous, for the rest).
+pub const UNIFORM: [(&str, Detail, Detail); 3] = [
+    ("full", Detail::Full, Detail::Full),
+    ("compact", Detail::Compact, Detail::Compact),
+    ("lists", Detail::Compact, Detail::Listed),
+];
+
+/// A uniform stage's plan if its lower-bound size can fit in `budget`, else `None`.
+pub fn uniform(
+    stage: usize,
+    sizes: &mut Sizes<'_>,
+    budget: usize,
+    max_chars: usize,
+) -> Option<Plan> {
+    let (name, dangerous, rest) = UNIFORM[stage];
+    let catalog = sizes.catalog;
+    let mut details = Vec::with_capacity(catalog.entries.len());
+    let mut bound = 0usize;
+    for i in 0..catalog.entries.len() {
+        let detail = if catalog.dangerous(i) {
+            dangerous
+        } else {
+            rest
+        };
+        bound += match detail {
+            Detail::Full => sizes.full()[i],
+            Detail::Compact => sizes.compact()[i],
+            _ => sizes.label(i),
+        };
+        details.push(detail);
+    }
+    if bound > budget {
+        return None;
+    }
+    let truncation = match name {
+        "full" => None,
+        "compact" => Some(notice(
+            "compact",
+            "Unchanged attributes and context lines are hidden in the diffs below".to_string(),
+            max_chars,
+        )),
+        _ => Some(notice(
+            "lists",
+            "Destroys and replacements keep their diffs; other changes are listed by address only"
+                .to_string(),
+            max_chars,
+        )),
+    };
+    Some(Plan {
+        details,
+        truncation,
+    })
+}
+
+/// Greedy fill within `budget` characters for entries: dangerous ones get a compact diff
+/// while it fits, then every entry gets an address line while it fits; the rest is counted.
+pub fn partial(sizes: &mut Sizes<'_>, budget: usize, max_chars: usize) -> Plan {
+    let catalog = sizes.catalog;
+    let n = catalog.entries.len();
+    let mut details = vec![Detail::Omitted; n];
+    let mut left = budget;
+    // Diffs for dangerous entries first, in priority order.
+    for (i, detail) in details.iter_mut().enumerate() {
+        if !catalog.dangerous(i) {
+            continue;
+        }
+        let cost = detailed_cost(sizes.compact()[i], sizes.label(i));
+        if cost <= left {
+            left -= cost;
+            *detail = Detail::Compact;
+        }
+    }
+    // Then an address line for everything else, while it fits.
+    for (i, detail) in details.iter_mut().enumerate() {
+        if *detail != Detail::Omitted {
+            continue;
+        }
+        let cost = listed_cost(sizes.label(i));
+        if cost > left {
+            break;
+        }
+        left -= cost;
+        *detail = Detail::Listed;
+    }
+    let listed = details.iter().filter(|d| **d == Detail::Listed).count();
+    let omitted = details.iter().filter(|d| **d == Detail::Omitted).count();
+    let text = format!(
+        "{} listed by address only and {} not shown",
+        count(listed, "change is", "changes are"),
+        thousands(omitted)
+    );
+    Plan {
+        details,
+        truncation: Some(notice("partial", text, max_chars)),
+    }
+}
+
+/// Counts only.
+pub fn counts_only(catalog: &Catalog, max_chars: usize) -> Plan {
+    Plan {
+        details: vec![Detail::Omitted; catalog.entries.len()],
+        truncation: Some(notice(
+            "counts-only",
+            "Only the counts are shown".to_string(),
+            max_chars,
+        )),
+    }
+}
+
+fn count(n: usize, singular: &str, plural: &str) -> String {
+    format!(
+        "{} {}",
+        thousands(n),
+        if n == 1 { singular } else { plural }
+    )
+}
+
+fn notice(stage: &str, what: String, max_chars: usize) -> Truncation {
+    Truncation {
+        stage: stage.to_string(),
+        notice: format!(
+            "This plan is too large to show in full within the {}-character limit. {what}. For everything, see the plan in the job log or run planmark render --format text on the plan JSON.",
+            thousands(max_chars)
+        ),
+        max_chars,
+    }
+}

@@ -1,0 +1,163 @@
+//! Markdown renderer, catalog: every entry a comment can show (resource changes, drift,
+//! deferred changes, output changes) across all plans, in the order of importance the
+//! size budget degrades by, with how much detail each gets.
+
+use crate::diff::{Action, PlanDiff, PlanMode, ResourceAction, ResourceDiff};
+use crate::render::text::{deferred_text, outputs_text, resource_text, MarkedText};
+
+use super::words::Kind;
+
+/// How much of an entry the comment shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Detail {
+    /// Its full Terraform diff.
+    Full,
+    /// Its diff without unchanged context.
+    Compact,
+    /// Its address (or name) in a list.
+    Listed,
+    /// Only counted.
+    Omitted,
+}
+
+/// What an entry is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Item {
+    /// `plan.resources[i]`.
+    Resource(usize),
+    /// `plan.drift[i]`.
+    Drift(usize),
+    /// `plan.deferred[i]`.
+    Deferred(usize),
+    /// The plan's output changes, as one entry.
+    Outputs,
+}
+
+/// One entry of one plan.
+#[derive(Debug, Clone, Copy)]
+pub struct Entry {
+    /// Index of the plan.
+    pub plan: usize,
+    /// Which entry.
+    pub item: Item,
+    /// Its kind (for resources; drift/deferred/outputs use their own section).
+    pub kind: Kind,
+}
+
+/// All entries in priority order.
+#[derive(Debug, Default)]
+pub struct Catalog {
+    /// Entries, most important first.
+    pub entries: Vec<Entry>,
+}
+
+/// Section priorities after the resource kinds: drift, then deferred, then outputs.
+fn rank(entry: &Entry) -> (u8, u8) {
+    match entry.item {
+        Item::Resource(_) => (
+            0,
+            Kind::ALL.iter().position(|k| *k == entry.kind).unwrap_or(9) as u8,
+        ),
+        Item::Drift(_) => (1, 0),
+        Item::Deferred(_) => (2, 0),
+        Item::Outputs => (3, 0),
+    }
+}
+
+/// A resource change Terraform would show (no-op entries only when moved or imported;
+/// deleting a data source is internal bookkeeping).
+pub fn is_shown(r: &ResourceDiff) -> bool {
+    let visible =
+        r.action != ResourceAction::NoOp || r.moved_from().is_some() || r.importing.is_some();
+    visible && !(r.action == ResourceAction::Delete && r.data_source)
+}
+
+/// Drift is shown when it can matter: always for refresh-only plans, otherwise when the
+/// plan has something to say (as Terraform decides).
+pub fn drift_shown(plan: &PlanDiff) -> bool {
+    if plan.mode == PlanMode::RefreshOnly {
+        return true;
+    }
+    let quiet = plan
+        .resources
+        .iter()
+        .all(|r| r.body.action == Action::NoOp && r.moved_from().is_none())
+        && plan.outputs.iter().all(|o| o.diff.action == Action::NoOp);
+    !quiet
+}
+
+impl Catalog {
+    /// Lists every entry of `plans`, ordered by section and risk, then plan, then plan order.
+    pub fn new(plans: &[&PlanDiff]) -> Catalog {
+        let mut entries = Vec::new();
+        for (p, plan) in plans.iter().enumerate() {
+            for (i, r) in plan.resources.iter().enumerate() {
+                if is_shown(r) {
+                    entries.push(Entry {
+                        plan: p,
+                        item: Item::Resource(i),
+                        kind: Kind::of(r),
+                    });
+                }
+            }
+            if drift_shown(plan) {
+                for (i, r) in plan.drift.iter().enumerate() {
+                    if is_shown(r) {
+                        entries.push(Entry {
+                            plan: p,
+                            item: Item::Drift(i),
+                            kind: Kind::of(r),
+                        });
+                    }
+                }
+            }
+            for (i, d) in plan.deferred.iter().enumerate() {
+                if is_shown(&d.resource) {
+                    entries.push(Entry {
+                        plan: p,
+                        item: Item::Deferred(i),
+                        kind: Kind::of(&d.resource),
+                    });
+                }
+            }
+            if plan.outputs.iter().any(|o| o.diff.action != Action::NoOp) {
+                entries.push(Entry {
+                    plan: p,
+                    item: Item::Outputs,
+                    kind: Kind::Update,
+                });
+            }
+        }
+        // A stable sort keeps plan order within each rank.
+        entries.sort_by_key(|e| (rank(e), e.plan));
+        Catalog { entries }
+    }
+
+    /// Is entry `i` a destroy or replacement (kept in full longest)?
+    pub fn dangerous(&self, i: usize) -> bool {
+        let entry = &self.entries[i];
+        matches!(entry.item, Item::Resource(_)) && entry.kind.is_dangerous()
+    }
+}
+
+/// Terraform's text for an entry, with symbol marks.
+pub fn entry_text(plans: &[&PlanDiff], entry: &Entry, compact: bool) -> MarkedText {
+    let plan = plans[entry.plan];
+    match entry.item {
+        Item::Resource(i) => resource_text(&plan.resources[i], false, compact),
+        Item::Drift(i) => resource_text(&plan.drift[i], true, compact),
+        Item::Deferred(i) => deferred_text(&plan.deferred[i], compact),
+        Item::Outputs => outputs_text(plan, compact),
+    }
+}
+
+/// The address (or label) an entry is listed under.
+pub fn entry_label<'p>(plans: &[&'p PlanDiff], entry: &Entry) -> &'p str {
+    let plan = plans[entry.plan];
+    match entry.item {
+        Item::Resource(i) => &plan.resources[i].address,
+        Item::Drift(i) => &plan.drift[i].address,
+        Item::Deferred(i) => &plan.deferred[i].resource.address,
+        Item::Outputs => "outputs",
+    }
+}

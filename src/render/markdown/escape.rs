@@ -1,0 +1,268 @@
+//! Markdown renderer, escaping: every string that comes from a plan is hostile, so each
+//! output context has its own escaper and nothing is written raw.
+//!
+//! Contexts and what each guarantees:
+//! - [`inline`]: text in Markdown *or* an HTML block. Markup characters become numeric
+//!   character references (which both CommonMark and HTML decode to the literal character
+//!   and never treat as syntax), `@` and `#` get a zero-width space so GitHub cannot turn
+//!   them into mentions or issue links, `://` and `www.` the same so nothing autolinks,
+//!   and line breaks become `<br>`.
+//! - [`code_span`]: a Markdown code span whose backtick delimiter is longer than any run
+//!   inside; [`cell_code_span`] also escapes `|` for GFM tables.
+//! - [`html_code`]: `<code>…</code>` inside an HTML block (e.g. `<summary>`).
+//! - [`fence`]: a fenced code block whose fence is longer than any backtick run inside.
+//!
+//! All of them make invisible characters (zero-width, bidirectional overrides, controls)
+//! visible as `<U+200B>`, so a key cannot look like another or hide text.
+
+use std::fmt::Write;
+
+/// Zero-width space as a character reference: breaks `@user`, `#123` and autolinks
+/// without changing what a reader sees.
+const ZWSP: &str = "&#8203;";
+
+/// Characters that render as nothing (or reorder text) and so could disguise a value.
+pub fn is_invisible(c: char) -> bool {
+    matches!(c,
+        '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}'
+        | '\u{17B5}' | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}'
+        | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{206F}' | '\u{3164}'
+        | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}' | '\u{FFA0}' | '\u{FFF0}'..='\u{FFFB}'
+        | '\u{E0000}'..='\u{E0FFF}')
+}
+
+/// Writes `c` visibly: controls as Unicode control pictures, invisible characters as
+/// `<U+XXXX>`. Returns false when `c` is an ordinary character (nothing written).
+fn visible(out: &mut String, c: char) -> bool {
+    match c {
+        '\t' | '\n' => false,
+        '\u{0}'..='\u{1F}' => {
+            out.push(char::from_u32(0x2400 + c as u32).unwrap_or('\u{FFFD}'));
+            true
+        }
+        '\u{7F}' => {
+            out.push('\u{2421}');
+            true
+        }
+        '\u{80}'..='\u{9F}' | '\u{2028}' | '\u{2029}' => {
+            let _ = write!(out, "<U+{:04X}>", c as u32);
+            true
+        }
+        _ if is_invisible(c) => {
+            let _ = write!(out, "<U+{:04X}>", c as u32);
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Text safe in Markdown inline context and in HTML blocks.
+pub fn inline(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 16);
+    let chars: Vec<char> = text.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        let next = chars.get(i + 1).copied();
+        match c {
+            '\r' if next == Some('\n') => {}
+            '\n' | '\r' => out.push_str("<br>"),
+            '@' => {
+                out.push('@');
+                out.push_str(ZWSP);
+            }
+            '#' => {
+                out.push_str("&#35;");
+                if next.is_some_and(|n| n.is_alphanumeric()) {
+                    out.push_str(ZWSP);
+                }
+            }
+            ':' if chars[i + 1..].starts_with(&['/', '/']) => {
+                out.push(':');
+                out.push_str(ZWSP);
+            }
+            '.' if i >= 3
+                && chars[i - 3..i]
+                    .iter()
+                    .collect::<String>()
+                    .eq_ignore_ascii_case("www") =>
+            {
+                out.push_str(ZWSP);
+                out.push('.');
+            }
+            '-' if i >= 2
+                && chars[i - 2..i]
+                    .iter()
+                    .collect::<String>()
+                    .eq_ignore_ascii_case("gh") =>
+            {
+                out.push('-');
+                out.push_str(ZWSP);
+            }
+            '&' | '<' | '>' | '"' | '\'' | '`' | '\\' | '*' | '_' | '[' | ']' | '(' | ')' | '{'
+            | '}' | '|' | '~' | '!' | '$' | '=' | '+' | '^' => {
+                let _ = write!(out, "&#{};", c as u32);
+            }
+            // A leading `-` (list item, rule) or a leading number followed by `.` or `)`
+            // and a space (ordered list item) would start a block if the text begins a line.
+            '-' if i == 0 => out.push_str("&#45;"),
+            '.' if i > 0
+                && i <= 9
+                && chars[..i].iter().all(char::is_ascii_digit)
+                && next.is_none_or(char::is_whitespace) =>
+            {
+                out.push_str("&#46;");
+            }
+            _ => {
+                if !visible(&mut out, c) {
+                    out.push(c);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The longest run of `ch` in `text`.
+fn longest_run(text: &str, ch: char) -> usize {
+    let (mut best, mut run) = (0, 0);
+    for c in text.chars() {
+        if c == ch {
+            run += 1;
+            best = best.max(run);
+        } else {
+            run = 0;
+        }
+    }
+    best
+}
+
+/// Code-span content: one line, invisible characters visible.
+fn span_content(text: &str, escape_pipes: bool) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' | '\r' | '\t' => out.push(' '),
+            '|' if escape_pipes => out.push_str("\\|"),
+            _ => {
+                if !visible(&mut out, c) {
+                    out.push(c);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn delimited_span(content: String) -> String {
+    let ticks = "`".repeat(longest_run(&content, '`') + 1);
+    // A space on both sides is stripped by the parser; add one when the content starts or
+    // ends with a backtick (it would merge with the delimiter) or with a space.
+    let pad = content.starts_with(['`', ' ']) || content.ends_with(['`', ' ']);
+    let pad = if pad { " " } else { "" };
+    if content.is_empty() {
+        return "` `".to_string();
+    }
+    format!("{ticks}{pad}{content}{pad}{ticks}")
+}
+
+/// A Markdown code span holding `text` literally.
+pub fn code_span(text: &str) -> String {
+    delimited_span(span_content(text, false))
+}
+
+/// A code span for a GFM table cell (`|` escaped, which GFM allows inside spans).
+pub fn cell_code_span(text: &str) -> String {
+    delimited_span(span_content(text, true))
+}
+
+/// HTML text with `&`, `<`, `>`, quotes escaped and `@`/`#` as references (inside
+/// `<code>` GitHub neither mentions nor links, and the references keep copy-paste exact).
+fn html_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            '@' => out.push_str("&#64;"),
+            '#' => out.push_str("&#35;"),
+            '`' => out.push_str("&#96;"),
+            '\n' | '\r' | '\t' => out.push(' '),
+            _ => {
+                if !visible(&mut out, c) {
+                    out.push(c);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `<code>text</code>` for HTML blocks such as `<summary>`.
+pub fn html_code(text: &str) -> String {
+    format!("<code>{}</code>", html_text(text))
+}
+
+/// A fenced code block (` ```lang `) holding `text` literally; the fence is longer than
+/// any backtick run inside, so nothing in `text` can close it.
+pub fn fence(text: &str, lang: &str) -> String {
+    let mut body = String::with_capacity(text.len() + 1);
+    for c in text.chars() {
+        if !visible(&mut body, c) {
+            body.push(c);
+        }
+    }
+    let ticks = "`".repeat((longest_run(&body, '`') + 1).max(3));
+    let lang: String = lang.chars().filter(char::is_ascii_alphanumeric).collect();
+    if !body.ends_with('\n') {
+        body.push('\n');
+    }
+    format!("{ticks}{lang}\n{body}{ticks}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inline_neutralises_mentions_links_and_markup() {
+        let out = inline("@org/team #12 <script> `x` **b** [l](u) http://x www.y.z GH-1");
+        assert!(!out.contains("@org"), "{out}");
+        assert!(!out.contains("#12") && !out.contains("<script>") && !out.contains('`'));
+        assert!(!out.contains("**") && !out.contains("](") && !out.contains("://"));
+        assert!(!out.contains("www.") && !out.contains("GH-1"), "{out}");
+    }
+
+    #[test]
+    fn inline_keeps_plain_text_and_breaks_lines_safely() {
+        assert_eq!(inline("plain text 123"), "plain text 123");
+        assert_eq!(inline("a\nb"), "a<br>b");
+        assert_eq!(inline("- item"), "&#45; item");
+        assert_eq!(inline("1. item"), "1&#46; item");
+    }
+
+    #[test]
+    fn code_spans_outgrow_backtick_runs() {
+        assert_eq!(code_span("a"), "`a`");
+        assert_eq!(code_span("a``b"), "```a``b```");
+        assert_eq!(code_span("`x"), "`` `x ``");
+        assert_eq!(cell_code_span("a|b"), "`a\\|b`");
+        assert_eq!(code_span("a\u{200B}b"), "`a<U+200B>b`");
+    }
+
+    #[test]
+    fn fences_outgrow_backtick_runs() {
+        assert_eq!(fence("x", "diff"), "```diff\nx\n```");
+        assert_eq!(fence("```\n````", "diff"), "`````diff\n```\n````\n`````");
+        assert_eq!(fence("a\rb", "diff"), "```diff\na\u{240D}b\n```");
+    }
+
+    #[test]
+    fn html_code_escapes_markup() {
+        assert_eq!(
+            html_code("a[\"</code><b>@x#1\"]"),
+            "<code>a[&quot;&lt;/code&gt;&lt;b&gt;&#64;x&#35;1&quot;]</code>"
+        );
+    }
+}

@@ -1,0 +1,230 @@
+//! Markdown renderer, marker: the hidden `<!-- planmark:v1 {...} -->` line that lets the
+//! publisher find, order and compare its own comments, and the plan identity hash in it.
+//!
+//! The marker carries only our own fields; its JSON escapes `-`, `<` and `>` so no value
+//! (a key, say) can end the HTML comment early or open another.
+
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+/// The marker's prefix; the publisher searches comments for it.
+pub const PREFIX: &str = "<!-- planmark:v1 ";
+
+/// What the marker records.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct MarkerData {
+    /// The comment key.
+    pub key: String,
+    /// Identity of the plan(s): see [`plan_sha256`] (several plans: hash of `name=hash` lines).
+    pub plan_sha256: String,
+    /// The commit planned.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
+    /// Workflow run id and attempt, when in GitHub Actions.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub run_id: Option<u64>,
+    /// Run attempt.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub run_attempt: Option<u64>,
+    /// Render time (RFC 3339, UTC).
+    pub time: String,
+}
+
+/// The marker line.
+pub fn marker_line(data: &MarkerData) -> String {
+    let json = serde_json::to_string(data).unwrap_or_else(|_| "{}".to_string());
+    let mut safe = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        match c {
+            '-' => safe.push_str("\\u002d"),
+            '<' => safe.push_str("\\u003c"),
+            '>' => safe.push_str("\\u003e"),
+            _ => safe.push(c),
+        }
+    }
+    format!("{PREFIX}{safe} -->")
+}
+
+/// Reads a marker line back (the first marker found in `body`).
+pub fn parse_marker(body: &str) -> Option<serde_json::Value> {
+    let start = body.find(PREFIX)? + PREFIX.len();
+    let end = body[start..].find(" -->")? + start;
+    serde_json::from_str(&body[start..end]).ok()
+}
+
+/// SHA-256 (hex) identifying a plan JSON document regardless of formatting: computed over
+/// the document with insignificant whitespace removed and string escapes normalised
+/// (`\u0041` and `A` hash alike), keys in document order (Terraform writes them in a fixed
+/// order). One pass, no allocation per value, so it costs about as much as reading the file.
+pub fn plan_sha256(json: &[u8]) -> String {
+    let mut hasher = Sha256::new();
+    let mut buf = Vec::with_capacity(64 * 1024);
+    let mut i = 0;
+    while i < json.len() {
+        let b = json[i];
+        match b {
+            b' ' | b'\t' | b'\n' | b'\r' => i += 1,
+            b'"' => i = string(json, i, &mut buf),
+            _ => {
+                buf.push(b);
+                i += 1;
+            }
+        }
+        if buf.len() >= 60 * 1024 {
+            hasher.update(&buf);
+            buf.clear();
+        }
+    }
+    hasher.update(&buf);
+    hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Copies the string starting at `json[start]` (a quote) in normal form; returns the index
+/// after its closing quote. Malformed input is copied as is (the plan parser reports it).
+fn string(json: &[u8], start: usize, out: &mut Vec<u8>) -> usize {
+    out.push(b'"');
+    let mut i = start + 1;
+    while i < json.len() {
+        match json[i] {
+            b'"' => {
+                out.push(b'"');
+                return i + 1;
+            }
+            b'\\' if i + 1 < json.len() => {
+                let (c, next) = unescape(json, i);
+                match c {
+                    Some(c) => push_char(out, c),
+                    None => out.extend_from_slice(&json[i..next]),
+                }
+                i = next;
+            }
+            b => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    i
+}
+
+/// Decodes the escape at `json[i]` (a backslash): the character (`None` when malformed)
+/// and the index after it. Surrogate pairs combine; a lone surrogate stays escaped.
+fn unescape(json: &[u8], i: usize) -> (Option<char>, usize) {
+    let simple = match json[i + 1] {
+        b'"' => Some('"'),
+        b'\\' => Some('\\'),
+        b'/' => Some('/'),
+        b'b' => Some('\u{8}'),
+        b'f' => Some('\u{c}'),
+        b'n' => Some('\n'),
+        b'r' => Some('\r'),
+        b't' => Some('\t'),
+        b'u' => None,
+        _ => return (None, i + 2),
+    };
+    if let Some(c) = simple {
+        return (Some(c), i + 2);
+    }
+    let hex = |at: usize| -> Option<u32> {
+        let digits = json.get(at..at + 4)?;
+        u32::from_str_radix(std::str::from_utf8(digits).ok()?, 16).ok()
+    };
+    let Some(high) = hex(i + 2) else {
+        return (None, i + 2);
+    };
+    if (0xD800..0xDC00).contains(&high) && json.get(i + 6..i + 8) == Some(b"\\u") {
+        if let Some(low) = hex(i + 8).filter(|l| (0xDC00..0xE000).contains(l)) {
+            let c = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
+            return (char::from_u32(c), i + 12);
+        }
+    }
+    (char::from_u32(high), i + 6)
+}
+
+/// Writes `c` inside a JSON string in the shortest standard form.
+fn push_char(out: &mut Vec<u8>, c: char) {
+    match c {
+        '"' => out.extend_from_slice(b"\\\""),
+        '\\' => out.extend_from_slice(b"\\\\"),
+        '\n' => out.extend_from_slice(b"\\n"),
+        '\r' => out.extend_from_slice(b"\\r"),
+        '\t' => out.extend_from_slice(b"\\t"),
+        '\u{8}' => out.extend_from_slice(b"\\b"),
+        '\u{c}' => out.extend_from_slice(b"\\f"),
+        c if (c as u32) < 0x20 => out.extend_from_slice(format!("\\u{:04x}", c as u32).as_bytes()),
+        c => {
+            let mut utf8 = [0; 4];
+            out.extend_from_slice(c.encode_utf8(&mut utf8).as_bytes());
+        }
+    }
+}
+
+/// RFC 3339 UTC time for seconds since the Unix epoch.
+pub fn rfc3339(epoch_seconds: u64) -> String {
+    let days = epoch_seconds / 86_400;
+    let rest = epoch_seconds % 86_400;
+    let (year, month, day) = civil_from_days(days as i64);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rest / 3600,
+        rest % 3600 / 60,
+        rest % 60
+    )
+}
+
+/// Gregorian date from days since 1970-01-01 (Howard Hinnant's civil-from-days).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hash_ignores_formatting_but_not_content() {
+        let compact = plan_sha256(br#"{"a":[1,2],"b":"x\u0041"}"#);
+        let pretty = plan_sha256(b"{\n  \"a\": [ 1, 2 ],\n  \"b\": \"xA\"\n}\n");
+        assert_eq!(compact, pretty);
+        assert_ne!(compact, plan_sha256(br#"{"a":[1,2],"b":"xB"}"#));
+        assert_ne!(
+            plan_sha256(br#"{"a":"x y"}"#),
+            plan_sha256(br#"{"a":"xy"}"#)
+        );
+        assert_eq!(compact.len(), 64);
+    }
+
+    #[test]
+    fn marker_cannot_close_early() {
+        let line = marker_line(&MarkerData {
+            key: "a --> <!-- b".into(),
+            time: "2026-11-22T10:00:00Z".into(),
+            ..MarkerData::default()
+        });
+        let inner = &line[PREFIX.len()..line.len() - 4];
+        assert!(!inner.contains("--") && !inner.contains('>') && !inner.contains('<'));
+        let back = parse_marker(&format!("text\n{line}\n")).unwrap();
+        assert_eq!(back["key"], "a --> <!-- b");
+        assert_eq!(back["time"], "2026-11-22T10:00:00Z");
+    }
+
+    #[test]
+    fn dates() {
+        assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
+        assert_eq!(rfc3339(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(rfc3339(1_795_341_600), "2026-11-22T10:00:00Z");
+    }
+}

@@ -1,0 +1,117 @@
+//! Render stage, Markdown: one or more [`PlanDiff`]s → the pull-request comment, through
+//! Handlebars templates, within a size limit.
+//!
+//! Contract: the output is well-formed GitHub Markdown (every fence closed, every
+//! `<details>` balanced), no plan string reaches it unescaped, no sensitive value is in it
+//! (the diff tree never holds one), and it is at most `max_chars` UTF-16 code units minus
+//! headroom whenever the templates allow. Past the limit the comment degrades by importance
+//! (see [`budget`]) and says so; text is never cut. No I/O: the caller supplies the time,
+//! commit and run link in [`Meta`].
+
+pub mod budget;
+pub mod catalog;
+pub mod context;
+pub mod diff_lines;
+pub mod escape;
+pub mod marker;
+pub mod templates;
+pub mod words;
+
+use crate::diff::PlanDiff;
+use crate::error::Result;
+use budget::{effective_limit, measure, Sizes};
+use catalog::Catalog;
+pub use context::{Context, Meta, NamedPlan};
+pub use templates::{Source, TemplateSet};
+
+/// GitHub's limit on a comment body, in characters.
+pub const GITHUB_MAX_CHARS: usize = 65_536;
+/// The smallest `max_chars` accepted: enough for the counts-only form.
+pub const MIN_MAX_CHARS: usize = 2_000;
+
+/// A rendered comment and the context it was rendered from.
+#[derive(Debug, Clone)]
+pub struct Comment {
+    /// The Markdown.
+    pub markdown: String,
+    /// The context the templates saw.
+    pub context: Context,
+}
+
+/// Renders the comment for `plans` within `max_chars` (at least [`MIN_MAX_CHARS`]).
+pub fn render_comment(
+    plans: &[NamedPlan<'_>],
+    meta: &Meta,
+    templates: &TemplateSet,
+    max_chars: usize,
+) -> Result<Comment> {
+    let max_chars = max_chars.max(MIN_MAX_CHARS);
+    let limit = effective_limit(max_chars);
+    let renderer = templates.registry()?;
+    let diffs: Vec<&PlanDiff> = plans.iter().map(|p| p.diff).collect();
+    let catalog = Catalog::new(&diffs);
+    let mut sizes = Sizes::new(&diffs, &catalog);
+    let attempt = |plan: budget::Plan| -> Result<Comment> {
+        let context = context::build(plans, meta, &catalog, &plan.details, plan.truncation);
+        let data = serde_json::to_value(&context).map_err(|e| {
+            crate::error::Error::input("template context", format!("cannot serialise: {e}"))
+        })?;
+        let markdown = renderer.render(&data)?;
+        Ok(Comment { markdown, context })
+    };
+
+    for stage in 0..budget::UNIFORM.len() {
+        if let Some(plan) = budget::uniform(stage, &mut sizes, limit, max_chars) {
+            let comment = attempt(plan)?;
+            if measure(&comment.markdown) <= limit {
+                return Ok(comment);
+            }
+        }
+    }
+    // Greedy fills: the base is what the comment costs with every entry only counted.
+    let floor = attempt(budget::counts_only(&catalog, max_chars))?;
+    let base = measure(&floor.markdown);
+    if base <= limit {
+        let mut room = limit - base;
+        for _ in 0..6 {
+            let comment = attempt(budget::partial(&mut sizes, room, max_chars))?;
+            let size = measure(&comment.markdown);
+            if size <= limit {
+                return Ok(comment);
+            }
+            // Estimates were short: shrink by the overshoot and a margin, and retry.
+            room = room.saturating_sub(size - limit + room / 8);
+        }
+        return Ok(floor);
+    }
+    Ok(minimal(floor, max_chars))
+}
+
+/// Last resort when even the counts-only form is too long (custom templates, hundreds of
+/// plans): the headline of each plan in plain lines, and the marker.
+fn minimal(floor: Comment, max_chars: usize) -> Comment {
+    let context = floor.context;
+    let mut markdown = format!(
+        "### {} planmark: the comment is too large to show ({} characters allowed)\n",
+        context.status_icon,
+        words::thousands(max_chars)
+    );
+    let limit = effective_limit(max_chars) - context.marker.len() - 200;
+    for plan in &context.plans {
+        let line = format!(
+            "\n- {} {}: {}",
+            plan.icon,
+            escape::code_span(&plan.name),
+            escape::inline(&plan.headline)
+        );
+        if measure(&markdown) + measure(&line) > limit {
+            markdown.push_str("\n- …");
+            break;
+        }
+        markdown.push_str(&line);
+    }
+    markdown.push_str("\n\n");
+    markdown.push_str(&context.marker);
+    markdown.push('\n');
+    Comment { markdown, context }
+}

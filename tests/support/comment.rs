@@ -1,0 +1,116 @@
+//! Helpers for the comment tests: render a plan file to Markdown through the library with
+//! fixed metadata, and check the result the way GitHub would read it.
+
+use std::path::{Path, PathBuf};
+
+use planmark::diff::PlanDiff;
+use planmark::render::check::{check_markdown, live_references};
+use planmark::render::markdown::{
+    escape, render_comment, Comment, Meta, NamedPlan, TemplateSet, GITHUB_MAX_CHARS,
+};
+use planmark::schema::ProviderSchemas;
+
+/// Fixed metadata so golden files do not change with time or environment.
+pub fn meta(key: &str) -> Meta {
+    Meta {
+        title: None,
+        key: key.to_string(),
+        commit: Some("0123456789abcdef0123456789abcdef01234567".to_string()),
+        run_url: Some("https://github.com/octo/infra/actions/runs/42".to_string()),
+        time: "2026-11-22T10:00:00Z".to_string(),
+        marker: format!(
+            "<!-- planmark:v1 {{\"key\":\"{key}\",\"plan_sha256\":\"0\",\"time\":\"2026\\u002d11\\u002d22T10:00:00Z\"}} -->"
+        ),
+    }
+}
+
+/// Reads and diffs a plan (with `schemas.json` beside it when present).
+pub fn load(plan: &Path) -> Result<PlanDiff, String> {
+    let bytes = std::fs::read(plan).map_err(|e| e.to_string())?;
+    let path = plan.display().to_string();
+    let parsed = planmark::plan::parse_plan(&path, &bytes).map_err(|e| e.to_string())?;
+    let schemas_path = plan.with_file_name("schemas.json");
+    let schemas = match std::fs::read(&schemas_path) {
+        Ok(s) => ProviderSchemas::parse(&schemas_path.display().to_string(), &s).ok(),
+        Err(_) => None,
+    };
+    planmark::differ::diff_plan(&path, &parsed, schemas.as_ref(), None).map_err(|e| e.to_string())
+}
+
+/// Renders named plans with the built-in templates.
+pub fn render(plans: &[(&str, &PlanDiff)], max_chars: usize) -> Comment {
+    let named: Vec<NamedPlan<'_>> = plans
+        .iter()
+        .map(|(name, diff)| NamedPlan { name, diff })
+        .collect();
+    let key = plans.iter().map(|(n, _)| *n).collect::<Vec<_>>().join("+");
+    render_comment(&named, &meta(&key), &TemplateSet::default(), max_chars)
+        .unwrap_or_else(|e| panic!("render failed: {e}"))
+}
+
+/// Renders one plan file within GitHub's limit.
+pub fn render_file(plan: &Path) -> Result<(PlanDiff, Comment), String> {
+    let diff = load(plan)?;
+    let comment = render(&[("plan", &diff)], GITHUB_MAX_CHARS);
+    Ok((diff, comment))
+}
+
+/// Everything that must hold for any comment: well-formed, nothing live outside code,
+/// within the limit, and every changed resource named unless the notice says otherwise.
+pub fn assert_sound(label: &str, plans: &[&PlanDiff], comment: &Comment, max_chars: usize) {
+    let md = &comment.markdown;
+    let problems = check_markdown(md);
+    assert!(
+        problems.is_empty(),
+        "{label}: malformed Markdown: {problems:?}\n{md}"
+    );
+    let live = live_references(md);
+    assert!(live.is_empty(), "{label}: live references {live:?}\n{md}");
+    let size = md.encode_utf16().count();
+    assert!(
+        size <= max_chars,
+        "{label}: {size} > {max_chars} characters"
+    );
+    if comment.context.truncated {
+        assert!(
+            md.contains("[!NOTE]"),
+            "{label}: truncated without a notice"
+        );
+        return;
+    }
+    for plan in plans {
+        for r in plan.resources.iter().filter(|r| shown(r)) {
+            let named = md.contains(&escape::html_code(&r.address))
+                || md.contains(&escape::code_span(&r.address));
+            assert!(named, "{label}: {} is not named\n{md}", r.address);
+        }
+    }
+}
+
+fn shown(r: &planmark::diff::ResourceDiff) -> bool {
+    use planmark::diff::ResourceAction;
+    let visible =
+        r.action != ResourceAction::NoOp || r.moved_from().is_some() || r.importing.is_some();
+    visible && !(r.action == ResourceAction::Delete && r.data_source)
+}
+
+/// Every `*.json` file under `dir`, sorted.
+pub fn json_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "json") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
