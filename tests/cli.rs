@@ -90,9 +90,10 @@ fn run(args: &[&str], stdin: Option<&[u8]>) -> Run {
     }
 }
 
-/// `planmark render ARGS...` without stdin.
+/// `planmark render --format text ARGS...` without stdin (these tests are about reading
+/// input; the comment formats have their own tests in tests/comment_cli.rs).
 fn render(args: &[&str]) -> Run {
-    let mut all = vec!["render"];
+    let mut all = vec!["render", "--format", "text"];
     all.extend_from_slice(args);
     run(&all, None)
 }
@@ -620,7 +621,7 @@ fn render_without_plans() {
 #[test]
 fn stdin_plan_renders() {
     let plan = plan_creating(r#"{"triggers":{"a":"b"}}"#);
-    let out = run(&["render", "-"], Some(plan.as_bytes()));
+    let out = run(&["render", "--format", "text", "-"], Some(plan.as_bytes()));
     assert_success(&out);
     assert!(
         out.stdout.contains("# null_resource.a will be created"),
@@ -647,6 +648,8 @@ fn stdin_matches_file_rendering() {
     let out = run(
         &[
             "render",
+            "--format",
+            "text",
             "--schemas",
             &format!("{BASIC_LIST}/schemas.json"),
             "-",

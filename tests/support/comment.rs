@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use planmark::diff::PlanDiff;
 use planmark::render::check::{check_markdown, live_references};
+use planmark::render::markdown::marker::{marker_line, MarkerData};
 use planmark::render::markdown::{
     escape, render_comment, Comment, Meta, NamedPlan, TemplateSet, GITHUB_MAX_CHARS,
 };
@@ -18,9 +19,12 @@ pub fn meta(key: &str) -> Meta {
         commit: Some("0123456789abcdef0123456789abcdef01234567".to_string()),
         run_url: Some("https://github.com/octo/infra/actions/runs/42".to_string()),
         time: "2026-11-22T10:00:00Z".to_string(),
-        marker: format!(
-            "<!-- planmark:v1 {{\"key\":\"{key}\",\"plan_sha256\":\"0\",\"time\":\"2026\\u002d11\\u002d22T10:00:00Z\"}} -->"
-        ),
+        marker: marker_line(&MarkerData {
+            key: key.to_string(),
+            plan_sha256: "0".repeat(64),
+            time: "2026-11-22T10:00:00Z".to_string(),
+            ..MarkerData::default()
+        }),
     }
 }
 

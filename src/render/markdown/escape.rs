@@ -32,8 +32,10 @@ pub fn is_invisible(c: char) -> bool {
 }
 
 /// Writes `c` visibly: controls as Unicode control pictures, invisible characters as
-/// `<U+XXXX>`. Returns false when `c` is an ordinary character (nothing written).
-fn visible(out: &mut String, c: char) -> bool {
+/// `<U+XXXX>` (with the brackets escaped when `markup`: outside code the text is parsed as
+/// HTML). Returns false when `c` is an ordinary character (nothing written).
+fn visible(out: &mut String, c: char, markup: bool) -> bool {
+    let (open, close) = if markup { ("&lt;", "&gt;") } else { ("<", ">") };
     match c {
         '\t' | '\n' => false,
         '\u{0}'..='\u{1F}' => {
@@ -45,11 +47,11 @@ fn visible(out: &mut String, c: char) -> bool {
             true
         }
         '\u{80}'..='\u{9F}' | '\u{2028}' | '\u{2029}' => {
-            let _ = write!(out, "<U+{:04X}>", c as u32);
+            let _ = write!(out, "{open}U+{:04X}{close}", c as u32);
             true
         }
         _ if is_invisible(c) => {
-            let _ = write!(out, "<U+{:04X}>", c as u32);
+            let _ = write!(out, "{open}U+{:04X}{close}", c as u32);
             true
         }
         _ => false,
@@ -112,7 +114,7 @@ pub fn inline(text: &str) -> String {
                 out.push_str("&#46;");
             }
             _ => {
-                if !visible(&mut out, c) {
+                if !visible(&mut out, c, true) {
                     out.push(c);
                 }
             }
@@ -143,7 +145,7 @@ fn span_content(text: &str, escape_pipes: bool) -> String {
             '\n' | '\r' | '\t' => out.push(' '),
             '|' if escape_pipes => out.push_str("\\|"),
             _ => {
-                if !visible(&mut out, c) {
+                if !visible(&mut out, c, false) {
                     out.push(c);
                 }
             }
@@ -190,7 +192,7 @@ fn html_text(text: &str) -> String {
             '`' => out.push_str("&#96;"),
             '\n' | '\r' | '\t' => out.push(' '),
             _ => {
-                if !visible(&mut out, c) {
+                if !visible(&mut out, c, true) {
                     out.push(c);
                 }
             }
@@ -209,7 +211,7 @@ pub fn html_code(text: &str) -> String {
 pub fn fence(text: &str, lang: &str) -> String {
     let mut body = String::with_capacity(text.len() + 1);
     for c in text.chars() {
-        if !visible(&mut body, c) {
+        if !visible(&mut body, c, false) {
             body.push(c);
         }
     }
