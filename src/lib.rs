@@ -8,8 +8,11 @@
 //!    needed);
 //! 2. [`differ`]: values → [`diff::Diff`] trees, exactly as Terraform's renderer computes
 //!    them (pure, no formatting);
-//! 3. [`render`]: diff trees → text identical to `terraform show` (and, later, Markdown);
-//! 4. `cli`/`main`: reading files, choosing a renderer, exit codes.
+//! 3. [`render`]: diff trees → text identical to `terraform show`, the pull-request comment
+//!    (Markdown through Handlebars templates, within GitHub's size limit), an HTML preview,
+//!    and Markdown checks;
+//! 4. `cli`/`main`: reading files and the Actions environment, choosing a renderer, exit
+//!    codes.
 
 pub mod cli;
 pub mod diff;

@@ -21,7 +21,8 @@ fn main() {
     };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let code = match run(cli, &mut out) {
+    let result = run(cli, &mut out).and_then(|()| out.flush().map_err(Error::Write));
+    let code = match result {
         Ok(()) => EXIT_OK,
         // A closed pipe (`planmark ... | head`) is not a failure.
         Err(Error::Write(err)) if err.kind() == std::io::ErrorKind::BrokenPipe => EXIT_OK,

@@ -89,8 +89,8 @@ pub struct RenderArgs {
     pub key: Option<String>,
     /// Size limit of the comment in characters (UTF-16 code units, as GitHub counts); past
     /// it the comment is shortened by importance, with a notice.
-    #[arg(long, value_name = "N", default_value_t = GITHUB_MAX_CHARS as u64, value_parser = clap::value_parser!(u64).range(2000..))]
-    pub max_chars: u64,
+    #[arg(long, value_name = "N", default_value_t = GITHUB_MAX_CHARS, value_parser = parse_max_chars)]
+    pub max_chars: usize,
     /// A template file replacing the main template (`comment.hbs`).
     #[arg(long, value_name = "FILE")]
     pub template: Option<PathBuf>,
@@ -101,6 +101,16 @@ pub struct RenderArgs {
     /// Plan JSON files, `-` for standard input, optionally named: `NAME=PATH`.
     #[arg(value_name = "PLAN", required = true)]
     pub plans: Vec<String>,
+}
+
+fn parse_max_chars(text: &str) -> std::result::Result<usize, String> {
+    let min = crate::render::markdown::MIN_MAX_CHARS;
+    match text.parse::<usize>() {
+        Ok(n) if n >= min => Ok(n),
+        _ => Err(format!(
+            "expected a number of characters, at least {min} (room for the counts-only comment)"
+        )),
+    }
 }
 
 /// Output formats.

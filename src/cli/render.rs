@@ -54,7 +54,7 @@ pub(super) fn render(args: RenderArgs, out: &mut dyn Write) -> Result<()> {
                     diff: &l.diff,
                 })
                 .collect();
-            let comment = render_comment(&plans, &meta, &templates, args.max_chars as usize)?;
+            let comment = render_comment(&plans, &meta, &templates, args.max_chars)?;
             match format {
                 Format::Html => {
                     let title = format!("planmark — {}", meta.key);

@@ -17,12 +17,13 @@ use super::words::{self, icon, Kind, Segment};
 /// Bumped whenever a field is removed or changes meaning (adding fields is compatible).
 pub const SCHEMA_VERSION: u32 = 1;
 
-/// How many destroyed/replaced resources the warning banner names before "and N more".
-const BANNER_ITEMS: usize = 20;
+/// How many destroyed/replaced resources the warning banner names before "and N more"
+/// (normally, and in the counts-only form).
+const BANNER_ITEMS: [usize; 2] = [20, 3];
 /// How many failing or unknown check instances are listed before "and N more".
-const CHECK_ITEMS: usize = 30;
+const CHECK_ITEMS: [usize; 2] = [30, 3];
 /// Check messages longer than this are shortened (they are author-written prose).
-const CHECK_MESSAGE_CHARS: usize = 1000;
+const CHECK_MESSAGE_CHARS: [usize; 2] = [1000, 200];
 /// Dangerous entries open by default when a plan has at most this many of them…
 const OPEN_DANGEROUS: usize = 3;
 /// …and their diff has at most this many lines.
@@ -344,7 +345,13 @@ pub fn build(
     truncation: Option<Truncation>,
 ) -> Context {
     let diffs: Vec<&PlanDiff> = plans.iter().map(|p| p.diff).collect();
-    let mut contexts: Vec<PlanContext> = plans.iter().map(plan_context).collect();
+    // The counts-only form also shortens the banner and check lists.
+    let tight = usize::from(
+        truncation
+            .as_ref()
+            .is_some_and(|t| t.stage == "counts-only"),
+    );
+    let mut contexts: Vec<PlanContext> = plans.iter().map(|p| plan_context(p, tight)).collect();
     for (i, entry) in catalog.entries.iter().enumerate() {
         let detail = details.get(i).copied().unwrap_or(Detail::Full);
         let plan = &mut contexts[entry.plan];
@@ -544,7 +551,7 @@ fn entry_context(r: &ResourceDiff, diff: Option<String>, compact: bool) -> Entry
 }
 
 /// Everything about a plan that does not depend on the size budget.
-fn plan_context(named: &NamedPlan<'_>) -> PlanContext {
+fn plan_context(named: &NamedPlan<'_>, tight: usize) -> PlanContext {
     let plan = named.diff;
     let shown: Vec<&ResourceDiff> = plan
         .resources
@@ -618,10 +625,10 @@ fn plan_context(named: &NamedPlan<'_>) -> PlanContext {
             .count(),
         items: danger_sorted
             .iter()
-            .take(BANNER_ITEMS)
+            .take(BANNER_ITEMS[tight])
             .map(|r| entry_context(r, None, false))
             .collect(),
-        more: dangerous.len().saturating_sub(BANNER_ITEMS),
+        more: dangerous.len().saturating_sub(BANNER_ITEMS[tight]),
     };
     let has_changes = !shown.is_empty()
         || counts.outputs > 0
@@ -652,7 +659,7 @@ fn plan_context(named: &NamedPlan<'_>) -> PlanContext {
             .collect(),
         counts,
         danger,
-        checks: checks(plan),
+        checks: checks(plan, tight),
         changes: Vec::new(),
         listed: Vec::new(),
         omitted: Vec::new(),
@@ -735,7 +742,7 @@ fn headline(plan: &PlanDiff, counts: &Counts, has_changes: bool) -> String {
 
 /// Check counts per instance (an object without instances counts once, as the format's
 /// documentation recommends), with failing and unknown instances listed.
-fn checks(plan: &PlanDiff) -> Checks {
+fn checks(plan: &PlanDiff, tight: usize) -> Checks {
     let mut checks = Checks::default();
     for object in &plan.checks {
         let single;
@@ -755,7 +762,10 @@ fn checks(plan: &PlanDiff) -> Checks {
                 address: address.to_string(),
                 kind: object.kind.clone(),
                 status,
-                problems: problems.iter().map(|p| shorten(p)).collect(),
+                problems: problems
+                    .iter()
+                    .map(|p| shorten(p, CHECK_MESSAGE_CHARS[tight]))
+                    .collect(),
             };
             match status {
                 CheckStatus::Pass => checks.pass += 1,
@@ -765,7 +775,7 @@ fn checks(plan: &PlanDiff) -> Checks {
                     } else {
                         checks.error += 1;
                     }
-                    if checks.problems.len() < CHECK_ITEMS {
+                    if checks.problems.len() < CHECK_ITEMS[tight] {
                         checks.problems.push(entry());
                     } else {
                         checks.problems_more += 1;
@@ -773,7 +783,7 @@ fn checks(plan: &PlanDiff) -> Checks {
                 }
                 CheckStatus::Unknown => {
                     checks.unknown += 1;
-                    if checks.pending.len() < CHECK_ITEMS {
+                    if checks.pending.len() < CHECK_ITEMS[tight] {
                         checks.pending.push(entry());
                     } else {
                         checks.pending_more += 1;
@@ -798,11 +808,11 @@ fn checks(plan: &PlanDiff) -> Checks {
     checks
 }
 
-fn shorten(message: &str) -> String {
-    if message.chars().count() <= CHECK_MESSAGE_CHARS {
+fn shorten(message: &str, max: usize) -> String {
+    if message.chars().count() <= max {
         return message.to_string();
     }
-    let mut short: String = message.chars().take(CHECK_MESSAGE_CHARS).collect();
+    let mut short: String = message.chars().take(max).collect();
     short.push('…');
     short
 }

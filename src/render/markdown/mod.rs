@@ -92,7 +92,7 @@ pub fn render_comment(
 fn minimal(floor: Comment, max_chars: usize) -> Comment {
     let context = floor.context;
     let mut markdown = format!(
-        "### {} planmark: the comment is too large to show ({} characters allowed)\n",
+        "### {} planmark: the comment is too large to show\n\n> [!NOTE]\n> Even the counts-only form exceeds the {}-character limit; here is one line per plan.\n",
         context.status_icon,
         words::thousands(max_chars)
     );

@@ -1,0 +1,252 @@
+//! The comment formats and template options, as a user runs them.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use planmark::render::check::check_markdown;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+const EXAMPLE: &str = "examples/plan.json";
+const SCHEMAS: &str = "examples/schemas.json";
+
+fn planmark(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_planmark"))
+        .args(args)
+        .current_dir(root())
+        .env("SOURCE_DATE_EPOCH", "1795341600")
+        .env_remove("GITHUB_EVENT_PATH")
+        .env_remove("GITHUB_SHA")
+        .env_remove("GITHUB_RUN_ID")
+        .output()
+        .expect("run planmark")
+}
+
+fn stdout(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "exit {:?}: {}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout.clone()).expect("UTF-8 output")
+}
+
+/// A failure: exit 2 and exactly one line on stderr.
+fn one_line_error(out: &Output) -> String {
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "stdout: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(stderr.trim_end().lines().count(), 1, "stderr: {stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    stderr
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("planmark-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn markdown_is_the_default_format() {
+    let md = stdout(&planmark(&["render", "--schemas", SCHEMAS, EXAMPLE]));
+    assert!(
+        md.starts_with("### 🟥 `plan` — Plan: 2 to add, 0 to change, 1 to destroy\n"),
+        "{md}"
+    );
+    assert!(md.contains("```diff\n"));
+    assert!(md.trim_end().ends_with("-->"));
+    assert!(check_markdown(&md).is_empty(), "{:?}", check_markdown(&md));
+    // Same inputs, same time: same bytes.
+    assert_eq!(
+        md,
+        stdout(&planmark(&["render", "--schemas", SCHEMAS, EXAMPLE]))
+    );
+}
+
+#[test]
+fn html_is_a_standalone_preview() {
+    let html = stdout(&planmark(&["render", "--format", "html", EXAMPLE]));
+    assert!(
+        html.starts_with("<!DOCTYPE html>"),
+        "{}",
+        &html[..100.min(html.len())]
+    );
+    assert!(html.contains("<details") && html.contains("null_resource.api"));
+    assert!(!html.contains("<!-- planmark"));
+}
+
+#[test]
+fn json_is_the_template_context() {
+    let json = stdout(&planmark(&[
+        "render", "--format", "json", "--title", "prod", EXAMPLE,
+    ]));
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(value["schema_version"], 1);
+    assert_eq!(value["title"], "prod");
+    assert_eq!(value["truncated"], false);
+    assert_eq!(value["plans"][0]["counts"]["add"], 2);
+    assert_eq!(value["footer"]["time"], "2026-11-22T10:00:00Z");
+    assert!(value["marker"]
+        .as_str()
+        .unwrap()
+        .starts_with("<!-- planmark:v1 "));
+}
+
+#[test]
+fn the_documented_schema_is_current() {
+    let schema = stdout(&planmark(&["templates", "schema"]));
+    let path = root().join("docs/template-context.schema.json");
+    if std::env::var_os("PLANMARK_BLESS").is_some() {
+        std::fs::write(&path, &schema).unwrap();
+    }
+    let documented = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(
+        schema,
+        documented,
+        "run PLANMARK_BLESS=1 cargo test to update {}",
+        path.display()
+    );
+}
+
+#[test]
+fn a_title_is_escaped() {
+    let md = stdout(&planmark(&["render", "--title", "@ops <b>#1</b>", EXAMPLE]));
+    let first = md.lines().next().unwrap();
+    assert!(
+        !first.contains("@ops") && !first.contains("<b>") && !first.contains("#1"),
+        "{first}"
+    );
+}
+
+#[test]
+fn a_small_limit_shortens_the_comment_with_a_notice() {
+    let hostile = "tests/fixtures/comment/hostile.json";
+    let md = stdout(&planmark(&["render", "--max-chars", "2000", hostile]));
+    assert!(md.encode_utf16().count() <= 2000);
+    assert!(md.contains("[!NOTE]"), "{md}");
+    assert!(check_markdown(&md).is_empty());
+    let out = planmark(&["render", "--max-chars", "100", EXAMPLE]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.lines().next().unwrap().contains("--max-chars"), "{err}");
+}
+
+#[test]
+fn exported_templates_reproduce_the_built_in_comment() {
+    let dir = temp_dir("export");
+    let listed = stdout(&planmark(&["templates", "export", dir.to_str().unwrap()]));
+    assert!(listed.lines().count() >= 10, "{listed}");
+    assert!(dir.join("comment.hbs").is_file() && dir.join("changes.hbs").is_file());
+    let built_in = stdout(&planmark(&["render", EXAMPLE]));
+    let exported = stdout(&planmark(&[
+        "render",
+        "--templates",
+        dir.to_str().unwrap(),
+        EXAMPLE,
+    ]));
+    assert_eq!(built_in, exported);
+    // A second export does not overwrite edits without --force.
+    std::fs::write(dir.join("footer.hbs"), "edited").unwrap();
+    let err = one_line_error(&planmark(&["templates", "export", dir.to_str().unwrap()]));
+    assert!(err.contains("--force"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("footer.hbs")).unwrap(),
+        "edited"
+    );
+    stdout(&planmark(&[
+        "templates",
+        "export",
+        "--force",
+        dir.to_str().unwrap(),
+    ]));
+    assert_ne!(
+        std::fs::read_to_string(dir.join("footer.hbs")).unwrap(),
+        "edited"
+    );
+}
+
+#[test]
+fn a_partial_can_be_overridden_and_a_main_template_replaced() {
+    let dir = temp_dir("override");
+    std::fs::write(dir.join("footer.hbs"), "\n_custom footer_ {{{marker}}}\n").unwrap();
+    let md = stdout(&planmark(&[
+        "render",
+        "--templates",
+        dir.to_str().unwrap(),
+        EXAMPLE,
+    ]));
+    assert!(md.contains("_custom footer_ <!-- planmark:v1"), "{md}");
+    assert!(md.contains("<details"), "other templates stay built in");
+
+    let main = dir.join("short.hbs");
+    std::fs::write(&main, "{{#each plans}}{{code name}}: {{headline}}{{#each changes}}\n- {{code address}}{{/each}}{{/each}}\n").unwrap();
+    let md = stdout(&planmark(&[
+        "render",
+        "--template",
+        main.to_str().unwrap(),
+        "prod=examples/plan.json",
+    ]));
+    assert_eq!(
+        md,
+        "`prod`: Plan: 2 to add, 0 to change, 1 to destroy\n- `null_resource.api[0]`\n- `null_resource.api[1]`\n"
+    );
+}
+
+#[test]
+fn template_errors_name_the_file_line_and_column() {
+    let dir = temp_dir("broken");
+    let syntax = dir.join("syntax.hbs");
+    std::fs::write(&syntax, "ok\n{{#each plans}}\n{{name}\n{{/each}}\n").unwrap();
+    let err = one_line_error(&planmark(&[
+        "render",
+        "--template",
+        syntax.to_str().unwrap(),
+        EXAMPLE,
+    ]));
+    assert!(err.contains(&format!("{}:3:", syntax.display())), "{err}");
+
+    let unknown = dir.join("unknown.hbs");
+    std::fs::write(&unknown, "line one\n{{#each plans}}{{nmae}}{{/each}}\n").unwrap();
+    let err = one_line_error(&planmark(&[
+        "render",
+        "--template",
+        unknown.to_str().unwrap(),
+        EXAMPLE,
+    ]));
+    assert!(err.contains(&format!("{}:2:", unknown.display())), "{err}");
+    assert!(err.contains("nmae"), "{err}");
+
+    let err = one_line_error(&planmark(&[
+        "render",
+        "--templates",
+        "/nonexistent/dir",
+        EXAMPLE,
+    ]));
+    assert!(err.contains("/nonexistent/dir"), "{err}");
+}
+
+#[test]
+fn values_are_never_evaluated_as_template_syntax() {
+    let dir = temp_dir("syntax-values");
+    let plan = dir.join("plan.json");
+    std::fs::write(
+        &plan,
+        r#"{"format_version":"1.2","resource_changes":[{"address":"null_resource.a[\"{{@root.marker}}\"]","mode":"managed","type":"null_resource","name":"a","index":"{{@root.marker}}","provider_name":"registry.terraform.io/hashicorp/null","change":{"actions":["create"],"before":null,"after":{"v":"{{#each plans}}x{{/each}}"},"after_unknown":{},"before_sensitive":false,"after_sensitive":{}}}]}"#,
+    )
+    .unwrap();
+    let md = stdout(&planmark(&["render", plan.to_str().unwrap()]));
+    assert!(
+        md.contains(r#"+       v = "{{#each plans}}x{{/each}}""#),
+        "{md}"
+    );
+    assert_eq!(md.matches("<!-- planmark:v1").count(), 1, "{md}");
+}
