@@ -735,8 +735,6 @@ fn second_plan_error_names_the_second_file() {
 #[test]
 fn basic_list_fixture_renders_exactly() {
     let out = render(&[
-        "--format",
-        "text",
         "--schemas",
         &format!("{BASIC_LIST}/schemas.json"),
         &format!("{BASIC_LIST}/plan.json"),
