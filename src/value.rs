@@ -45,6 +45,8 @@ impl<'a> Value<'a> {
             text,
             bytes: text.as_bytes(),
             pos: 0,
+            items: Vec::new(),
+            members: Vec::new(),
         };
         parser.skip_ws();
         let value = parser.value(0)?;
@@ -105,17 +107,111 @@ impl<'a> Value<'a> {
     }
 
     /// A structural hash, used to put deep-equal values in one class cheaply.
+    ///
+    /// Only stable within one process; equal values always hash alike.
     pub fn structural_hash(&self) -> u64 {
-        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        let mut hasher = FastHasher::default();
         self.hash(&mut hasher);
         hasher.finish()
     }
 }
 
+/// A fast non-cryptographic hasher (the multiply-rotate scheme of rustc's `FxHasher`).
+/// Class ids only need equal values to collide, and collisions are resolved by
+/// comparing values, so SipHash's flooding resistance buys nothing here.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct FastHasher {
+    hash: u64,
+}
+
+impl FastHasher {
+    const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
+    #[inline]
+    fn add(&mut self, word: u64) {
+        self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(Self::SEED);
+    }
+}
+
+impl Hasher for FastHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut word = [0u8; 8];
+            word[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(word) ^ ((rest.len() as u64) << 59));
+        }
+    }
+
+    #[inline]
+    fn write_u8(&mut self, n: u8) {
+        self.add(u64::from(n));
+    }
+
+    #[inline]
+    fn write_u32(&mut self, n: u32) {
+        self.add(u64::from(n));
+    }
+
+    #[inline]
+    fn write_u64(&mut self, n: u64) {
+        self.add(n);
+    }
+
+    #[inline]
+    fn write_usize(&mut self, n: usize) {
+        self.add(n as u64);
+    }
+
+    #[inline]
+    fn write_isize(&mut self, n: isize) {
+        self.add(n as u64);
+    }
+
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.hash
+    }
+}
+
+/// `BuildHasher` for maps keyed by hashes or small ids.
+pub(crate) type FastBuildHasher = std::hash::BuildHasherDefault<FastHasher>;
+
 struct Parser<'a> {
     text: &'a str,
     bytes: &'a [u8],
     pos: usize,
+    /// Shared stacks for the elements of the arrays and objects being parsed: each
+    /// container collects its children on top and moves them into an exactly-sized Vec
+    /// when it closes (no growth reallocations, no spare capacity kept).
+    items: Vec<Value<'a>>,
+    members: Vec<(Cow<'a, str>, Value<'a>)>,
+}
+
+/// A word with `b` in every byte.
+const fn splat(b: u8) -> u64 {
+    u64::from_ne_bytes([b; 8])
+}
+
+/// Whether any byte of `word` is a quote, a backslash or a control character (below
+/// 0x20): the bytes a string scan must stop at.
+#[inline]
+fn has_special_byte(word: u64) -> bool {
+    const LOW: u64 = splat(0x01);
+    const HIGH: u64 = splat(0x80);
+    let zero_byte = |w: u64| w.wrapping_sub(LOW) & !w & HIGH;
+    let quote = zero_byte(word ^ splat(b'"'));
+    let backslash = zero_byte(word ^ splat(b'\\'));
+    // A byte below 0x20 has bit 7 clear and underflows when 0x20 is subtracted.
+    let control = word.wrapping_sub(splat(0x20)) & !word & HIGH;
+    (quote | backslash | control) != 0
 }
 
 impl<'a> Parser<'a> {
@@ -196,9 +292,24 @@ impl<'a> Parser<'a> {
         Ok(Value::Number(Cow::Borrowed(&self.text[start..self.pos])))
     }
 
+    /// Skips plain string bytes eight at a time, stopping at (or before) the first byte
+    /// that is a quote, a backslash or a control character.
+    #[inline]
+    fn skip_plain(&mut self) {
+        while let Some(chunk) = self.bytes.get(self.pos..self.pos + 8) {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            if has_special_byte(u64::from_ne_bytes(word)) {
+                break;
+            }
+            self.pos += 8;
+        }
+    }
+
     fn string(&mut self) -> Result<Cow<'a, str>, ParseError> {
         self.pos += 1; // opening quote
         let start = self.pos;
+        self.skip_plain();
         // Fast path: no escapes, borrow the source.
         loop {
             match self.bytes.get(self.pos) {
@@ -230,6 +341,7 @@ impl<'a> Parser<'a> {
                 Some(_) => {
                     // Copy a run of plain characters at once (keeps UTF-8 intact).
                     let run_start = self.pos;
+                    self.skip_plain();
                     while let Some(&b) = self.bytes.get(self.pos) {
                         if b == b'"' || b == b'\\' || b < 0x20 {
                             break;
@@ -302,21 +414,22 @@ impl<'a> Parser<'a> {
 
     fn array(&mut self, depth: usize) -> Result<Value<'a>, ParseError> {
         self.pos += 1;
-        let mut items = Vec::new();
         self.skip_ws();
         if self.bytes.get(self.pos) == Some(&b']') {
             self.pos += 1;
-            return Ok(Value::Array(items));
+            return Ok(Value::Array(Vec::new()));
         }
+        let start = self.items.len();
         loop {
             self.skip_ws();
-            items.push(self.value(depth + 1)?);
+            let item = self.value(depth + 1)?;
+            self.items.push(item);
             self.skip_ws();
             match self.bytes.get(self.pos) {
                 Some(b',') => self.pos += 1,
                 Some(b']') => {
                     self.pos += 1;
-                    return Ok(Value::Array(items));
+                    return Ok(Value::Array(self.items.drain(start..).collect()));
                 }
                 _ => return Err(self.error("expected , or ] in array")),
             }
@@ -325,12 +438,12 @@ impl<'a> Parser<'a> {
 
     fn object(&mut self, depth: usize) -> Result<Value<'a>, ParseError> {
         self.pos += 1;
-        let mut members: Vec<(Cow<'a, str>, Value<'a>)> = Vec::new();
         self.skip_ws();
         if self.bytes.get(self.pos) == Some(&b'}') {
             self.pos += 1;
-            return Ok(Value::Object(members));
+            return Ok(Value::Object(Vec::new()));
         }
+        let start = self.members.len();
         loop {
             self.skip_ws();
             if self.bytes.get(self.pos) != Some(&b'"') {
@@ -344,12 +457,13 @@ impl<'a> Parser<'a> {
             self.pos += 1;
             self.skip_ws();
             let value = self.value(depth + 1)?;
-            members.push((key, value));
+            self.members.push((key, value));
             self.skip_ws();
             match self.bytes.get(self.pos) {
                 Some(b',') => self.pos += 1,
                 Some(b'}') => {
                     self.pos += 1;
+                    let members = self.members.drain(start..).collect();
                     return Ok(Value::Object(sort_members(members)));
                 }
                 _ => return Err(self.error("expected , or } in object")),

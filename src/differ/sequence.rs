@@ -74,6 +74,13 @@ pub(crate) fn pair_elements(
     if before.len() == after.len() && !is_reorder(before, after) {
         return (0..before.len()).map(|ix| Step::Both(ix, ix)).collect();
     }
+    // One side empty: what the general path computes, without its tables.
+    if before.is_empty() {
+        return (0..after.len()).map(Step::Created).collect();
+    }
+    if after.is_empty() {
+        return (0..before.len()).map(Step::Deleted).collect();
+    }
     // Past the limits the pairing is merely valid; callers do not need to
     // know, the rendering stays correct, just not Terraform-identical.
     let (lcs, _exact) = terraform_lcs(before, after, MAX_EDIT_DISTANCE, MAX_WORK);
@@ -83,8 +90,36 @@ pub(crate) fn pair_elements(
 /// Terraform's notion of a reorder: every before element occurs somewhere in
 /// after. Set membership, not multiset: duplicates are not counted.
 fn is_reorder(before: &[u32], after: &[u32]) -> bool {
-    let present: HashSet<u32> = after.iter().copied().collect();
-    before.iter().all(|id| present.contains(id))
+    let present = IdSet::new(after);
+    before.iter().all(|&id| present.contains(id))
+}
+
+/// A set of ids: a bitmap when the ids are dense (class ids always are), else a hash set.
+enum IdSet {
+    Dense(Vec<bool>),
+    Sparse(HashSet<u32, crate::value::FastBuildHasher>),
+}
+
+impl IdSet {
+    fn new(ids: &[u32]) -> IdSet {
+        let max = ids.iter().copied().max().unwrap_or(0) as usize;
+        if max <= 4 * ids.len() + 1024 {
+            let mut present = vec![false; max + 1];
+            for &id in ids {
+                present[id as usize] = true;
+            }
+            IdSet::Dense(present)
+        } else {
+            IdSet::Sparse(ids.iter().copied().collect())
+        }
+    }
+
+    fn contains(&self, id: u32) -> bool {
+        match self {
+            IdSet::Dense(present) => present.get(id as usize).copied().unwrap_or(false),
+            IdSet::Sparse(present) => present.contains(&id),
+        }
+    }
 }
 
 /// Terraform's LCS value sequence of `before` and `after`, and whether it
@@ -133,8 +168,8 @@ fn shares_a_value(xs: &[u32], ys: &[u32]) -> bool {
     } else {
         (ys, xs)
     };
-    let present: HashSet<u32> = small.iter().copied().collect();
-    large.iter().any(|id| present.contains(id))
+    let present = IdSet::new(small);
+    large.iter().any(|&id| present.contains(id))
 }
 
 /// Marks a diagonal outside the edit graph.

@@ -1,6 +1,8 @@
 //! Differ: strings, which Terraform shows three ways: quoted on one line, as a heredoc
 //! when multi-line, or as `jsonencode(...)` with a structural diff when they hold JSON.
 
+use std::borrow::Cow;
+
 use super::change::{Change, Mask, Matcher};
 use super::{json, sequence};
 use crate::diff::{Action, Diff, HeredocLine, Node};
@@ -9,8 +11,8 @@ use crate::value::Value;
 /// A diff for a string-typed value.
 pub(crate) fn diff_string(change: &Change<'_, '_>) -> Diff {
     let action = change.leaf_action();
-    let before = change.before.map(text_of);
-    let after = change.after.map(text_of);
+    let before = change.before.map(|v| text_of(v));
+    let after = change.after.map(|v| text_of(v));
     Diff {
         action,
         replace: change.replace.matches(),
@@ -19,10 +21,10 @@ pub(crate) fn diff_string(change: &Change<'_, '_>) -> Diff {
 }
 
 /// A string value's text; non-strings (from odd plans) use their JSON-ish form.
-fn text_of(value: &Value<'_>) -> String {
+fn text_of<'v>(value: &'v Value<'_>) -> Cow<'v, str> {
     match value {
-        Value::String(s) => s.to_string(),
-        other => super::typed::scalar_text(other),
+        Value::String(s) => Cow::Borrowed(s),
+        other => Cow::Owned(super::typed::scalar_text(other)),
     }
 }
 
@@ -58,8 +60,9 @@ pub(crate) fn string_node(before: Option<&str>, after: Option<&str>, action: Act
     match action {
         Action::Create | Action::NoOp => match read(after) {
             Reading::Json(value) => {
-                let before_json = (action == Action::NoOp).then(|| value.clone());
-                json_node(before_json.as_ref(), Some(&value), action)
+                // Unchanged: the same decoded value on both sides.
+                let before_json = (action == Action::NoOp).then_some(&value);
+                json_node(before_json, Some(&value), action)
             }
             Reading::Multiline(s) => unchanged_heredoc(s),
             Reading::Null | Reading::Simple(_) => text(),
@@ -171,34 +174,54 @@ fn json_node(before: Option<&Value<'_>>, after: Option<&Value<'_>>, action: Acti
 
 /// Quotes like Go's `%q`: escapes quotes, backslashes and non-printable characters.
 pub(crate) fn go_quote(s: &str) -> String {
-    use std::fmt::Write;
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{7}' => out.push_str("\\a"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{b}' => out.push_str("\\v"),
-            c if is_printable(c) => out.push(c),
-            c if (c as u32) < 0x80 => {
-                let _ = write!(out, "\\x{:02x}", c as u32);
-            }
-            c if (c as u32) < 0x10000 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => {
-                let _ = write!(out, "\\U{:08x}", c as u32);
-            }
+    let bytes = s.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        // Printable ASCII other than quote and backslash is copied as it is, a run at a
+        // time; everything else goes through `quote_char`.
+        let run = i;
+        while i < bytes.len()
+            && matches!(bytes[i], b' '..=b'~')
+            && !matches!(bytes[i], b'"' | b'\\')
+        {
+            i += 1;
+        }
+        out.push_str(&s[run..i]);
+        if let Some(c) = s[i..].chars().next() {
+            quote_char(c, &mut out);
+            i += c.len_utf8();
         }
     }
     out.push('"');
     out
+}
+
+/// Appends one character as Go's `%q` writes it.
+fn quote_char(c: char, out: &mut String) {
+    use std::fmt::Write;
+    match c {
+        '"' => out.push_str("\\\""),
+        '\\' => out.push_str("\\\\"),
+        '\u{7}' => out.push_str("\\a"),
+        '\u{8}' => out.push_str("\\b"),
+        '\u{c}' => out.push_str("\\f"),
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        '\t' => out.push_str("\\t"),
+        '\u{b}' => out.push_str("\\v"),
+        c if is_printable(c) => out.push(c),
+        c if (c as u32) < 0x80 => {
+            let _ = write!(out, "\\x{:02x}", c as u32);
+        }
+        c if (c as u32) < 0x10000 => {
+            let _ = write!(out, "\\u{:04x}", c as u32);
+        }
+        c => {
+            let _ = write!(out, "\\U{:08x}", c as u32);
+        }
+    }
 }
 
 /// An approximation of Go's `strconv.IsPrint`: letters, marks, numbers, punctuation,

@@ -8,7 +8,7 @@ use super::change::{Change, Mask};
 use super::{json, sequence, strings};
 use crate::diff::{Action, Diff, Node};
 use crate::schema::CtyType;
-use crate::value::Value;
+use crate::value::{FastBuildHasher, Value};
 
 /// A diff for a value of type `ty`.
 pub(crate) fn diff_typed(mut change: Change<'_, '_>, ty: &CtyType) -> Diff {
@@ -226,10 +226,21 @@ pub(crate) fn pair_slice<'v, 'a>(
     let after = change.after_array();
     let mut action = collection_action(before.is_some(), after.is_some());
     let (before, after) = (before.unwrap_or(&[]), after.unwrap_or(&[]));
-    let (before_ids, after_ids) = class_ids(before, after);
-    let steps = sequence::pair_elements(&before_ids, &after_ids, |b, a| {
-        pairable(&before[b], &after[a])
-    });
+    let steps = if std::ptr::eq(before, after) {
+        // The very same elements (an unchanged JSON string): every element pairs with
+        // itself, which is what the general path finds after hashing them all.
+        (0..before.len()).map(|ix| sequence::Step::Both(ix, ix)).collect()
+    } else {
+        // With one side empty the pairing cannot depend on the values: skip hashing them.
+        let (before_ids, after_ids) = if before.is_empty() || after.is_empty() {
+            (vec![0; before.len()], vec![0; after.len()])
+        } else {
+            class_ids(before, after)
+        };
+        sequence::pair_elements(&before_ids, &after_ids, |b, a| {
+            pairable(&before[b], &after[a])
+        })
+    };
     let mut elements = Vec::with_capacity(steps.len());
     for step in steps {
         let (b, a) = match step {
@@ -247,7 +258,8 @@ pub(crate) fn pair_slice<'v, 'a>(
 /// Gives deep-equal values the same id, across both slices, in linear expected time.
 pub(crate) fn class_ids(before: &[Value<'_>], after: &[Value<'_>]) -> (Vec<u32>, Vec<u32>) {
     use std::collections::HashMap;
-    let mut classes: HashMap<u64, Vec<(usize, bool, u32)>> = HashMap::new();
+    let mut classes: HashMap<u64, Vec<(usize, bool, u32)>, FastBuildHasher> =
+        HashMap::with_capacity_and_hasher(before.len() + after.len(), FastBuildHasher::default());
     let mut next = 0u32;
     let mut assign = |value: &Value<'_>, ix: usize, is_before: bool| -> u32 {
         let bucket = classes.entry(value.structural_hash()).or_default();
@@ -323,10 +335,18 @@ pub(crate) fn match_set<'v, 'a>(
     let mut action = change.default_action();
     let before = change.before_array().unwrap_or(&[]);
     let after = change.after_array().unwrap_or(&[]);
-    let (before_ids, after_ids) = class_ids(before, after);
+    // With one side empty nothing can match: skip hashing the values.
+    let (before_ids, after_ids) = if before.is_empty() || after.is_empty() {
+        (Vec::new(), Vec::new())
+    } else {
+        class_ids(before, after)
+    };
     // Candidates per class, in order; a queue per class keeps matching linear.
-    let mut by_class: std::collections::HashMap<u32, std::collections::VecDeque<usize>> =
-        std::collections::HashMap::new();
+    let mut by_class: std::collections::HashMap<
+        u32,
+        std::collections::VecDeque<usize>,
+        FastBuildHasher,
+    > = std::collections::HashMap::default();
     for (a, id) in after_ids.iter().enumerate() {
         by_class.entry(*id).or_default().push_back(a);
     }
@@ -347,7 +367,8 @@ pub(crate) fn match_set<'v, 'a>(
             pairs[b] = Some(a);
         }
     }
-    let mut elements = Vec::with_capacity(before.len() + after.len());
+    let matched = pairs.iter().filter(|p| p.is_some()).count();
+    let mut elements = Vec::with_capacity(before.len() + after.len() - matched);
     let all_relevant = |mut c: Change<'v, 'a>| {
         c.relevant = super::change::Matcher::always();
         c

@@ -38,14 +38,22 @@ pub fn parse_plan<'a>(path: &str, bytes: &'a [u8]) -> Result<Plan<'a>> {
         }
     }
     let mut de = serde_json::Deserializer::from_str(text);
-    let plan: Plan<'a> = match serde_path_to_error::deserialize(&mut de) {
+    // Plain deserialization is much faster than path tracking; the rare failure is
+    // deserialized again with tracking, which fails the same way and names the field.
+    let plan: Plan<'a> = match Plan::deserialize(&mut de) {
         Ok(plan) => plan,
-        Err(err) => {
-            // A 2.x plan may not have our shape at all: report the version first.
-            if let Some(version) = probe_version(text) {
-                check_version(path, &version)?;
+        Err(_) => {
+            de = serde_json::Deserializer::from_str(text);
+            match serde_path_to_error::deserialize(&mut de) {
+                Ok(plan) => plan,
+                Err(err) => {
+                    // A 2.x plan may not have our shape at all: report the version first.
+                    if let Some(version) = probe_version(text) {
+                        check_version(path, &version)?;
+                    }
+                    return Err(describe_json_error(path, text, err));
+                }
             }
-            return Err(describe_json_error(path, text, err));
         }
     };
     if let Err(err) = de.end() {
@@ -58,7 +66,13 @@ pub fn parse_plan<'a>(path: &str, bytes: &'a [u8]) -> Result<Plan<'a>> {
         Some(version) => check_version(path, version)?,
         None => return Err(Error::input(path, missing_version_problem(text))),
     }
-    if looks_like_state(text) {
+    // Only a document with none of the plan-only properties can be state; checking that
+    // first spares big plans a second pass over their text.
+    let plan_properties = !plan.resource_changes.is_empty()
+        || !plan.output_changes.is_empty()
+        || !plan.resource_drift.is_empty()
+        || plan.configuration.is_some();
+    if !plan_properties && looks_like_state(text) {
         return Err(Error::input(
             path,
             "is Terraform state JSON, not a plan; run `terraform plan -out=tfplan` then `terraform show -json tfplan`",

@@ -31,47 +31,53 @@ pub fn measure(text: &str) -> usize {
     text.encode_utf16().count()
 }
 
-/// Per-entry sizes, computed on first use.
+/// Per-entry sizes, each computed on first use (a huge plan that cannot fit in full stops
+/// measuring as soon as the running total passes the limit).
 pub struct Sizes<'a> {
     plans: &'a [&'a PlanDiff],
     catalog: &'a Catalog,
-    full: Option<Vec<usize>>,
-    compact: Option<Vec<usize>>,
+    full: Vec<Option<usize>>,
+    compact: Vec<Option<usize>>,
 }
 
 impl<'a> Sizes<'a> {
     /// Sizes of `catalog`'s entries.
     pub fn new(plans: &'a [&'a PlanDiff], catalog: &'a Catalog) -> Self {
+        let n = catalog.entries.len();
         Sizes {
             plans,
             catalog,
-            full: None,
-            compact: None,
+            full: vec![None; n],
+            compact: vec![None; n],
         }
     }
 
-    fn lengths(&self, compact: bool) -> Vec<usize> {
-        self.catalog
-            .entries
-            .iter()
-            .map(|e| measure(&entry_text(self.plans, e, compact).text))
-            .collect()
+    fn measure_entry(&self, i: usize, compact: bool) -> usize {
+        measure(&entry_text(self.plans, &self.catalog.entries[i], compact).text)
     }
 
-    /// Diff text length of each entry in full.
-    pub fn full(&mut self) -> &[usize] {
-        if self.full.is_none() {
-            self.full = Some(self.lengths(false));
+    /// Diff text length of entry `i` in full.
+    pub fn full(&mut self, i: usize) -> usize {
+        match self.full[i] {
+            Some(n) => n,
+            None => {
+                let n = self.measure_entry(i, false);
+                self.full[i] = Some(n);
+                n
+            }
         }
-        self.full.as_deref().unwrap_or_default()
     }
 
-    /// Diff text length of each entry without unchanged context.
-    pub fn compact(&mut self) -> &[usize] {
-        if self.compact.is_none() {
-            self.compact = Some(self.lengths(true));
+    /// Diff text length of entry `i` without unchanged context.
+    pub fn compact(&mut self, i: usize) -> usize {
+        match self.compact[i] {
+            Some(n) => n,
+            None => {
+                let n = self.measure_entry(i, true);
+                self.compact[i] = Some(n);
+                n
+            }
         }
-        self.compact.as_deref().unwrap_or_default()
     }
 
     /// Length of the address an entry is listed under.
@@ -116,14 +122,14 @@ pub fn uniform(
             rest
         };
         bound += match detail {
-            Detail::Full => sizes.full()[i],
-            Detail::Compact => sizes.compact()[i],
+            Detail::Full => sizes.full(i),
+            Detail::Compact => sizes.compact(i),
             _ => sizes.label(i),
         };
+        if bound > budget {
+            return None;
+        }
         details.push(detail);
-    }
-    if bound > budget {
-        return None;
     }
     let truncation = match name {
         "full" => None,
@@ -157,7 +163,7 @@ pub fn partial(sizes: &mut Sizes<'_>, budget: usize, max_chars: usize) -> Plan {
         if !catalog.dangerous(i) {
             continue;
         }
-        let cost = detailed_cost(sizes.compact()[i], sizes.label(i));
+        let cost = detailed_cost(sizes.compact(i), sizes.label(i));
         if cost <= left {
             left -= cost;
             *detail = Detail::Compact;

@@ -58,24 +58,21 @@ pub fn parse_marker(body: &str) -> Option<serde_json::Value> {
 /// order). One pass, no allocation per value, so it costs about as much as reading the file.
 pub fn plan_sha256(json: &[u8]) -> String {
     let mut hasher = Sha256::new();
-    let mut buf = Vec::with_capacity(64 * 1024);
     let mut i = 0;
     while i < json.len() {
-        let b = json[i];
-        match b {
-            b' ' | b'\t' | b'\n' | b'\r' => i += 1,
-            b'"' => i = string(json, i, &mut buf),
-            _ => {
-                buf.push(b);
-                i += 1;
-            }
-        }
-        if buf.len() >= 60 * 1024 {
-            hasher.update(&buf);
-            buf.clear();
+        // Hash runs of structural bytes and numbers in one call, up to whitespace or a string.
+        let run = json[i..]
+            .iter()
+            .position(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'"'))
+            .unwrap_or(json.len() - i);
+        hasher.update(&json[i..i + run]);
+        i += run;
+        match json.get(i) {
+            Some(b'"') => i = string(json, i, &mut hasher),
+            Some(_) => i += 1,
+            None => {}
         }
     }
-    hasher.update(&buf);
     hasher
         .finalize()
         .iter()
@@ -83,29 +80,40 @@ pub fn plan_sha256(json: &[u8]) -> String {
         .collect()
 }
 
-/// Copies the string starting at `json[start]` (a quote) in normal form; returns the index
-/// after its closing quote. Malformed input is copied as is (the plan parser reports it).
-fn string(json: &[u8], start: usize, out: &mut Vec<u8>) -> usize {
-    out.push(b'"');
+/// Hashes the string starting at `json[start]` (a quote) in normal form; returns the index
+/// after its closing quote. Unescaped stretches are hashed as they are; malformed input is
+/// hashed as is (the plan parser reports it).
+fn string(json: &[u8], start: usize, hasher: &mut Sha256) -> usize {
+    hasher.update(b"\"");
     let mut i = start + 1;
+    let mut escaped = Vec::new();
     while i < json.len() {
-        match json[i] {
-            b'"' => {
-                out.push(b'"');
+        let run = json[i..]
+            .iter()
+            .position(|b| matches!(b, b'"' | b'\\'))
+            .unwrap_or(json.len() - i);
+        hasher.update(&json[i..i + run]);
+        i += run;
+        match json.get(i) {
+            Some(b'"') => {
+                hasher.update(b"\"");
                 return i + 1;
             }
-            b'\\' if i + 1 < json.len() => {
+            Some(_) if i + 1 < json.len() => {
                 let (c, next) = unescape(json, i);
+                escaped.clear();
                 match c {
-                    Some(c) => push_char(out, c),
-                    None => out.extend_from_slice(&json[i..next]),
+                    Some(c) => push_char(&mut escaped, c),
+                    None => escaped.extend_from_slice(&json[i..next]),
                 }
+                hasher.update(&escaped);
                 i = next;
             }
-            b => {
-                out.push(b);
-                i += 1;
+            Some(_) => {
+                hasher.update(&json[i..]);
+                return json.len();
             }
+            None => {}
         }
     }
     i

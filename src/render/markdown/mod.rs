@@ -53,10 +53,7 @@ pub fn render_comment(
     let mut sizes = Sizes::new(&diffs, &catalog);
     let attempt = |plan: budget::Plan| -> Result<Comment> {
         let context = context::build(plans, meta, &catalog, &plan.details, plan.truncation);
-        let data = serde_json::to_value(&context).map_err(|e| {
-            crate::error::Error::input("template context", format!("cannot serialise: {e}"))
-        })?;
-        let markdown = renderer.render(&data)?;
+        let markdown = renderer.render(&context)?;
         Ok(Comment { markdown, context })
     };
 
@@ -72,17 +69,25 @@ pub fn render_comment(
     let floor = attempt(budget::counts_only(&catalog, max_chars))?;
     let base = measure(&floor.markdown);
     if base <= limit {
+        // The per-entry costs are estimates: shrink the room after an overshoot, grow it
+        // into the slack after a fit, and keep the fullest comment that fits.
         let mut room = limit - base;
-        for _ in 0..6 {
+        let mut best: Option<Comment> = None;
+        for _ in 0..4 {
             let comment = attempt(budget::partial(&mut sizes, room, max_chars))?;
             let size = measure(&comment.markdown);
             if size <= limit {
-                return Ok(comment);
+                let slack = limit - size;
+                best = Some(comment);
+                if slack < limit / 10 {
+                    break;
+                }
+                room += slack * 9 / 10;
+            } else {
+                room = room.saturating_sub(size - limit + room / 8);
             }
-            // Estimates were short: shrink by the overshoot and a margin, and retry.
-            room = room.saturating_sub(size - limit + room / 8);
         }
-        return Ok(floor);
+        return Ok(best.unwrap_or(floor));
     }
     Ok(minimal(floor, max_chars))
 }

@@ -112,7 +112,7 @@ pub struct Renderer<'s> {
 
 impl Renderer<'_> {
     /// Renders the main template with `data`.
-    pub fn render(&self, data: &Json) -> Result<String> {
+    pub fn render<T: serde::Serialize>(&self, data: &T) -> Result<String> {
         self.hb
             .render(MAIN, data)
             .map_err(|e| self.render_error(&e))
