@@ -43,6 +43,9 @@ pub enum Error {
         /// What is wrong.
         reason: String,
     },
+    /// Publishing the comment failed.
+    #[error("{0}")]
+    Publish(#[from] crate::publish::PublishError),
     /// Writing the output failed.
     #[error("cannot write output: {0}")]
     Write(#[source] std::io::Error),
@@ -61,7 +64,8 @@ impl Error {
     pub fn exit_code(&self) -> i32 {
         match self {
             Error::Read { .. } | Error::Input { .. } | Error::Template { .. } => EXIT_BAD_INPUT,
-            Error::Write(_) => EXIT_FAILURE,
+            Error::Publish(e) if e.is_usage() => EXIT_BAD_INPUT,
+            Error::Publish(_) | Error::Write(_) => EXIT_FAILURE,
         }
     }
 }

@@ -11,7 +11,9 @@
 //! 3. [`render`]: diff trees → text identical to `terraform show`, the pull-request comment
 //!    (Markdown through Handlebars templates, within GitHub's size limit), an HTML preview,
 //!    and Markdown checks;
-//! 4. `cli`/`main`: reading files and the Actions environment, choosing a renderer, exit
+//! 4. [`publish`]: the rendered comment → the pull request, through the GitHub API (the
+//!    only async stage);
+//! 5. `cli`/`main`: reading files and the Actions environment, choosing a renderer, exit
 //!    codes.
 
 pub mod cli;
@@ -19,6 +21,7 @@ pub mod diff;
 pub mod differ;
 pub mod error;
 pub mod plan;
+pub mod publish;
 pub mod render;
 pub mod schema;
 pub mod value;

@@ -3,7 +3,7 @@
 
 mod support;
 
-use support::comment::{assert_sound, json_files, render, render_file};
+use support::comment::{assert_sound, big_plan, json_files, render, render_file};
 use support::fixtures_dir;
 
 use planmark::render::markdown::GITHUB_MAX_CHARS;
@@ -213,40 +213,6 @@ fn sensitive_values_appear_in_no_format() {
 // ---------------------------------------------------------------------------
 // Size limit
 // ---------------------------------------------------------------------------
-
-/// A plan with `n` resources: a few destroys and replacements among many creates.
-fn big_plan(n: usize) -> Vec<u8> {
-    let mut rc = Vec::with_capacity(n);
-    for i in 0..n {
-        let (actions, before, reason) = match i % 500 {
-            0 => (
-                r#"["delete"]"#,
-                r#"{"id":"x","triggers":{"k":"v"}}"#,
-                r#","action_reason":"delete_because_no_resource_config""#,
-            ),
-            1 => (
-                r#"["delete","create"]"#,
-                r#"{"id":"x","triggers":{"k":"old"}}"#,
-                r#","action_reason":"replace_because_tainted""#,
-            ),
-            _ => (r#"["create"]"#, "null", ""),
-        };
-        let after = if actions == r#"["delete"]"# {
-            "null"
-        } else {
-            r#"{"id":null,"triggers":{"k":"new","pad":"0123456789012345678901234567890123456789"}}"#
-        };
-        rc.push(format!(
-            r#"{{"address":"module.m{m}.null_resource.r[{i}]","module_address":"module.m{m}","mode":"managed","type":"null_resource","name":"r","index":{i},"provider_name":"registry.terraform.io/hashicorp/null"{reason},"change":{{"actions":{actions},"before":{before},"after":{after},"after_unknown":{{"id":true}},"before_sensitive":{{}},"after_sensitive":{{}}}}}}"#,
-            m = i % 7
-        ));
-    }
-    format!(
-        r#"{{"format_version":"1.2","terraform_version":"1.9.5","resource_changes":[{}]}}"#,
-        rc.join(",")
-    )
-    .into_bytes()
-}
 
 #[test]
 fn a_ten_thousand_resource_plan_fits_with_a_notice() {

@@ -3,6 +3,7 @@
 //! This is the edge of the library: it reads files, runs plan → differ → render, and
 //! writes the result. Errors are [`Error`]s whose [`Error::exit_code`] main() uses.
 
+mod comment;
 mod meta;
 mod render;
 pub mod templates;
@@ -21,7 +22,7 @@ pub use meta::{run_info, RunInfo};
 const EXIT_CODES: &str = "\
 Exit codes:
   0  success
-  1  runtime failure (e.g. output could not be written)
+  1  runtime or API failure (output not written, GitHub unreachable or refusing)
   2  bad input or usage (unreadable file, not a plan, unsupported format_version, bad flags,
      a template that does not parse or render)";
 
@@ -43,6 +44,12 @@ pub enum Command {
     /// (JSON), or Terraform's own text.
     #[command(after_help = EXIT_CODES)]
     Render(RenderArgs),
+    /// Render the plans and post or update the pull-request comment on GitHub (token from
+    /// GITHUB_TOKEN; repository, pull request and API URL from the Actions environment or
+    /// flags). In Actions it also appends the comment to the step summary and writes step
+    /// outputs.
+    #[command(after_help = EXIT_CODES)]
+    Comment(CommentArgs),
     /// Work with the comment templates.
     #[command(subcommand)]
     Templates(TemplatesCommand),
@@ -72,14 +79,81 @@ pub struct RenderArgs {
     /// `terraform show tfplan` prints.
     #[arg(long, value_enum, default_value_t = Format::Markdown)]
     pub format: Format,
+    /// How the plan was made (it changes some wording and is not recorded in the JSON);
+    /// by default a plan with drift and no resource changes is taken as refresh-only.
+    #[arg(long, visible_alias = "plan-mode", value_enum, default_value_t = ModeArg::Auto)]
+    pub mode: ModeArg,
+    /// What to render.
+    #[command(flatten)]
+    pub common: CommonArgs,
+}
+
+/// Options of `planmark comment`.
+#[derive(Debug, clap::Args)]
+pub struct CommentArgs {
+    /// Repository to comment on (default: `GITHUB_REPOSITORY`).
+    #[arg(long, value_name = "OWNER/NAME")]
+    pub repo: Option<String>,
+    /// Pull request number (default: from the Actions event; for `push`, the open pull
+    /// request whose head is the commit).
+    #[arg(long, value_name = "N")]
+    pub pr: Option<u64>,
+    /// `update` edits our comment in place, `new` always posts, `recreate` deletes ours and
+    /// posts, `hide-and-new` hides ours as outdated and posts.
+    #[arg(long, value_enum, default_value_t = CommentMode::Update)]
+    pub mode: CommentMode,
+    /// How the plan was made (see `render --mode`).
+    #[arg(long, value_enum, default_value_t = ModeArg::Auto)]
+    pub plan_mode: ModeArg,
+    /// With no changes: `update` as usual, `skip` posts nothing new (an existing comment is
+    /// still updated), `delete` removes our comment.
+    #[arg(long, value_enum, default_value_t = NoChangesArg::Update)]
+    pub on_no_changes: NoChangesArg,
+    /// Environment variable holding the token.
+    #[arg(long, value_name = "NAME", default_value = "GITHUB_TOKEN")]
+    pub token_env: String,
+    /// Longest total wait for one request under rate limits and retries, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 120)]
+    pub max_wait: u64,
+    /// Print what would be done and the body; change nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// What to render.
+    #[command(flatten)]
+    pub common: CommonArgs,
+}
+
+/// `--comment-mode` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CommentMode {
+    /// Edit our comment in place.
+    Update,
+    /// Always post a new comment.
+    New,
+    /// Delete ours and post.
+    Recreate,
+    /// Hide ours as outdated and post.
+    HideAndNew,
+}
+
+/// `--on-no-changes` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum NoChangesArg {
+    /// As with changes.
+    Update,
+    /// Post nothing new.
+    Skip,
+    /// Delete our comment.
+    Delete,
+}
+
+/// Options shared by `render` and `comment`.
+#[derive(Debug, clap::Args)]
+pub struct CommonArgs {
     /// Provider schemas (`terraform providers schema -json` output); without them the
     /// structure of each resource is inferred from its values.
     #[arg(long, value_name = "FILE", env = "PLANMARK_SCHEMAS")]
     pub schemas: Option<PathBuf>,
-    /// How the plan was made (it changes some wording and is not recorded in the JSON);
-    /// by default a plan with drift and no resource changes is taken as refresh-only.
-    #[arg(long, value_enum, default_value_t = ModeArg::Auto)]
-    pub mode: ModeArg,
     /// Title shown instead of the plan's name (e.g. the environment).
     #[arg(long)]
     pub title: Option<String>,
@@ -140,7 +214,7 @@ pub enum ModeArg {
 }
 
 impl ModeArg {
-    fn plan_mode(self) -> Option<PlanMode> {
+    pub(crate) fn plan_mode(self) -> Option<PlanMode> {
         match self {
             ModeArg::Auto => None,
             ModeArg::Normal => Some(PlanMode::Normal),
@@ -207,6 +281,7 @@ pub fn read_input(path: &str) -> Result<Vec<u8>> {
 pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<()> {
     match cli.command {
         Command::Render(args) => render::render(args, out),
+        Command::Comment(args) => comment::comment(args, out),
         Command::Templates(TemplatesCommand::Export { dir, force }) => {
             templates::export(&dir, force, out)
         }

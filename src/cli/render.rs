@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use super::{read_input, Format, PlanArg, RenderArgs};
+use super::{read_input, CommonArgs, Format, PlanArg, RenderArgs};
 use crate::diff::PlanDiff;
 use crate::error::{Error, Result};
 use crate::plan::parse_plan;
@@ -14,13 +14,19 @@ use crate::render::{html::preview_page, text::render_plan};
 use crate::schema::ProviderSchemas;
 
 /// A plan read, diffed and identified.
-struct Loaded {
-    arg: PlanArg,
-    diff: PlanDiff,
-    sha256: String,
+pub(super) struct Loaded {
+    pub arg: PlanArg,
+    pub diff: PlanDiff,
+    pub sha256: String,
 }
 
-pub(super) fn render(args: RenderArgs, out: &mut dyn Write) -> Result<()> {
+/// Reads the schemas and plans and diffs them; checks the templates when they will be
+/// used (before reading plans, so a broken template fails fast).
+pub(super) fn load(
+    args: &CommonArgs,
+    mode: Option<crate::diff::PlanMode>,
+    templates: Option<&TemplateSet>,
+) -> Result<Vec<Loaded>> {
     let schemas = match &args.schemas {
         Some(path) => {
             let display = path.display().to_string();
@@ -28,9 +34,7 @@ pub(super) fn render(args: RenderArgs, out: &mut dyn Write) -> Result<()> {
         }
         None => None,
     };
-    // Templates are read before the plans so a broken template fails fast.
-    let templates = template_set(&args)?;
-    if !matches!(args.format, Format::Text) {
+    if let Some(templates) = templates {
         templates.registry()?;
     }
     let mut loaded = Vec::with_capacity(args.plans.len());
@@ -38,23 +42,28 @@ pub(super) fn render(args: RenderArgs, out: &mut dyn Write) -> Result<()> {
         let arg = PlanArg::parse(raw);
         let bytes = read_input(&arg.path)?;
         let plan = parse_plan(&arg.path, &bytes)?;
-        let diff =
-            crate::differ::diff_plan(&arg.path, &plan, schemas.as_ref(), args.mode.plan_mode())?;
+        let diff = crate::differ::diff_plan(&arg.path, &plan, schemas.as_ref(), mode)?;
         let sha256 = plan_sha256(&bytes);
         loaded.push(Loaded { arg, diff, sha256 });
     }
+    Ok(loaded)
+}
+
+pub(super) fn render(args: RenderArgs, out: &mut dyn Write) -> Result<()> {
+    let templates = template_set(&args.common)?;
+    let comment_format = !matches!(args.format, Format::Text);
+    let loaded = load(
+        &args.common,
+        args.mode.plan_mode(),
+        comment_format.then_some(&templates),
+    )?;
+    let args_common = &args.common;
     let text = match args.format {
         Format::Text => text(&loaded),
         format => {
-            let meta = meta(&args, &loaded);
-            let plans: Vec<NamedPlan<'_>> = loaded
-                .iter()
-                .map(|l| NamedPlan {
-                    name: &l.arg.name,
-                    diff: &l.diff,
-                })
-                .collect();
-            let comment = render_comment(&plans, &meta, &templates, args.max_chars)?;
+            let meta = meta(args_common, &loaded);
+            let plans = named(&loaded);
+            let comment = render_comment(&plans, &meta, &templates, args_common.max_chars)?;
             match format {
                 Format::Html => {
                     let title = format!("planmark — {}", meta.key);
@@ -72,6 +81,17 @@ pub(super) fn render(args: RenderArgs, out: &mut dyn Write) -> Result<()> {
     };
     out.write_all(text.as_bytes()).map_err(Error::Write)?;
     out.flush().map_err(Error::Write)
+}
+
+/// The plans as the renderer takes them.
+pub(super) fn named(loaded: &[Loaded]) -> Vec<NamedPlan<'_>> {
+    loaded
+        .iter()
+        .map(|l| NamedPlan {
+            name: &l.arg.name,
+            diff: &l.diff,
+        })
+        .collect()
 }
 
 /// Terraform's text; several plans each under a `## NAME` heading.
@@ -104,7 +124,7 @@ fn default_key(loaded: &[Loaded]) -> String {
         .join("+")
 }
 
-fn meta(args: &RenderArgs, loaded: &[Loaded]) -> Meta {
+pub(super) fn meta(args: &CommonArgs, loaded: &[Loaded]) -> Meta {
     let run = super::run_info(&|name| std::env::var(name).ok());
     let key = args.key.clone().unwrap_or_else(|| default_key(loaded));
     let plan_sha256 = match loaded {
@@ -142,7 +162,7 @@ fn read_text(path: &Path) -> Result<String> {
 }
 
 /// Built-in templates with `--templates DIR` and `--template FILE` applied.
-fn template_set(args: &RenderArgs) -> Result<TemplateSet> {
+pub(super) fn template_set(args: &CommonArgs) -> Result<TemplateSet> {
     let mut set = TemplateSet::default();
     if let Some(dir) = &args.templates {
         let entries = std::fs::read_dir(dir).map_err(|source| Error::Read {

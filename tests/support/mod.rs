@@ -7,6 +7,7 @@
 #![allow(dead_code)]
 
 pub mod comment;
+pub mod fake_github;
 
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;

@@ -1,0 +1,230 @@
+//! Command line, `planmark comment`: renders the plans, publishes the comment through the
+//! publish stage, and integrates with GitHub Actions (step summary, step outputs).
+
+use std::io::Write;
+
+use super::render::{load, meta, named, template_set, Loaded};
+use super::{CommentArgs, CommentMode, NoChangesArg};
+use crate::error::{Error, Result};
+use crate::publish::client::{GitHub, RetryPolicy};
+use crate::publish::target::{resolve, TargetHints};
+use crate::publish::{publish, Done, Mode, OnNoChanges, Outcome, PublishError, Request};
+use crate::render::markdown::{render_comment, Comment, Meta, TemplateSet};
+
+/// GitHub refuses step summaries over 1 MiB.
+const STEP_SUMMARY_BYTES: usize = 1024 * 1024;
+
+/// Environment lookups, so tests can supply their own.
+type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
+
+pub(super) fn comment(args: CommentArgs, out: &mut dyn Write) -> Result<()> {
+    let env = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+    let templates = template_set(&args.common)?;
+    let loaded = load(&args.common, args.plan_mode.plan_mode(), Some(&templates))?;
+    let meta = meta(&args.common, &loaded);
+    let first = render(&loaded, &meta, &templates, args.common.max_chars)?;
+    let has_changes = first.context.plans.iter().any(|p| p.has_changes);
+    let renderer = |max_chars: usize| -> std::result::Result<String, PublishError> {
+        render(&loaded, &meta, &templates, max_chars)
+            .map(|c| c.markdown)
+            .map_err(|e| PublishError::Render(e.to_string()))
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Error::Publish(PublishError::Network(format!("cannot start: {e}"))))?;
+    let outcome = runtime.block_on(async {
+        let token = env(&args.token_env);
+        let github = match &token {
+            Some(token) => Some(client(&env, token, args.max_wait)?),
+            None if args.dry_run => None,
+            None => {
+                return Err(PublishError::Config(format!(
+                    "no token: set {} (in a workflow: `env: {}: ${{{{ github.token }}}}`) or pass --token-env NAME",
+                    args.token_env, args.token_env
+                )))
+            }
+        };
+        let target = resolve(&hints(&args, &env), github.as_ref()).await?;
+        let request = Request {
+            target,
+            key: meta.key.clone(),
+            mode: mode(args.mode),
+            on_no_changes: on_no_changes(args.on_no_changes),
+            has_changes,
+            dry_run: args.dry_run,
+            max_chars: args.common.max_chars,
+            render: &renderer,
+        };
+        match &github {
+            Some(github) => publish(github, &request).await,
+            // A dry run without a token cannot look for an existing comment.
+            None => Ok(Outcome {
+                done: Done::Created,
+                comment_id: None,
+                comment_url: None,
+                body: first.markdown.clone(),
+                actions: vec!["create or update the comment (no token: existing comments not checked)".into()],
+            }),
+        }
+    })?;
+    report(&args, &outcome, out)?;
+    if !args.dry_run {
+        actions_files(&env, &loaded, &meta, &templates, &first, &outcome)?;
+    }
+    Ok(())
+}
+
+fn render(
+    loaded: &[Loaded],
+    meta: &Meta,
+    templates: &TemplateSet,
+    max_chars: usize,
+) -> Result<Comment> {
+    render_comment(&named(loaded), meta, templates, max_chars)
+}
+
+fn client(env: Env<'_>, token: &str, max_wait: u64) -> std::result::Result<GitHub, PublishError> {
+    let api = env("GITHUB_API_URL").unwrap_or_else(|| "https://api.github.com".to_string());
+    let api = api.trim_end_matches('/').to_string();
+    let graphql = env("GITHUB_GRAPHQL_URL").unwrap_or_else(|| match api.strip_suffix("/api/v3") {
+        // GitHub Enterprise Server serves GraphQL at /api/graphql, not under /api/v3.
+        Some(host) => format!("{host}/api/graphql"),
+        None => format!("{api}/graphql"),
+    });
+    let policy = RetryPolicy {
+        max_wait: std::time::Duration::from_secs(max_wait),
+        ..RetryPolicy::default()
+    };
+    GitHub::new(&api, &graphql, token, policy)
+}
+
+fn hints(args: &CommentArgs, env: Env<'_>) -> TargetHints {
+    let event = env("GITHUB_EVENT_PATH")
+        .and_then(|path| std::fs::read(path).ok())
+        .and_then(|bytes| serde_json::from_slice(&bytes).ok());
+    TargetHints {
+        repository: args.repo.clone().or_else(|| env("GITHUB_REPOSITORY")),
+        number: args.pr,
+        event_name: env("GITHUB_EVENT_NAME"),
+        event,
+        sha: env("GITHUB_SHA"),
+        ref_name: env("GITHUB_REF_NAME"),
+    }
+}
+
+fn mode(mode: CommentMode) -> Mode {
+    match mode {
+        CommentMode::Update => Mode::Update,
+        CommentMode::New => Mode::New,
+        CommentMode::Recreate => Mode::Recreate,
+        CommentMode::HideAndNew => Mode::HideAndNew,
+    }
+}
+
+fn on_no_changes(choice: NoChangesArg) -> OnNoChanges {
+    match choice {
+        NoChangesArg::Update => OnNoChanges::Update,
+        NoChangesArg::Skip => OnNoChanges::Skip,
+        NoChangesArg::Delete => OnNoChanges::Delete,
+    }
+}
+
+/// What was done, on standard output (a dry run adds the body).
+fn report(args: &CommentArgs, outcome: &Outcome, out: &mut dyn Write) -> Result<()> {
+    let prefix = if args.dry_run { "would " } else { "" };
+    let mut text = String::new();
+    for action in &outcome.actions {
+        text.push_str(&format!("planmark: {prefix}{action}\n"));
+    }
+    let summary = match outcome.done {
+        Done::Unchanged => "the comment is already up to date",
+        Done::KeptNewer => "the comment belongs to a newer run; left as it is",
+        Done::Skipped => "no changes and no comment: nothing posted",
+        _ => "",
+    };
+    if !summary.is_empty() {
+        text.push_str(&format!("planmark: {summary}\n"));
+    }
+    if let (Some(url), false) = (&outcome.comment_url, args.dry_run) {
+        text.push_str(&format!("planmark: {url}\n"));
+    }
+    if args.dry_run {
+        text.push('\n');
+        text.push_str(&outcome.body);
+    }
+    out.write_all(text.as_bytes()).map_err(Error::Write)
+}
+
+/// Appends the comment to `GITHUB_STEP_SUMMARY` and writes step outputs to `GITHUB_OUTPUT`.
+fn actions_files(
+    env: Env<'_>,
+    loaded: &[Loaded],
+    meta: &Meta,
+    templates: &TemplateSet,
+    first: &Comment,
+    outcome: &Outcome,
+) -> Result<()> {
+    if let Some(path) = env("GITHUB_STEP_SUMMARY") {
+        let summary = step_summary(loaded, meta, templates)?;
+        append(&path, &summary)?;
+    }
+    if let Some(path) = env("GITHUB_OUTPUT") {
+        let totals = &first.context.totals;
+        let has_changes = first.context.plans.iter().any(|p| p.has_changes);
+        let outputs = [
+            ("has_changes", has_changes.to_string()),
+            ("add", totals.add.to_string()),
+            ("change", totals.change.to_string()),
+            ("destroy", totals.destroy.to_string()),
+            ("replace", totals.replace.to_string()),
+            ("import", totals.import.to_string()),
+            ("truncated", first.context.truncated.to_string()),
+            (
+                "comment_id",
+                outcome
+                    .comment_id
+                    .map(|id| id.to_string())
+                    .unwrap_or_default(),
+            ),
+            (
+                "comment_url",
+                outcome.comment_url.clone().unwrap_or_default(),
+            ),
+        ];
+        let mut text = String::new();
+        for (name, value) in outputs {
+            // Values are numbers, booleans and a URL: one line each, newlines impossible.
+            let value: String = value.chars().filter(|c| !c.is_control()).collect();
+            text.push_str(&format!("{name}={value}\n"));
+        }
+        append(&path, &text)?;
+    }
+    Ok(())
+}
+
+/// The full comment within the step summary's 1 MiB (bytes), degraded the same way past it.
+fn step_summary(loaded: &[Loaded], meta: &Meta, templates: &TemplateSet) -> Result<String> {
+    // UTF-16 units never exceed UTF-8 bytes, so start at the byte limit and shrink.
+    let mut max_chars = STEP_SUMMARY_BYTES;
+    loop {
+        let comment = render(loaded, meta, templates, max_chars)?;
+        if comment.markdown.len() <= STEP_SUMMARY_BYTES * 49 / 50
+            || max_chars <= crate::render::markdown::MIN_MAX_CHARS
+        {
+            let mut text = comment.markdown;
+            text.push('\n');
+            return Ok(text);
+        }
+        max_chars = (max_chars * 3 / 4).max(crate::render::markdown::MIN_MAX_CHARS);
+    }
+}
+
+fn append(path: &str, text: &str) -> Result<()> {
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(Error::Write)?;
+    file.write_all(text.as_bytes()).map_err(Error::Write)
+}

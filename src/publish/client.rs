@@ -1,0 +1,403 @@
+//! Publish stage, HTTP: one GitHub REST + GraphQL client over octocrab's raw requests,
+//! with our own retry policy (octocrab's retry layer is compiled out: it re-sends POSTs at
+//! once, ignoring rate-limit waits, which duplicates comments).
+//!
+//! Retried: 5xx, 429, secondary rate limits (403 with `retry-after` or the documented
+//! message), primary rate limits (403/429 with `x-ratelimit-remaining: 0`, waiting until
+//! `x-ratelimit-reset`) and transport errors — for writes only when the caller says the
+//! request is safe to repeat. Waits honour `retry-after`, back off exponentially otherwise,
+//! and stop when the total wait would pass the cap. The token is only ever in the
+//! `Authorization` header: no message or debug output contains it.
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use http::{HeaderMap, Method};
+use octocrab::Octocrab;
+use serde_json::Value as Json;
+
+use super::PublishError;
+
+/// A response: status, headers and body text.
+#[derive(Debug, Clone)]
+pub struct Response {
+    /// HTTP status.
+    pub status: u16,
+    /// Headers.
+    pub headers: HeaderMap,
+    /// Body (JSON text, or empty).
+    pub body: String,
+}
+
+impl Response {
+    /// The body as JSON (`null` when it is not JSON).
+    pub fn json(&self) -> Json {
+        serde_json::from_str(&self.body).unwrap_or(Json::Null)
+    }
+
+    /// 2xx.
+    pub fn ok(&self) -> bool {
+        (200..300).contains(&self.status)
+    }
+
+    /// GitHub's `message` field, for error texts.
+    pub fn message(&self) -> String {
+        self.json()
+            .get("message")
+            .and_then(Json::as_str)
+            .unwrap_or("")
+            .to_string()
+    }
+
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|v| v.to_str().ok())
+    }
+}
+
+/// How long to wait between attempts and in total.
+#[derive(Debug, Clone, Copy)]
+pub struct RetryPolicy {
+    /// Attempts per request, the first included.
+    pub attempts: u32,
+    /// First backoff; doubles per attempt.
+    pub base: Duration,
+    /// Total time one request may spend waiting.
+    pub max_wait: Duration,
+}
+
+impl Default for RetryPolicy {
+    fn default() -> Self {
+        RetryPolicy {
+            attempts: 5,
+            base: Duration::from_millis(500),
+            max_wait: Duration::from_secs(120),
+        }
+    }
+}
+
+/// Whether a request may be sent again after an ambiguous failure (a 5xx or a broken
+/// connection after which it may or may not have taken effect).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Repeat {
+    /// Reads, deletes, edits: repeating gives the same result.
+    Safe,
+    /// Creates: only repeat when GitHub said it did not process the request (rate limits);
+    /// otherwise report [`PublishError::Ambiguous`] so the caller can look first.
+    OnlyIfRefused,
+}
+
+/// A GitHub API client.
+pub struct GitHub {
+    rest: Octocrab,
+    graphql: Octocrab,
+    /// Path prefix of the REST base (`/api/v3` on GitHub Enterprise Server), stripped from
+    /// pagination links.
+    rest_prefix: String,
+    policy: RetryPolicy,
+}
+
+/// Splits `https://host/api/v3` into (`https://host/api/v3`, `/api/v3`).
+fn path_prefix(url: &str) -> String {
+    let after_scheme = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let path = after_scheme.find('/').map_or("", |i| &after_scheme[i..]);
+    path.trim_end_matches('/').to_string()
+}
+
+fn client(base: &str, token: &str) -> Result<Octocrab, PublishError> {
+    let config = |what: &str| PublishError::Config(format!("{what} `{base}` is not a usable URL"));
+    Octocrab::builder()
+        .base_uri(base)
+        .map_err(|_| config("API URL"))?
+        .personal_token(token.to_string())
+        .set_connect_timeout(Some(Duration::from_secs(20)))
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .build()
+        .map_err(|_| config("API URL"))
+}
+
+impl GitHub {
+    /// A client for the REST API at `api_url` (e.g. `https://api.github.com`,
+    /// `https://HOST/api/v3`) and the GraphQL endpoint `graphql_url`.
+    pub fn new(
+        api_url: &str,
+        graphql_url: &str,
+        token: &str,
+        policy: RetryPolicy,
+    ) -> Result<Self, PublishError> {
+        let api_url = api_url.trim_end_matches('/');
+        // octocrab prefixes every request with its base path, so the GraphQL client's base
+        // is the endpoint's parent and requests go to `/graphql`.
+        let graphql_base = graphql_url
+            .trim_end_matches('/')
+            .strip_suffix("/graphql")
+            .ok_or_else(|| {
+                PublishError::Config(format!(
+                    "GraphQL URL `{graphql_url}` does not end in /graphql; set GITHUB_GRAPHQL_URL"
+                ))
+            })?;
+        Ok(GitHub {
+            rest: client(api_url, token)?,
+            graphql: client(graphql_base, token)?,
+            rest_prefix: path_prefix(api_url),
+            policy,
+        })
+    }
+
+    /// The API path of a pagination link (absolute URL on the API host).
+    pub fn link_path(&self, url: &str) -> String {
+        let after_scheme = url.split_once("://").map_or(url, |(_, rest)| rest);
+        let path = after_scheme.find('/').map_or("/", |i| &after_scheme[i..]);
+        match path.strip_prefix(&self.rest_prefix) {
+            Some(rest) if !self.rest_prefix.is_empty() => rest.to_string(),
+            _ => path.to_string(),
+        }
+    }
+
+    async fn send_once(
+        &self,
+        graphql: bool,
+        method: &Method,
+        path: &str,
+        body: Option<&Json>,
+    ) -> Result<Response, String> {
+        let crab = if graphql { &self.graphql } else { &self.rest };
+        let sent = match *method {
+            Method::GET => crab._get(path).await,
+            Method::POST => crab._post(path, body).await,
+            Method::PATCH => crab._patch(path, body).await,
+            Method::DELETE => crab._delete(path, body).await,
+            _ => return Err(format!("unsupported method {method}")),
+        };
+        // Transport errors are described by kind only: never with request details.
+        let response = sent.map_err(|e| transport_error(&e))?;
+        let status = response.status().as_u16();
+        let headers = response.headers().clone();
+        let body = crab
+            .body_to_string(response)
+            .await
+            .map_err(|e| transport_error(&e))?;
+        Ok(Response {
+            status,
+            headers,
+            body,
+        })
+    }
+
+    /// Sends a REST request, retrying as the policy allows. Non-2xx answers that are not
+    /// retried are returned as they are for the caller to interpret.
+    pub async fn rest(
+        &self,
+        method: Method,
+        path: &str,
+        body: Option<&Json>,
+        repeat: Repeat,
+    ) -> Result<Response, PublishError> {
+        self.call(false, method, path, body, repeat).await
+    }
+
+    /// Sends a GraphQL query; returns `data`, or the first error message.
+    pub async fn graphql(&self, query: &str, variables: Json) -> Result<Json, PublishError> {
+        let body = serde_json::json!({ "query": query, "variables": variables });
+        let response = self
+            .call(true, Method::POST, "/graphql", Some(&body), Repeat::Safe)
+            .await?;
+        if !response.ok() {
+            return Err(PublishError::from_response("GraphQL request", &response));
+        }
+        let json = response.json();
+        if let Some(message) = json.pointer("/errors/0/message").and_then(Json::as_str) {
+            return Err(PublishError::Api {
+                what: "GraphQL request".into(),
+                status: response.status,
+                message: message.to_string(),
+            });
+        }
+        Ok(json.get("data").cloned().unwrap_or(Json::Null))
+    }
+
+    async fn call(
+        &self,
+        graphql: bool,
+        method: Method,
+        path: &str,
+        body: Option<&Json>,
+        repeat: Repeat,
+    ) -> Result<Response, PublishError> {
+        let mut waited = Duration::ZERO;
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let result = self.send_once(graphql, &method, path, body).await;
+            let wait = match &result {
+                Ok(response) => match retry_wait(response, attempt, &self.policy) {
+                    Some(RetryReason::Refused(wait)) => wait,
+                    Some(RetryReason::Ambiguous(wait)) if repeat == Repeat::Safe => wait,
+                    Some(RetryReason::Ambiguous(_)) => {
+                        return Err(PublishError::Ambiguous(format!(
+                            "{method} answered {}",
+                            response.status
+                        )))
+                    }
+                    None => return result.map_err(PublishError::Network),
+                },
+                Err(e) if repeat == Repeat::Safe => {
+                    let _ = e;
+                    backoff(attempt, &self.policy)
+                }
+                Err(e) => return Err(PublishError::Ambiguous(e.clone())),
+            };
+            let out_of_attempts = attempt >= self.policy.attempts;
+            if out_of_attempts || waited + wait > self.policy.max_wait {
+                return match result {
+                    Ok(response) => Err(PublishError::GaveUp {
+                        status: response.status,
+                        message: response.message(),
+                        waited,
+                    }),
+                    Err(e) => Err(PublishError::Network(e)),
+                };
+            }
+            tokio::time::sleep(wait).await;
+            waited += wait;
+        }
+    }
+}
+
+fn transport_error(e: &octocrab::Error) -> String {
+    match e {
+        octocrab::Error::Hyper { .. } | octocrab::Error::Service { .. } => {
+            "could not reach the GitHub API (connection failed or timed out)".to_string()
+        }
+        octocrab::Error::Http { .. } | octocrab::Error::Uri { .. } => {
+            "could not build the request (check GITHUB_API_URL)".to_string()
+        }
+        _ => "the GitHub API request failed".to_string(),
+    }
+}
+
+enum RetryReason {
+    /// GitHub did not process the request (rate limits): any request may be repeated.
+    Refused(Duration),
+    /// The request may have taken effect (5xx).
+    Ambiguous(Duration),
+}
+
+fn backoff(attempt: u32, policy: &RetryPolicy) -> Duration {
+    policy.base * 2u32.saturating_pow(attempt.saturating_sub(1))
+}
+
+/// Whether and how long to wait before repeating a request that got `response`.
+fn retry_wait(response: &Response, attempt: u32, policy: &RetryPolicy) -> Option<RetryReason> {
+    let retry_after = response
+        .header("retry-after")
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .map(Duration::from_secs);
+    let exhausted = response.header("x-ratelimit-remaining") == Some("0");
+    let reset_wait = response
+        .header("x-ratelimit-reset")
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .map(|reset| {
+            let now = SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs());
+            Duration::from_secs(reset.saturating_sub(now) + 1)
+        });
+    let secondary = response
+        .message()
+        .to_ascii_lowercase()
+        .contains("secondary rate limit");
+    match response.status {
+        403 | 429 if retry_after.is_some() || secondary || exhausted || response.status == 429 => {
+            // GitHub's guidance: retry-after if given; else the reset time when the quota
+            // is exhausted; else at least a minute for secondary limits.
+            let wait = retry_after
+                .or(if exhausted { reset_wait } else { None })
+                .unwrap_or(if secondary {
+                    Duration::from_secs(60)
+                } else {
+                    backoff(attempt, policy)
+                });
+            Some(RetryReason::Refused(wait))
+        }
+        500 | 502 | 503 | 504 => Some(RetryReason::Ambiguous(
+            retry_after.unwrap_or_else(|| backoff(attempt, policy)),
+        )),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn response(status: u16, headers: &[(&str, &str)], body: &str) -> Response {
+        let mut map = HeaderMap::new();
+        for (k, v) in headers {
+            map.insert(
+                http::HeaderName::from_bytes(k.as_bytes()).unwrap(),
+                v.parse().unwrap(),
+            );
+        }
+        Response {
+            status,
+            headers: map,
+            body: body.to_string(),
+        }
+    }
+
+    #[test]
+    fn rate_limits_are_refusals_and_5xx_ambiguous() {
+        let policy = RetryPolicy::default();
+        let limited = response(
+            403,
+            &[("retry-after", "7")],
+            r#"{"message":"You have exceeded a secondary rate limit."}"#,
+        );
+        assert!(
+            matches!(retry_wait(&limited, 1, &policy), Some(RetryReason::Refused(d)) if d == Duration::from_secs(7))
+        );
+        let secondary = response(
+            403,
+            &[],
+            r#"{"message":"You have exceeded a secondary rate limit."}"#,
+        );
+        assert!(
+            matches!(retry_wait(&secondary, 1, &policy), Some(RetryReason::Refused(d)) if d == Duration::from_secs(60))
+        );
+        assert!(
+            matches!(retry_wait(&response(502, &[], ""), 2, &policy), Some(RetryReason::Ambiguous(d)) if d == Duration::from_secs(1))
+        );
+        let forbidden = response(
+            403,
+            &[],
+            r#"{"message":"Resource not accessible by integration"}"#,
+        );
+        assert!(retry_wait(&forbidden, 1, &policy).is_none());
+        assert!(retry_wait(&response(422, &[], "{}"), 1, &policy).is_none());
+    }
+
+    #[test]
+    fn pagination_links_become_api_paths() {
+        let gh = GitHub::new(
+            "https://ghe.example/api/v3",
+            "https://ghe.example/api/graphql",
+            "t",
+            RetryPolicy::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            gh.link_path("https://ghe.example/api/v3/repositories/1/issues/2/comments?page=3"),
+            "/repositories/1/issues/2/comments?page=3"
+        );
+        let dotcom = GitHub::new(
+            "https://api.github.com",
+            "https://api.github.com/graphql",
+            "t",
+            RetryPolicy::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            dotcom.link_path("https://api.github.com/x?page=2"),
+            "/x?page=2"
+        );
+    }
+}

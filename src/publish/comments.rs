@@ -1,0 +1,199 @@
+//! Publish stage, comments: who we are, every comment on the pull request (all pages), and
+//! which of them are ours for a key.
+//!
+//! A comment is ours only when it carries our marker with the same key *and* was written by
+//! the identity of our token: a copy of the marker in someone else's comment is ignored.
+//! The identity comes from GraphQL `viewer`, which (unlike `GET /user`) answers for the
+//! installation tokens GitHub Actions hands out.
+
+use http::Method;
+use serde::Deserialize;
+use serde_json::Value as Json;
+
+use super::client::{GitHub, Repeat};
+use super::target::Target;
+use super::PublishError;
+use crate::render::markdown::marker::parse_marker;
+
+/// The identity behind the token.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Identity {
+    /// Login, e.g. `github-actions[bot]`.
+    pub login: String,
+    /// Numeric user id, when known.
+    pub id: Option<u64>,
+}
+
+/// A comment as far as we need it.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Comment {
+    /// REST id.
+    pub id: u64,
+    /// GraphQL node id (for minimising).
+    #[serde(default)]
+    pub node_id: String,
+    /// Text.
+    #[serde(default)]
+    pub body: Option<String>,
+    /// Link.
+    #[serde(default)]
+    pub html_url: String,
+    /// Author.
+    pub user: Option<Author>,
+}
+
+/// A comment's author.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Author {
+    /// Login.
+    pub login: String,
+    /// Id.
+    pub id: u64,
+}
+
+impl Comment {
+    /// Written by `me`?
+    pub fn by(&self, me: &Identity) -> bool {
+        match (&self.user, me.id) {
+            (Some(user), Some(id)) => user.id == id,
+            (Some(user), None) => user.login == me.login,
+            (None, _) => false,
+        }
+    }
+
+    /// The marker's JSON, if the body has one.
+    pub fn marker(&self) -> Option<Json> {
+        parse_marker(self.body.as_deref()?)
+    }
+
+    /// Carries our marker for `key`?
+    pub fn has_key(&self, key: &str) -> bool {
+        self.marker()
+            .and_then(|m| m.get("key").and_then(Json::as_str).map(|k| k == key))
+            .unwrap_or(false)
+    }
+}
+
+/// Asks who the token belongs to: GraphQL `viewer`, then `GET /user`.
+pub async fn identity(github: &GitHub) -> Result<Identity, PublishError> {
+    let viewer = github
+        .graphql("query { viewer { login databaseId } }", Json::Null)
+        .await;
+    if let Ok(data) = &viewer {
+        if let Some(login) = data.pointer("/viewer/login").and_then(Json::as_str) {
+            return Ok(Identity {
+                login: login.to_string(),
+                id: data.pointer("/viewer/databaseId").and_then(Json::as_u64),
+            });
+        }
+    }
+    let response = github
+        .rest(Method::GET, "/user", None, Repeat::Safe)
+        .await?;
+    if response.ok() {
+        let user = response.json();
+        if let Some(login) = user.get("login").and_then(Json::as_str) {
+            return Ok(Identity {
+                login: login.to_string(),
+                id: user.get("id").and_then(Json::as_u64),
+            });
+        }
+    }
+    // Surface the GraphQL failure: it is the first thing asked and usually the cause.
+    match viewer {
+        Err(e) => Err(e),
+        Ok(_) => Err(PublishError::from_response(
+            "finding who the token belongs to",
+            &response,
+        )),
+    }
+}
+
+/// Every comment on the pull request, oldest first, following `Link: rel="next"`.
+pub async fn list(github: &GitHub, target: &Target) -> Result<Vec<Comment>, PublishError> {
+    let mut path = Some(format!(
+        "/repos/{}/{}/issues/{}/comments?per_page=100",
+        target.owner, target.repo, target.number
+    ));
+    let mut all = Vec::new();
+    // A bound on pages guards against a server that links in circles.
+    for _ in 0..1000 {
+        let Some(current) = path.take() else { break };
+        let response = github
+            .rest(Method::GET, &current, None, Repeat::Safe)
+            .await?;
+        if !response.ok() {
+            return Err(PublishError::from_response(
+                "listing the pull request's comments",
+                &response,
+            ));
+        }
+        let page: Vec<Comment> =
+            serde_json::from_str(&response.body).map_err(|_| PublishError::Api {
+                what: "listing the pull request's comments".into(),
+                status: response.status,
+                message: "the answer is not a list of comments".into(),
+            })?;
+        all.extend(page);
+        path = response
+            .headers
+            .get("link")
+            .and_then(|v| v.to_str().ok())
+            .and_then(next_link)
+            .map(|url| github.link_path(&url));
+    }
+    Ok(all)
+}
+
+/// The `rel="next"` URL of a `Link` header.
+pub fn next_link(header: &str) -> Option<String> {
+    header.split(',').find_map(|part| {
+        let (url, params) = part.split_once(';')?;
+        let is_next = params
+            .split(';')
+            .any(|p| p.trim().replace(' ', "") == "rel=\"next\"");
+        is_next.then(|| {
+            url.trim()
+                .trim_start_matches('<')
+                .trim_end_matches('>')
+                .to_string()
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn next_links() {
+        let header = r#"<https://api.github.com/repositories/1/issues/2/comments?per_page=100&page=2>; rel="next", <https://api.github.com/repositories/1/issues/2/comments?per_page=100&page=3>; rel="last""#;
+        assert_eq!(
+            next_link(header).as_deref(),
+            Some("https://api.github.com/repositories/1/issues/2/comments?per_page=100&page=2")
+        );
+        assert_eq!(next_link(r#"<https://x/y?page=1>; rel="prev""#), None);
+    }
+
+    #[test]
+    fn ours_means_our_author_and_our_key() {
+        let comment = |user_id: u64, body: &str| Comment {
+            id: 1,
+            node_id: String::new(),
+            body: Some(body.to_string()),
+            html_url: String::new(),
+            user: Some(Author {
+                login: "someone".into(),
+                id: user_id,
+            }),
+        };
+        let me = Identity {
+            login: "github-actions[bot]".into(),
+            id: Some(41898282),
+        };
+        let body = "x\n<!-- planmark:v1 {\"key\":\"prod\"} -->\n";
+        assert!(comment(41898282, body).by(&me) && comment(41898282, body).has_key("prod"));
+        assert!(!comment(5, body).by(&me));
+        assert!(!comment(41898282, body).has_key("dev"));
+    }
+}

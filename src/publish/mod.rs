@@ -1,0 +1,491 @@
+//! Publish stage: puts the rendered comment on the pull request — create, update in place,
+//! recreate, or hide the old one and post anew — safely and idempotently. The only async
+//! module: it knows nothing of plans, only bodies, keys and the GitHub API.
+//!
+//! Guarantees: only comments by our own identity with our key are touched; an older run
+//! never overwrites a newer one's comment; an unchanged body is not re-sent; a create that
+//! failed ambiguously is looked for before it is sent again (no duplicates); a body GitHub
+//! finds too long is re-rendered smaller, so size never fails the job.
+
+pub mod client;
+pub mod comments;
+pub mod target;
+
+use http::Method;
+use serde_json::{json, Value as Json};
+
+use client::{GitHub, Repeat, Response};
+use comments::{Comment, Identity};
+use target::Target;
+
+/// What went wrong while publishing.
+#[derive(Debug, thiserror::Error)]
+pub enum PublishError {
+    /// Missing or invalid settings (repository, pull request, token, URLs).
+    #[error("{0}")]
+    Config(String),
+    /// GitHub refused the token or the request.
+    #[error("{what}: GitHub answered {status} {message}: {hint}")]
+    Denied {
+        /// What we were doing.
+        what: String,
+        /// HTTP status.
+        status: u16,
+        /// GitHub's message.
+        message: String,
+        /// The likely cause and what to do.
+        hint: String,
+    },
+    /// Another API failure.
+    #[error("{what}: GitHub answered {status}: {message}")]
+    Api {
+        /// What we were doing.
+        what: String,
+        /// HTTP status.
+        status: u16,
+        /// GitHub's message.
+        message: String,
+    },
+    /// Retries ran out.
+    #[error(
+        "GitHub kept answering {status} ({message}) after waiting {waited:?}; try again later"
+    )]
+    GaveUp {
+        /// Last status.
+        status: u16,
+        /// Last message.
+        message: String,
+        /// Total wait.
+        waited: std::time::Duration,
+    },
+    /// A write may or may not have happened.
+    #[error("the outcome of a request is unknown: {0}")]
+    Ambiguous(String),
+    /// The API could not be reached.
+    #[error("{0}")]
+    Network(String),
+    /// Rendering the body failed.
+    #[error("{0}")]
+    Render(String),
+}
+
+impl PublishError {
+    /// The error for a non-2xx `response` while doing `what`, with a hint for 401/403/404.
+    pub fn from_response(what: &str, response: &Response) -> PublishError {
+        let message = response.message();
+        let hint = match response.status {
+            401 => "the token is invalid or expired; check GITHUB_TOKEN (or the variable named by --token-env)",
+            403 => "the token may not write pull request comments: give the job `permissions: pull-requests: write`; pull requests from forks get a read-only token",
+            404 => "the repository or pull request does not exist, or the token cannot see it; check --repo and --pr",
+            _ => {
+                return PublishError::Api {
+                    what: what.to_string(),
+                    status: response.status,
+                    message,
+                }
+            }
+        };
+        PublishError::Denied {
+            what: what.to_string(),
+            status: response.status,
+            message,
+            hint: hint.to_string(),
+        }
+    }
+
+    /// Is this a usage problem (exit 2) rather than a runtime failure (exit 1)?
+    pub fn is_usage(&self) -> bool {
+        matches!(self, PublishError::Config(_))
+    }
+}
+
+/// How to publish.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Mode {
+    /// Edit our comment in place (create it the first time).
+    #[default]
+    Update,
+    /// Always post a new comment.
+    New,
+    /// Delete ours, post a new one.
+    Recreate,
+    /// Minimise ours as outdated, post a new one.
+    HideAndNew,
+}
+
+/// What to do when the plan has no changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum OnNoChanges {
+    /// As with changes.
+    #[default]
+    Update,
+    /// Post nothing new; an existing comment is still updated so it stops claiming changes.
+    Skip,
+    /// Delete our comment.
+    Delete,
+}
+
+/// A request to publish.
+pub struct Request<'a> {
+    /// Where.
+    pub target: Target,
+    /// The comment key (in the marker).
+    pub key: String,
+    /// How.
+    pub mode: Mode,
+    /// With no changes.
+    pub on_no_changes: OnNoChanges,
+    /// The plan has changes.
+    pub has_changes: bool,
+    /// Write nothing; report what would be done.
+    pub dry_run: bool,
+    /// Size limit for the first render.
+    pub max_chars: usize,
+    /// Renders the body within a size limit (called again, smaller, if GitHub refuses it).
+    pub render: &'a (dyn Fn(usize) -> Result<String, PublishError> + Sync),
+}
+
+/// What was done.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Done {
+    /// A comment was posted.
+    Created,
+    /// Our comment was edited.
+    Updated,
+    /// Our comment already said this.
+    Unchanged,
+    /// Our comment belongs to a newer run: left alone.
+    KeptNewer,
+    /// Our comment was deleted (no changes).
+    Deleted,
+    /// Nothing to post (no changes, no comment).
+    Skipped,
+}
+
+/// The result of publishing.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// What was done (or would be, in a dry run).
+    pub done: Done,
+    /// The comment, when one exists afterwards.
+    pub comment_id: Option<u64>,
+    /// Its link.
+    pub comment_url: Option<String>,
+    /// The body published (or that would be).
+    pub body: String,
+    /// One line per write made (or planned, in a dry run).
+    pub actions: Vec<String>,
+}
+
+struct Publisher<'g, 'r> {
+    github: &'g GitHub,
+    request: &'r Request<'r>,
+    me: Identity,
+    actions: Vec<String>,
+}
+
+/// Publishes `request` through `github`.
+pub async fn publish(github: &GitHub, request: &Request<'_>) -> Result<Outcome, PublishError> {
+    let me = comments::identity(github).await?;
+    let mut publisher = Publisher {
+        github,
+        request,
+        me,
+        actions: Vec::new(),
+    };
+    publisher.run().await
+}
+
+impl Publisher<'_, '_> {
+    fn outcome(&mut self, done: Done, comment: Option<&Comment>, body: String) -> Outcome {
+        Outcome {
+            done,
+            comment_id: comment.map(|c| c.id),
+            comment_url: comment.map(|c| c.html_url.clone()),
+            body,
+            actions: std::mem::take(&mut self.actions),
+        }
+    }
+
+    async fn ours(&self) -> Result<Vec<Comment>, PublishError> {
+        let all = comments::list(self.github, &self.request.target).await?;
+        Ok(all
+            .into_iter()
+            .filter(|c| c.by(&self.me) && c.has_key(&self.request.key))
+            .collect())
+    }
+
+    async fn run(&mut self) -> Result<Outcome, PublishError> {
+        let request = self.request;
+        let ours = self.ours().await?;
+        let body = (request.render)(request.max_chars)?;
+        if !request.has_changes {
+            match request.on_no_changes {
+                OnNoChanges::Delete => {
+                    for comment in &ours {
+                        self.delete(comment).await?;
+                    }
+                    let done = if ours.is_empty() {
+                        Done::Skipped
+                    } else {
+                        Done::Deleted
+                    };
+                    return Ok(self.outcome(done, None, body));
+                }
+                OnNoChanges::Skip if ours.is_empty() => {
+                    return Ok(self.outcome(Done::Skipped, None, body));
+                }
+                // An existing comment is updated even with `skip`: it must not keep
+                // claiming changes that are gone.
+                OnNoChanges::Skip if request.mode != Mode::Update => {
+                    return self.update_latest(&ours, body).await;
+                }
+                _ => {}
+            }
+        }
+        match request.mode {
+            Mode::Update => self.update_latest(&ours, body).await,
+            Mode::New => self.create(body).await,
+            Mode::Recreate => {
+                for comment in &ours {
+                    self.delete(comment).await?;
+                }
+                self.create(body).await
+            }
+            Mode::HideAndNew => {
+                for comment in &ours {
+                    self.minimize(comment).await?;
+                }
+                self.create(body).await
+            }
+        }
+    }
+
+    async fn update_latest(
+        &mut self,
+        ours: &[Comment],
+        body: String,
+    ) -> Result<Outcome, PublishError> {
+        let Some(latest) = ours.last() else {
+            return self.create(body).await;
+        };
+        let old = latest.body.as_deref().unwrap_or("");
+        if is_newer(old, &body) {
+            return Ok(self.outcome(Done::KeptNewer, Some(latest), body));
+        }
+        if without_marker(old) == without_marker(&body) {
+            return Ok(self.outcome(Done::Unchanged, Some(latest), body));
+        }
+        let path = format!(
+            "/repos/{}/{}/issues/comments/{}",
+            self.request.target.owner, self.request.target.repo, latest.id
+        );
+        self.actions.push(format!(
+            "update comment {} ({})",
+            latest.id, latest.html_url
+        ));
+        if self.request.dry_run {
+            return Ok(self.outcome(Done::Updated, Some(latest), body));
+        }
+        let (response, body) = self
+            .send_body(Method::PATCH, &path, body, Repeat::Safe)
+            .await?;
+        let comment = parse_comment(&response)?;
+        Ok(self.outcome(Done::Updated, Some(&comment), body))
+    }
+
+    async fn create(&mut self, body: String) -> Result<Outcome, PublishError> {
+        let target = &self.request.target;
+        let path = format!(
+            "/repos/{}/{}/issues/{}/comments",
+            target.owner, target.repo, target.number
+        );
+        self.actions.push(format!(
+            "create a comment on {}/{}#{}",
+            target.owner, target.repo, target.number
+        ));
+        if self.request.dry_run {
+            return Ok(self.outcome(Done::Created, None, body));
+        }
+        for _ in 0..3 {
+            match self
+                .send_body(Method::POST, &path, body.clone(), Repeat::OnlyIfRefused)
+                .await
+            {
+                Ok((response, sent)) => {
+                    let comment = parse_comment(&response)?;
+                    return Ok(self.outcome(Done::Created, Some(&comment), sent));
+                }
+                Err(PublishError::Ambiguous(_)) => {
+                    // The comment may exist now: look before posting again.
+                    if let Some(found) = self.find_posted(&body).await? {
+                        return Ok(self.outcome(Done::Created, Some(&found), body));
+                    }
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Err(PublishError::Ambiguous(
+            "creating the comment kept failing; no comment was found afterwards".into(),
+        ))
+    }
+
+    /// Our comment with exactly `body`, if a failed create did in fact go through.
+    async fn find_posted(&self, body: &str) -> Result<Option<Comment>, PublishError> {
+        let all = comments::list(self.github, &self.request.target).await?;
+        Ok(all.into_iter().rev().find(|c| {
+            c.by(&self.me) && c.body.as_deref().map(str::trim_end) == Some(body.trim_end())
+        }))
+    }
+
+    /// Sends a body, re-rendering it smaller while GitHub says it is too long.
+    async fn send_body(
+        &self,
+        method: Method,
+        path: &str,
+        mut body: String,
+        repeat: Repeat,
+    ) -> Result<(Response, String), PublishError> {
+        let mut max_chars = self.request.max_chars;
+        loop {
+            let payload = json!({ "body": body });
+            let response = self
+                .github
+                .rest(method.clone(), path, Some(&payload), repeat)
+                .await?;
+            if response.ok() {
+                return Ok((response, body));
+            }
+            let smaller = max_chars * 3 / 4;
+            if too_long(&response) && smaller >= crate::render::markdown::MIN_MAX_CHARS {
+                max_chars = smaller;
+                body = (self.request.render)(max_chars)?;
+                continue;
+            }
+            return Err(PublishError::from_response(
+                "writing the comment",
+                &response,
+            ));
+        }
+    }
+
+    async fn delete(&mut self, comment: &Comment) -> Result<(), PublishError> {
+        self.actions.push(format!(
+            "delete comment {} ({})",
+            comment.id, comment.html_url
+        ));
+        if self.request.dry_run {
+            return Ok(());
+        }
+        let path = format!(
+            "/repos/{}/{}/issues/comments/{}",
+            self.request.target.owner, self.request.target.repo, comment.id
+        );
+        let response = self
+            .github
+            .rest(Method::DELETE, &path, None, Repeat::Safe)
+            .await?;
+        // Gone already is as good as deleted.
+        if response.ok() || response.status == 404 {
+            return Ok(());
+        }
+        Err(PublishError::from_response(
+            "deleting the old comment",
+            &response,
+        ))
+    }
+
+    async fn minimize(&mut self, comment: &Comment) -> Result<(), PublishError> {
+        self.actions.push(format!(
+            "hide comment {} as outdated ({})",
+            comment.id, comment.html_url
+        ));
+        if self.request.dry_run {
+            return Ok(());
+        }
+        let query = "mutation($id: ID!) { minimizeComment(input: {subjectId: $id, classifier: OUTDATED}) { minimizedComment { isMinimized } } }";
+        self.github
+            .graphql(query, json!({ "id": comment.node_id }))
+            .await
+            .map(|_| ())
+    }
+}
+
+fn parse_comment(response: &Response) -> Result<Comment, PublishError> {
+    serde_json::from_str(&response.body).map_err(|_| PublishError::Api {
+        what: "writing the comment".into(),
+        status: response.status,
+        message: "the answer is not a comment".into(),
+    })
+}
+
+/// GitHub's "Body is too long" validation failure (its case varies by endpoint).
+fn too_long(response: &Response) -> bool {
+    response.status == 422 && response.body.to_ascii_lowercase().contains("is too long")
+}
+
+/// The body without its marker line (which changes every run).
+fn without_marker(body: &str) -> String {
+    body.lines()
+        .filter(|l| !l.starts_with(crate::render::markdown::marker::PREFIX))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Does `existing` come from a newer run than `ours`? Run ids (and attempts) order runs of
+/// one repository; without them, the marker times do.
+fn is_newer(existing: &str, ours: &str) -> bool {
+    use crate::render::markdown::marker::parse_marker;
+    let (Some(old), Some(new)) = (parse_marker(existing), parse_marker(ours)) else {
+        return false;
+    };
+    let run = |m: &Json| {
+        Some((
+            m.get("run_id")?.as_u64()?,
+            m.get("run_attempt").and_then(Json::as_u64).unwrap_or(1),
+        ))
+    };
+    match (run(&old), run(&new)) {
+        (Some(old), Some(new)) => old > new,
+        _ => {
+            let time = |m: &Json| m.get("time").and_then(Json::as_str).map(str::to_string);
+            matches!((time(&old), time(&new)), (Some(o), Some(n)) if o > n)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn marker(run: Option<(u64, u64)>, time: &str) -> String {
+        let run = run
+            .map(|(id, attempt)| format!(",\"run_id\":{id},\"run_attempt\":{attempt}"))
+            .unwrap_or_default();
+        format!("text\n<!-- planmark:v1 {{\"key\":\"k\"{run},\"time\":\"{time}\"}} -->\n")
+    }
+
+    #[test]
+    fn newer_runs_win() {
+        let t = "2026-01-01T00:00:00Z";
+        assert!(is_newer(&marker(Some((9, 1)), t), &marker(Some((8, 1)), t)));
+        assert!(is_newer(&marker(Some((9, 2)), t), &marker(Some((9, 1)), t)));
+        assert!(!is_newer(
+            &marker(Some((8, 1)), t),
+            &marker(Some((9, 1)), t)
+        ));
+        assert!(is_newer(
+            &marker(None, "2026-02-01T00:00:00Z"),
+            &marker(None, t)
+        ));
+        assert!(!is_newer("no marker", &marker(None, t)));
+    }
+
+    #[test]
+    fn unchanged_ignores_the_marker() {
+        assert_eq!(
+            without_marker(&marker(Some((1, 1)), "a")),
+            without_marker(&marker(Some((2, 1)), "b"))
+        );
+    }
+}

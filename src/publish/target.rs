@@ -1,0 +1,177 @@
+//! Publish stage, target: which repository and pull request to comment on, from flags or
+//! the GitHub Actions environment (`GITHUB_REPOSITORY`, the event payload, or — for `push`
+//! events — the pull request whose head is the pushed commit).
+
+use http::Method;
+use serde_json::Value as Json;
+
+use super::client::{GitHub, Repeat};
+use super::PublishError;
+
+/// Where the comment goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Target {
+    /// Repository owner.
+    pub owner: String,
+    /// Repository name.
+    pub repo: String,
+    /// Pull request number.
+    pub number: u64,
+}
+
+/// What is known before asking the API.
+#[derive(Debug, Clone, Default)]
+pub struct TargetHints {
+    /// `--repo OWNER/NAME` or `GITHUB_REPOSITORY`.
+    pub repository: Option<String>,
+    /// `--pr N`.
+    pub number: Option<u64>,
+    /// `GITHUB_EVENT_NAME`.
+    pub event_name: Option<String>,
+    /// The parsed `GITHUB_EVENT_PATH` payload.
+    pub event: Option<Json>,
+    /// `GITHUB_SHA`.
+    pub sha: Option<String>,
+    /// `GITHUB_REF_NAME` (the pushed branch).
+    pub ref_name: Option<String>,
+}
+
+/// `OWNER/NAME` → (owner, name).
+pub fn split_repository(repository: &str) -> Result<(String, String), PublishError> {
+    // Dots alone would walk up the URL path (`/repos/../…`).
+    let valid = |part: &str| {
+        !part.is_empty()
+            && !part.chars().all(|c| c == '.')
+            && part
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+    };
+    match repository.split_once('/') {
+        Some((owner, repo)) if valid(owner) && valid(repo) => {
+            Ok((owner.to_string(), repo.to_string()))
+        }
+        _ => Err(PublishError::Config(format!(
+            "repository `{repository}` is not OWNER/NAME; pass --repo OWNER/NAME"
+        ))),
+    }
+}
+
+/// The pull request number an event payload names, if it is about a pull request.
+pub fn event_pull_request(event_name: Option<&str>, event: &Json) -> Option<u64> {
+    match event_name {
+        Some("pull_request" | "pull_request_target" | "pull_request_review") => event
+            .pointer("/pull_request/number")
+            .or_else(|| event.get("number"))
+            .and_then(Json::as_u64),
+        // A comment event is about a pull request only when the issue is one.
+        Some("issue_comment") => {
+            let issue = event.get("issue")?;
+            issue.get("pull_request")?;
+            issue.get("number").and_then(Json::as_u64)
+        }
+        _ => event.pointer("/pull_request/number").and_then(Json::as_u64),
+    }
+}
+
+/// Resolves the target: flags first, then the event, then (push) the API.
+pub async fn resolve(hints: &TargetHints, github: Option<&GitHub>) -> Result<Target, PublishError> {
+    let repository = hints.repository.as_deref().ok_or_else(|| {
+        PublishError::Config(
+            "no repository: pass --repo OWNER/NAME (GITHUB_REPOSITORY is not set)".into(),
+        )
+    })?;
+    let (owner, repo) = split_repository(repository)?;
+    let from_event = hints
+        .event
+        .as_ref()
+        .and_then(|e| event_pull_request(hints.event_name.as_deref(), e));
+    let number = match (hints.number, from_event) {
+        (Some(n), _) | (None, Some(n)) => n,
+        (None, None) => match (hints.event_name.as_deref(), &hints.sha, github) {
+            (Some("push"), Some(sha), Some(github)) => {
+                pull_for_commit(github, &owner, &repo, sha, hints.ref_name.as_deref()).await?
+            }
+            _ => {
+                return Err(PublishError::Config(format!(
+                    "no pull request: pass --pr N (the {} event does not name one)",
+                    hints.event_name.as_deref().unwrap_or("current")
+                )))
+            }
+        },
+    };
+    Ok(Target {
+        owner,
+        repo,
+        number,
+    })
+}
+
+/// The open pull request whose head is `sha` (preferring one from `branch`).
+async fn pull_for_commit(
+    github: &GitHub,
+    owner: &str,
+    repo: &str,
+    sha: &str,
+    branch: Option<&str>,
+) -> Result<u64, PublishError> {
+    let path = format!("/repos/{owner}/{repo}/commits/{sha}/pulls");
+    let response = github.rest(Method::GET, &path, None, Repeat::Safe).await?;
+    if !response.ok() {
+        return Err(PublishError::from_response(
+            "finding the pull request for the commit",
+            &response,
+        ));
+    }
+    let pulls = response.json();
+    let pulls = pulls.as_array().map(Vec::as_slice).unwrap_or_default();
+    let open: Vec<&Json> = pulls
+        .iter()
+        .filter(|p| p.get("state").and_then(Json::as_str) == Some("open"))
+        .collect();
+    let on_branch =
+        |p: &&&Json| branch.is_some() && p.pointer("/head/ref").and_then(Json::as_str) == branch;
+    let chosen = open
+        .iter()
+        .find(on_branch)
+        .or(open.first())
+        .and_then(|p| p.get("number"))
+        .and_then(Json::as_u64);
+    chosen.ok_or_else(|| {
+        PublishError::Config(format!(
+            "no open pull request has commit {sha} as its head; pass --pr N"
+        ))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn pull_requests_from_events() {
+        let pr = json!({"number": 7, "pull_request": {"number": 7}});
+        assert_eq!(event_pull_request(Some("pull_request"), &pr), Some(7));
+        assert_eq!(
+            event_pull_request(Some("pull_request_target"), &pr),
+            Some(7)
+        );
+        let on_pr = json!({"issue": {"number": 9, "pull_request": {"url": "x"}}});
+        assert_eq!(event_pull_request(Some("issue_comment"), &on_pr), Some(9));
+        let on_issue = json!({"issue": {"number": 9}});
+        assert_eq!(event_pull_request(Some("issue_comment"), &on_issue), None);
+        assert_eq!(
+            event_pull_request(Some("push"), &json!({"after": "abc"})),
+            None
+        );
+    }
+
+    #[test]
+    fn repositories_must_be_owner_slash_name() {
+        assert_eq!(split_repository("o/r").unwrap(), ("o".into(), "r".into()));
+        assert!(split_repository("o").is_err());
+        assert!(split_repository("o/r/x").is_err());
+        assert!(split_repository("../r").is_err());
+        assert!(split_repository("o/my.repo-1_x").is_ok());
+    }
+}
