@@ -87,6 +87,8 @@ pub enum Repeat {
 
 /// A GitHub API client.
 pub struct GitHub {
+    /// When the last write was sent: GitHub asks for a second between writes.
+    last_write: std::sync::Mutex<Option<std::time::Instant>>,
     rest: Octocrab,
     graphql: Octocrab,
     /// Path prefix of the REST base (`/api/v3` on GitHub Enterprise Server), stripped from
@@ -108,6 +110,15 @@ fn client(base: &str, token: &str) -> Result<Octocrab, PublishError> {
         .base_uri(base)
         .map_err(|_| config("API URL"))?
         .personal_token(token.to_string())
+        // The media type and API version GitHub's REST documentation asks clients to send.
+        .add_header(
+            http::header::ACCEPT,
+            "application/vnd.github+json".to_string(),
+        )
+        .add_header(
+            http::HeaderName::from_static("x-github-api-version"),
+            "2022-11-28".to_string(),
+        )
         .set_connect_timeout(Some(Duration::from_secs(20)))
         .set_read_timeout(Some(Duration::from_secs(60)))
         .build()
@@ -135,6 +146,7 @@ impl GitHub {
                 ))
             })?;
         Ok(GitHub {
+            last_write: std::sync::Mutex::new(None),
             rest: client(api_url, token)?,
             graphql: client(graphql_base, token)?,
             rest_prefix: path_prefix(api_url),
@@ -160,6 +172,9 @@ impl GitHub {
         body: Option<&Json>,
     ) -> Result<Response, String> {
         let crab = if graphql { &self.graphql } else { &self.rest };
+        if *method != Method::GET && !graphql {
+            self.space_writes().await;
+        }
         let sent = match *method {
             Method::GET => crab._get(path).await,
             Method::POST => crab._post(path, body).await,
@@ -180,6 +195,22 @@ impl GitHub {
             headers,
             body,
         })
+    }
+
+    /// Waits until a second has passed since the previous write (GitHub's guidance for
+    /// avoiding secondary rate limits), then records this one.
+    async fn space_writes(&self) {
+        const GAP: Duration = Duration::from_secs(1);
+        let wait = {
+            let last = self.last_write.lock().map(|l| *l).unwrap_or(None);
+            last.map(|t| GAP.saturating_sub(t.elapsed()))
+        };
+        if let Some(wait) = wait.filter(|w| !w.is_zero()) {
+            tokio::time::sleep(wait).await;
+        }
+        if let Ok(mut last) = self.last_write.lock() {
+            *last = Some(std::time::Instant::now());
+        }
     }
 
     /// Sends a REST request, retrying as the policy allows. Non-2xx answers that are not
@@ -301,12 +332,11 @@ fn retry_wait(response: &Response, attempt: u32, policy: &RetryPolicy) -> Option
                 .map_or(0, |d| d.as_secs());
             Duration::from_secs(reset.saturating_sub(now) + 1)
         });
-    let secondary = response
-        .message()
-        .to_ascii_lowercase()
-        .contains("secondary rate limit");
+    let message = response.message().to_ascii_lowercase();
+    let secondary = message.contains("secondary rate limit");
+    let limited = secondary || message.contains("rate limit exceeded");
     match response.status {
-        403 | 429 if retry_after.is_some() || secondary || exhausted || response.status == 429 => {
+        403 | 429 if retry_after.is_some() || limited || exhausted || response.status == 429 => {
             // GitHub's guidance: retry-after if given; else the reset time when the quota
             // is exhausted; else at least a minute for secondary limits.
             let wait = retry_after
@@ -375,8 +405,9 @@ mod tests {
         assert!(retry_wait(&response(422, &[], "{}"), 1, &policy).is_none());
     }
 
-    #[test]
-    fn pagination_links_become_api_paths() {
+    // octocrab's client needs a runtime to be built.
+    #[tokio::test]
+    async fn pagination_links_become_api_paths() {
         let gh = GitHub::new(
             "https://ghe.example/api/v3",
             "https://ghe.example/api/graphql",
