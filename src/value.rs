@@ -61,7 +61,7 @@ impl<'a> Value<'a> {
     pub fn get(&self, key: &str) -> Option<&Value<'a>> {
         match self {
             Value::Object(members) => members
-                .binary_search_by(|(k, _)| k.as_ref().cmp(key))
+                .binary_search_by(|(k, _)| cmp_keys(k, key))
                 .ok()
                 .map(|ix| &members[ix].1),
             _ => None,
@@ -200,10 +200,11 @@ const fn splat(b: u8) -> u64 {
     u64::from_ne_bytes([b; 8])
 }
 
-/// Whether any byte of `word` is a quote, a backslash or a control character (below
-/// 0x20): the bytes a string scan must stop at.
+/// The bytes of `word` (read little-endian) that a string scan must stop at: a quote, a
+/// backslash or a control character (below 0x20). The lowest set bit marks the first such
+/// byte exactly (higher bits may be spurious, which does not matter for finding it).
 #[inline]
-fn has_special_byte(word: u64) -> bool {
+fn special_bytes(word: u64) -> u64 {
     const LOW: u64 = splat(0x01);
     const HIGH: u64 = splat(0x80);
     let zero_byte = |w: u64| w.wrapping_sub(LOW) & !w & HIGH;
@@ -211,7 +212,7 @@ fn has_special_byte(word: u64) -> bool {
     let backslash = zero_byte(word ^ splat(b'\\'));
     // A byte below 0x20 has bit 7 clear and underflows when 0x20 is subtracted.
     let control = word.wrapping_sub(splat(0x20)) & !word & HIGH;
-    (quote | backslash | control) != 0
+    quote | backslash | control
 }
 
 impl<'a> Parser<'a> {
@@ -292,15 +293,18 @@ impl<'a> Parser<'a> {
         Ok(Value::Number(Cow::Borrowed(&self.text[start..self.pos])))
     }
 
-    /// Skips plain string bytes eight at a time, stopping at (or before) the first byte
-    /// that is a quote, a backslash or a control character.
+    /// Skips plain string bytes eight at a time, stopping at the first byte that is a
+    /// quote, a backslash or a control character (or within the last eight bytes of the
+    /// input, where the caller's byte loop takes over).
     #[inline]
     fn skip_plain(&mut self) {
         while let Some(chunk) = self.bytes.get(self.pos..self.pos + 8) {
             let mut word = [0u8; 8];
             word.copy_from_slice(chunk);
-            if has_special_byte(u64::from_ne_bytes(word)) {
-                break;
+            let special = special_bytes(u64::from_le_bytes(word));
+            if special != 0 {
+                self.pos += (special.trailing_zeros() / 8) as usize;
+                return;
             }
             self.pos += 8;
         }
@@ -472,9 +476,24 @@ impl<'a> Parser<'a> {
     }
 }
 
+/// Bytewise order of two keys (the order of `str`), inlined: object keys are short, and a
+/// byte loop beats a call to `memcmp` for them.
+#[inline]
+pub(crate) fn cmp_keys(a: &str, b: &str) -> std::cmp::Ordering {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    for (x, y) in a.iter().zip(b) {
+        if x != y {
+            return x.cmp(y);
+        }
+    }
+    a.len().cmp(&b.len())
+}
+
 /// Sorts members bytewise by key and keeps the last of duplicate keys.
 fn sort_members<'a>(mut members: Vec<(Cow<'a, str>, Value<'a>)>) -> Vec<(Cow<'a, str>, Value<'a>)> {
-    let sorted = members.windows(2).all(|w| w[0].0 < w[1].0);
+    let sorted = members
+        .windows(2)
+        .all(|w| cmp_keys(&w[0].0, &w[1].0) == std::cmp::Ordering::Less);
     if sorted {
         return members;
     }
@@ -553,6 +572,31 @@ mod tests {
     fn deep_nesting_is_an_error_not_a_crash() {
         let deep = "[".repeat(100_000) + &"]".repeat(100_000);
         assert!(Value::parse(&deep).is_err());
+    }
+
+    #[test]
+    fn strings_scan_word_by_word_without_missing_a_byte() {
+        // Quotes, escapes and control characters at every offset of an 8-byte word, with
+        // multi-byte characters before them.
+        for len in 0..20 {
+            for prefix in ["", "é", "😀x"] {
+                let plain: String = prefix.to_string() + &"a".repeat(len);
+                let text = format!("[\"{plain}\",1]");
+                let v = Value::parse(&text).unwrap();
+                assert_eq!(
+                    v,
+                    Value::Array(vec![
+                        Value::String(plain.clone().into()),
+                        Value::Number("1".into())
+                    ])
+                );
+                let text = format!("\"{plain}\\\"{plain}\\n\"");
+                let v = Value::parse(&text).unwrap();
+                assert_eq!(v.as_str(), Some(format!("{plain}\"{plain}\n").as_str()));
+                assert!(Value::parse(&format!("\"{plain}\u{1}x\"")).is_err());
+                assert!(Value::parse(&format!("\"{plain}")).is_err());
+            }
+        }
     }
 
     #[test]

@@ -29,8 +29,10 @@ pub(crate) fn diff_block(change: Change<'_, '_>, block: &Block) -> Diff {
     );
 
     let mut groups = Vec::new();
+    // Block type names come sorted (`BTreeMap` order).
+    let mut children = change.children();
     for (name, block_type) in &block.block_types {
-        let child = change.relevant_key(name);
+        let child = children.relevant_key(name);
         let unknown = child.is_unknown();
         let both_null = child.before.is_none() && child.after.is_none();
         let (instances, group_action) = match block_type.nesting_mode {
@@ -263,9 +265,11 @@ fn by_key<'v, 'a>(
         change.before_object().is_some(),
         change.after_object().is_some(),
     );
-    let mut entries = Vec::new();
-    for key in change.explicit_keys() {
-        let diff = element(change.relevant_key(key));
+    let keys = change.explicit_keys();
+    let mut entries = Vec::with_capacity(keys.len());
+    let mut children = change.children();
+    for key in keys {
+        let diff = element(children.relevant_key(key));
         action = action.fold(diff.action);
         entries.push((Some(key.to_string()), diff));
     }

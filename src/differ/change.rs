@@ -341,11 +341,31 @@ impl<'v, 'a> Change<'v, 'a> {
         let after = self
             .after_object()
             .map(|_| self.after.and_then(|v| v.get(key)));
-        let (before, before_explicit) = match before.flatten() {
+        self.child_at(
+            key,
+            before.flatten(),
+            after.flatten(),
+            self.unknown.key(key),
+            self.before_sensitive.key(key),
+            self.after_sensitive.key(key),
+        )
+    }
+
+    /// The child at `key` given what each side and mask holds there.
+    fn child_at(
+        &self,
+        key: &str,
+        before: Option<&'v Value<'a>>,
+        after: Option<&'v Value<'a>>,
+        unknown: Mask<'v, 'a>,
+        before_sensitive: Mask<'v, 'a>,
+        after_sensitive: Mask<'v, 'a>,
+    ) -> Self {
+        let (before, before_explicit) = match before {
             Some(v) => (non_null(v), true),
             None => (None, false),
         };
-        let (after, after_explicit) = match after.flatten() {
+        let (after, after_explicit) = match after {
             Some(v) => (non_null(v), true),
             None => (None, false),
         };
@@ -354,9 +374,9 @@ impl<'v, 'a> Change<'v, 'a> {
             after,
             before_explicit,
             after_explicit,
-            unknown: self.unknown.key(key),
-            before_sensitive: self.before_sensitive.key(key),
-            after_sensitive: self.after_sensitive.key(key),
+            unknown,
+            before_sensitive,
+            after_sensitive,
             replace: self.replace.key(key),
             relevant: self.relevant.key(key),
             non_legacy: self.non_legacy,
@@ -365,11 +385,18 @@ impl<'v, 'a> Change<'v, 'a> {
 
     /// The child at `key`, seen as unchanged when no relevant path reaches it.
     pub(crate) fn relevant_key(&self, key: &str) -> Self {
-        let child = self.key(key);
-        if child.relevant.matches_partial() {
-            child
-        } else {
-            child.as_noop()
+        relevant(self.key(key))
+    }
+
+    /// A walker over this change's children for keys in strictly ascending order.
+    pub(crate) fn children<'c>(&'c self) -> Children<'c, 'v, 'a> {
+        Children {
+            change: self,
+            before: Walk::of(self.before),
+            after: Walk::of(self.after),
+            unknown: Walk::of_mask(self.unknown),
+            before_sensitive: Walk::of_mask(self.before_sensitive),
+            after_sensitive: Walk::of_mask(self.after_sensitive),
         }
     }
 
@@ -404,25 +431,137 @@ impl<'v, 'a> Change<'v, 'a> {
     /// unknown or sensitive).
     pub(crate) fn all_keys(&self) -> Vec<&'v str> {
         let mut keys = self.explicit_keys();
+        let explicit = keys.len();
         keys.extend(self.unknown.keys());
         keys.extend(self.after_sensitive.keys());
         keys.extend(self.before_sensitive.keys());
-        keys.sort_unstable();
-        keys.dedup();
+        if keys.len() > explicit {
+            keys.sort_unstable();
+            keys.dedup();
+        }
         keys
     }
 
-    /// Keys present in the before or after value.
+    /// Keys present in the before or after value, sorted, each once.
     pub(crate) fn explicit_keys(&self) -> Vec<&'v str> {
-        let mut keys: Vec<&'v str> = Vec::new();
-        for members in [self.before_object(), self.after_object()]
-            .into_iter()
-            .flatten()
-        {
-            keys.extend(members.iter().map(|(k, _)| k.as_ref()));
+        let keys = |members: Option<&'v [(std::borrow::Cow<'a, str>, Value<'a>)]>| {
+            members.unwrap_or_default().iter().map(|(k, _)| k.as_ref())
+        };
+        // Object members are sorted and unique: merge the two lists.
+        let mut before = keys(self.before_object()).peekable();
+        let mut after = keys(self.after_object()).peekable();
+        let mut out = Vec::with_capacity(before.len().max(after.len()));
+        loop {
+            let next = match (before.peek(), after.peek()) {
+                (Some(b), Some(a)) => match crate::value::cmp_keys(b, a) {
+                    std::cmp::Ordering::Less => before.next(),
+                    std::cmp::Ordering::Greater => after.next(),
+                    std::cmp::Ordering::Equal => {
+                        after.next();
+                        before.next()
+                    }
+                },
+                (Some(_), None) => before.next(),
+                (None, Some(_)) => after.next(),
+                (None, None) => break,
+            };
+            out.extend(next);
         }
-        keys.sort_unstable();
-        keys.dedup();
-        keys
+        out
+    }
+}
+
+/// A child seen as unchanged when no relevant path reaches it.
+fn relevant<'v, 'a>(child: Change<'v, 'a>) -> Change<'v, 'a> {
+    if child.relevant.matches_partial() {
+        child
+    } else {
+        child.as_noop()
+    }
+}
+
+/// The children of one change, looked up by keys in strictly ascending (bytewise) order,
+/// as schema attributes and merged key lists come: each side's sorted members are walked
+/// once instead of binary-searched for every key. Gives exactly what
+/// [`Change::key`] / [`Change::relevant_key`] give.
+pub(crate) struct Children<'c, 'v, 'a> {
+    change: &'c Change<'v, 'a>,
+    before: Walk<'v, 'a>,
+    after: Walk<'v, 'a>,
+    unknown: Walk<'v, 'a>,
+    before_sensitive: Walk<'v, 'a>,
+    after_sensitive: Walk<'v, 'a>,
+}
+
+impl<'v, 'a> Children<'_, 'v, 'a> {
+    /// [`Change::key`]; `key` must be greater than every key asked before.
+    pub(crate) fn key(&mut self, key: &str) -> Change<'v, 'a> {
+        let change = self.change;
+        let before = self.before.seek(key);
+        let after = self.after.seek(key);
+        let unknown = mask_child(change.unknown, &mut self.unknown, key);
+        let before_sensitive = mask_child(change.before_sensitive, &mut self.before_sensitive, key);
+        let after_sensitive = mask_child(change.after_sensitive, &mut self.after_sensitive, key);
+        change.child_at(
+            key,
+            before,
+            after,
+            unknown,
+            before_sensitive,
+            after_sensitive,
+        )
+    }
+
+    /// [`Change::relevant_key`]; `key` must be greater than every key asked before.
+    pub(crate) fn relevant_key(&mut self, key: &str) -> Change<'v, 'a> {
+        relevant(self.key(key))
+    }
+}
+
+/// [`Mask::key`] through a walker over the mask's members.
+fn mask_child<'v, 'a>(mask: Mask<'v, 'a>, walk: &mut Walk<'v, 'a>, key: &str) -> Mask<'v, 'a> {
+    match mask {
+        Mask::Value(_) => walk.seek(key).map_or(Mask::Absent, Mask::from_value),
+        Mask::Attributes(attrs) if attrs.contains_key(key) => Mask::True,
+        _ => Mask::Absent,
+    }
+}
+
+/// A position in an object's sorted members (empty for anything but an object).
+struct Walk<'v, 'a> {
+    members: &'v [(std::borrow::Cow<'a, str>, Value<'a>)],
+    pos: usize,
+}
+
+impl<'v, 'a> Walk<'v, 'a> {
+    fn of(value: Option<&'v Value<'a>>) -> Self {
+        let members = match value {
+            Some(Value::Object(members)) => members.as_slice(),
+            _ => &[],
+        };
+        Walk { members, pos: 0 }
+    }
+
+    fn of_mask(mask: Mask<'v, 'a>) -> Self {
+        match mask {
+            Mask::Value(v) => Walk::of(Some(v)),
+            _ => Walk::of(None),
+        }
+    }
+
+    /// The member named `key`, which is greater than every key sought before.
+    fn seek(&mut self, key: &str) -> Option<&'v Value<'a>> {
+        let members = self.members;
+        while let Some((k, v)) = members.get(self.pos) {
+            match crate::value::cmp_keys(k, key) {
+                std::cmp::Ordering::Less => self.pos += 1,
+                std::cmp::Ordering::Equal => {
+                    self.pos += 1;
+                    return Some(v);
+                }
+                std::cmp::Ordering::Greater => return None,
+            }
+        }
+        None
     }
 }

@@ -146,9 +146,11 @@ fn object(change: &Change<'_, '_>) -> Diff {
         change.before_object().is_some(),
         change.after_object().is_some(),
     );
-    let mut attributes = Vec::new();
-    for key in change.all_keys() {
-        let diff = transform(change.relevant_key(key));
+    let keys = change.all_keys();
+    let mut attributes = Vec::with_capacity(keys.len());
+    let mut children = change.children();
+    for key in keys {
+        let diff = transform(children.relevant_key(key));
         action = action.fold(diff.action);
         attributes.push((key.to_string(), diff));
     }

@@ -44,6 +44,48 @@ pub fn diff_resource<'v, 'a>(
     relevance: Relevance<'v, 'a>,
     forget_only: bool,
 ) -> Diff {
+    diff_resource_values(
+        Values::of(values),
+        schema,
+        expressions,
+        relevance,
+        forget_only,
+    )
+}
+
+/// The parsed members of a change, borrowed (the two sides may be the very same value
+/// when their JSON texts are equal, see [`plan`]).
+#[derive(Clone, Copy)]
+pub(crate) struct Values<'v, 'a> {
+    pub before: &'v Value<'a>,
+    pub after: &'v Value<'a>,
+    pub after_unknown: &'v Value<'a>,
+    pub before_sensitive: &'v Value<'a>,
+    pub after_sensitive: &'v Value<'a>,
+    pub replace_paths: &'v Value<'a>,
+}
+
+impl<'v, 'a> Values<'v, 'a> {
+    fn of(values: &'v ParsedChange<'a>) -> Self {
+        Values {
+            before: &values.before,
+            after: &values.after,
+            after_unknown: &values.after_unknown,
+            before_sensitive: &values.before_sensitive,
+            after_sensitive: &values.after_sensitive,
+            replace_paths: &values.replace_paths,
+        }
+    }
+}
+
+/// [`diff_resource`] on borrowed values.
+pub(crate) fn diff_resource_values<'v, 'a>(
+    values: Values<'v, 'a>,
+    schema: Option<&Block>,
+    expressions: Option<&Value<'_>>,
+    relevance: Relevance<'v, 'a>,
+    forget_only: bool,
+) -> Diff {
     let relevant = match relevance {
         Relevance::All => Matcher::always(),
         Relevance::Paths(paths) => Matcher::paths(
@@ -58,20 +100,20 @@ pub fn diff_resource<'v, 'a>(
         ),
     };
     let change = Change::new(
-        &values.before,
-        &values.after,
-        &values.after_unknown,
-        &values.before_sensitive,
-        &values.after_sensitive,
-        Matcher::from_value(&values.replace_paths, false),
+        values.before,
+        values.after,
+        values.after_unknown,
+        values.before_sensitive,
+        values.after_sensitive,
+        Matcher::from_value(values.replace_paths, false),
         relevant,
     );
     match schema {
         Some(block) => block::diff_root(change, block, forget_only),
         None => {
             let inferred = infer::infer_block(
-                &[&values.before, &values.after],
-                Some(&values.after_unknown),
+                &[values.before, values.after],
+                Some(values.after_unknown),
                 expressions,
             );
             block::diff_root(change, &inferred, forget_only)

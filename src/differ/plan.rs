@@ -1,7 +1,12 @@
 //! Differ: a whole [`Plan`] → [`PlanDiff`] (every resource, drift, deferred change and
 //! output), choosing schemas and relevance the way Terraform does.
 
-use super::{diff_output, diff_resource, Relevance};
+use std::cell::OnceCell;
+use std::collections::HashMap;
+
+use serde_json::value::RawValue;
+
+use super::{diff_output, diff_resource_values, Relevance, Values};
 use crate::diff::{
     ActionReason, CheckInstanceResult, CheckStatus, CheckSummary, DeferredDiff, OutputDiff,
     PlanDiff, PlanMode, ResourceAction, ResourceDiff,
@@ -9,7 +14,7 @@ use crate::diff::{
 use crate::error::{Error, Result};
 use crate::plan::{ParsedChange, Plan, ResourceChange};
 use crate::schema::ProviderSchemas;
-use crate::value::Value;
+use crate::value::{ParseError, Value};
 
 /// Computes every diff in `plan`. `mode` overrides the inferred plan mode.
 pub fn diff_plan(
@@ -27,6 +32,7 @@ pub fn diff_plan(
         path,
         schemas,
         config: &config,
+        config_index: OnceCell::new(),
     };
     let resources = plan
         .resource_changes
@@ -106,6 +112,9 @@ struct Context<'c, 'a> {
     path: &'c str,
     schemas: Option<&'c ProviderSchemas>,
     config: &'c Value<'a>,
+    /// Configuration expressions by resource, built on first use (only resources without
+    /// a schema need them).
+    config_index: OnceCell<ConfigIndex<'c, 'a>>,
 }
 
 fn drift(ctx: &Context<'_, '_>, plan: &Plan<'_>, mode: PlanMode) -> Result<Vec<ResourceDiff>> {
@@ -124,12 +133,24 @@ fn drift(ctx: &Context<'_, '_>, plan: &Plan<'_>, mode: PlanMode) -> Result<Vec<R
             Some((r.resource.as_ref(), attr))
         })
         .collect();
+    // Entries by resource (an empty resource applies to every one), in document order, so
+    // each drifted resource finds its own without scanning them all.
+    let mut global = Vec::new();
+    let mut by_resource: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (ix, (resource, _)) in relevant.iter().enumerate() {
+        if resource.is_empty() {
+            global.push(ix);
+        } else {
+            by_resource.entry(resource).or_default().push(ix);
+        }
+    }
     let mut out = Vec::new();
     for rc in &plan.resource_drift {
-        let paths: Vec<&Value<'_>> = relevant
-            .iter()
-            .filter(|(resource, _)| resource.is_empty() || *resource == rc.address)
-            .map(|(_, attr)| attr)
+        let own = by_resource
+            .get(rc.address.as_ref())
+            .map_or(&[][..], Vec::as_slice);
+        let paths: Vec<&Value<'_>> = merge_sorted(&global, own)
+            .map(|ix| &relevant[ix].1)
             .collect();
         // With no relevant attribute every attribute reads as unchanged, so the entry's
         // computed action is no-op and it drops out: only drift that matters is shown.
@@ -141,23 +162,93 @@ fn drift(ctx: &Context<'_, '_>, plan: &Plan<'_>, mode: PlanMode) -> Result<Vec<R
     Ok(out)
 }
 
+/// The two indexes (ascending, disjoint) merged in ascending order.
+fn merge_sorted<'i>(xs: &'i [usize], ys: &'i [usize]) -> impl Iterator<Item = usize> + 'i {
+    let (mut i, mut j) = (0, 0);
+    std::iter::from_fn(move || match (xs.get(i), ys.get(j)) {
+        (Some(&x), Some(&y)) if x < y => {
+            i += 1;
+            Some(x)
+        }
+        (_, Some(&y)) => {
+            j += 1;
+            Some(y)
+        }
+        (Some(&x), None) => {
+            i += 1;
+            Some(x)
+        }
+        (None, None) => None,
+    })
+}
+
+/// Parses a change member (absent is null).
+fn parse_member<'a>(raw: Option<&'a RawValue>) -> std::result::Result<Value<'a>, ParseError> {
+    match raw {
+        Some(raw) => Value::parse(raw.get()),
+        None => Ok(Value::Null),
+    }
+}
+
+/// Parses `raw` unless its text is the same as `same_as`'s, whose value then serves for
+/// both (unchanged resources have identical `before` and `after`, and usually identical
+/// sensitivity masks: parsing them once halves the work).
+fn parse_unless_same<'a>(
+    raw: Option<&'a RawValue>,
+    same_as: Option<&'a RawValue>,
+) -> std::result::Result<Option<Value<'a>>, ParseError> {
+    match (raw, same_as) {
+        (Some(raw), Some(other)) if raw.get() == other.get() => Ok(None),
+        _ => parse_member(raw).map(Some),
+    }
+}
+
 fn resource_diff(
     ctx: &Context<'_, '_>,
     rc: &ResourceChange<'_>,
     relevance: Relevance<'_, '_>,
 ) -> Result<ResourceDiff> {
-    let values =
-        ParsedChange::parse(&rc.change).map_err(|e| value_error(ctx.path, &rc.address, e))?;
+    let change = &rc.change;
+    // Parsed in the order `ParsedChange::parse` uses, so the first error is the same.
+    let parsed = (|| {
+        let before = parse_member(change.before)?;
+        let after = parse_unless_same(change.after, change.before)?;
+        let after_unknown = parse_member(change.after_unknown)?;
+        let before_sensitive = parse_member(change.before_sensitive)?;
+        let after_sensitive = parse_unless_same(change.after_sensitive, change.before_sensitive)?;
+        let replace_paths = parse_member(change.replace_paths)?;
+        Ok((
+            before,
+            after,
+            after_unknown,
+            before_sensitive,
+            after_sensitive,
+            replace_paths,
+        ))
+    })()
+    .map_err(|e| value_error(ctx.path, &rc.address, e))?;
+    let (before, after, after_unknown, before_sensitive, after_sensitive, replace_paths) = parsed;
+    let values = Values {
+        before: &before,
+        after: after.as_ref().unwrap_or(&before),
+        after_unknown: &after_unknown,
+        before_sensitive: &before_sensitive,
+        after_sensitive: after_sensitive.as_ref().unwrap_or(&before_sensitive),
+        replace_paths: &replace_paths,
+    };
     let action = ResourceAction::from_actions(&rc.change.actions);
     let schema = ctx
         .schemas
         .and_then(|s| s.resource(&rc.provider_name, &rc.mode, &rc.type_));
     let expressions = match schema {
         Some(_) => None,
-        None => config_expressions(ctx.config, rc),
+        None => ctx
+            .config_index
+            .get_or_init(|| ConfigIndex::new(ctx.config))
+            .expressions(rc),
     };
-    let body = diff_resource(
-        &values,
+    let body = diff_resource_values(
+        values,
         schema,
         expressions,
         relevance,
@@ -199,29 +290,67 @@ fn value_error(path: &str, address: &str, err: crate::value::ParseError) -> Erro
     )
 }
 
-/// The configuration expressions of the resource behind `rc`, found by walking
-/// `module_calls` along its module path (instance keys dropped).
-fn config_expressions<'v, 'a>(
-    config: &'v Value<'a>,
-    rc: &ResourceChange<'_>,
-) -> Option<&'v Value<'a>> {
-    let mut module = config.get("root_module")?;
-    if let Some(address) = rc.module_address.as_deref() {
-        for name in module_names(address) {
-            module = module.get("module_calls")?.get(name)?.get("module")?;
+/// Where a resource block sits in the configuration: module call names (instance keys
+/// dropped), mode, type and name.
+type ConfigKey<'v> = (Vec<&'v str>, &'v str, &'v str, &'v str);
+
+/// The configuration's resource blocks, indexed once so finding a resource's
+/// expressions does not scan its module's resources for every instance.
+struct ConfigIndex<'v, 'a> {
+    /// `expressions` of the first block with each key (`None`: the block has none).
+    blocks: HashMap<ConfigKey<'v>, Option<&'v Value<'a>>>,
+}
+
+impl<'v, 'a> ConfigIndex<'v, 'a> {
+    fn new(config: &'v Value<'a>) -> Self {
+        let mut index = ConfigIndex {
+            blocks: HashMap::new(),
+        };
+        if let Some(root) = config.get("root_module") {
+            index.add_module(root, &mut Vec::new());
+        }
+        index
+    }
+
+    fn add_module(&mut self, module: &'v Value<'a>, path: &mut Vec<&'v str>) {
+        if let Some(Value::Array(resources)) = module.get("resources") {
+            for r in resources {
+                let field = |name| r.get(name).and_then(Value::as_str);
+                if let (Some(mode), Some(type_), Some(name)) =
+                    (field("mode"), field("type"), field("name"))
+                {
+                    // The first block with a key wins, as a search in order would find.
+                    self.blocks
+                        .entry((path.clone(), mode, type_, name))
+                        .or_insert_with(|| r.get("expressions"));
+                }
+            }
+        }
+        if let Some(Value::Object(calls)) = module.get("module_calls") {
+            for (name, call) in calls {
+                if let Some(child) = call.get("module") {
+                    path.push(name);
+                    self.add_module(child, path);
+                    path.pop();
+                }
+            }
         }
     }
-    let Value::Array(resources) = module.get("resources")? else {
-        return None;
-    };
-    resources
-        .iter()
-        .find(|r| {
-            r.get("mode").and_then(Value::as_str) == Some(rc.mode.as_ref())
-                && r.get("type").and_then(Value::as_str) == Some(rc.type_.as_ref())
-                && r.get("name").and_then(Value::as_str) == Some(rc.name.as_ref())
-        })?
-        .get("expressions")
+
+    /// The configuration expressions of the resource behind `rc`, found by walking
+    /// `module_calls` along its module path (instance keys dropped).
+    fn expressions(&self, rc: &ResourceChange<'_>) -> Option<&'v Value<'a>> {
+        let path = rc
+            .module_address
+            .as_deref()
+            .map(module_names)
+            .unwrap_or_default();
+        let key = (path, rc.mode.as_ref(), rc.type_.as_ref(), rc.name.as_ref());
+        // The map's keys live longer than `key`; looking up through a shorter-lived view
+        // of the map (it is covariant in its keys) lets `get` compare them.
+        let blocks: &HashMap<ConfigKey<'_>, Option<&'v Value<'a>>> = &self.blocks;
+        blocks.get(&key).copied().flatten()
+    }
 }
 
 /// `module.a["x"].module.b[0]` → `["a", "b"]`. Keys are skipped by bracket matching, so

@@ -148,9 +148,11 @@ pub(crate) fn object_attributes<'v, 'a, 's, T>(
     mut diff: impl FnMut(Change<'v, 'a>, T) -> Diff,
 ) -> (Vec<(String, Diff)>, Action) {
     let mut action = change.default_action();
-    let mut attributes = Vec::new();
+    let mut attributes = Vec::with_capacity(attrs.size_hint().1.unwrap_or(0));
+    // Schema attributes come sorted by name (`BTreeMap` order).
+    let mut children = change.children();
     for (name, attr) in attrs {
-        let mut child = change.relevant_key(name);
+        let mut child = children.relevant_key(name);
         child.before_explicit = false;
         child.after_explicit = false;
         let both_null = child.before.is_none() && child.after.is_none();
@@ -161,6 +163,8 @@ pub(crate) fn object_attributes<'v, 'a, 's, T>(
         action = action.fold(child_diff.action);
         attributes.push((name.clone(), child_diff));
     }
+    // Attributes null on both sides are left out: do not keep room for them in the tree.
+    attributes.shrink_to_fit();
     (attributes, action)
 }
 
@@ -169,9 +173,11 @@ fn map(change: &Change<'_, '_>, element: &CtyType) -> Diff {
         change.before_object().is_some(),
         change.after_object().is_some(),
     );
-    let mut entries = Vec::new();
-    for key in change.all_keys() {
-        let diff = diff_typed(change.relevant_key(key), element);
+    let keys = change.all_keys();
+    let mut entries = Vec::with_capacity(keys.len());
+    let mut children = change.children();
+    for key in keys {
+        let diff = diff_typed(children.relevant_key(key), element);
         action = action.fold(diff.action);
         entries.push((key.to_string(), diff));
     }
@@ -229,7 +235,9 @@ pub(crate) fn pair_slice<'v, 'a>(
     let steps = if std::ptr::eq(before, after) {
         // The very same elements (an unchanged JSON string): every element pairs with
         // itself, which is what the general path finds after hashing them all.
-        (0..before.len()).map(|ix| sequence::Step::Both(ix, ix)).collect()
+        (0..before.len())
+            .map(|ix| sequence::Step::Both(ix, ix))
+            .collect()
     } else {
         // With one side empty the pairing cannot depend on the values: skip hashing them.
         let (before_ids, after_ids) = if before.is_empty() || after.is_empty() {
