@@ -6,8 +6,10 @@
 //! 1. [`plan`] + [`schema`] + [`value`]: the plan model, `terraform show -json` and
 //!    `terraform providers schema -json` parsed into typed structs (values stay raw until
 //!    needed);
+//!    [`log`] reads Terraform's own `terraform plan` output (errors and warnings);
 //! 2. [`differ`]: values → [`diff::Diff`] trees, exactly as Terraform's renderer computes
 //!    them (pure, no formatting);
+//!    [`policy`] checks the diff trees against the policy gates;
 //! 3. [`render`]: diff trees → text identical to `terraform show`, the pull-request comment
 //!    (Markdown through Handlebars templates, within GitHub's size limit), an HTML preview,
 //!    and Markdown checks;
@@ -20,7 +22,9 @@ pub mod cli;
 pub mod diff;
 pub mod differ;
 pub mod error;
+pub mod log;
 pub mod plan;
+pub mod policy;
 pub mod publish;
 pub mod render;
 pub mod schema;

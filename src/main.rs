@@ -4,7 +4,7 @@ use std::io::Write;
 
 use clap::Parser;
 use planmark::cli::{run, Cli};
-use planmark::error::{Error, EXIT_BAD_INPUT, EXIT_OK};
+use planmark::error::{one_line, Error, EXIT_BAD_INPUT, EXIT_OK};
 
 fn main() {
     let cli = match Cli::try_parse() {
@@ -26,9 +26,20 @@ fn main() {
         Ok(()) => EXIT_OK,
         // A closed pipe (`planmark ... | head`) is not a failure.
         Err(Error::Write(err)) if err.kind() == std::io::ErrorKind::BrokenPipe => EXIT_OK,
+        // One line per violation; addresses come from the plan, hence `one_line`.
+        Err(Error::Policy(lines)) => {
+            let _ = out.flush();
+            let mut stderr = std::io::stderr().lock();
+            for line in &lines {
+                let _ = writeln!(stderr, "planmark: policy: {}", one_line(line));
+            }
+            planmark::error::EXIT_POLICY
+        }
         Err(err) => {
             let _ = out.flush();
-            let _ = writeln!(std::io::stderr(), "planmark: error: {err}");
+            // One line whatever the message holds (see `one_line`).
+            let message = one_line(&err.to_string()).into_owned();
+            let _ = writeln!(std::io::stderr(), "planmark: error: {message}");
             err.exit_code()
         }
     };

@@ -194,6 +194,8 @@ impl<'de> Deserialize<'de> for CtyType {
 impl ProviderSchemas {
     /// Parses `terraform providers schema -json` output.
     pub fn parse(path: &str, bytes: &[u8]) -> Result<ProviderSchemas> {
+        // A UTF-8 byte-order mark (Windows PowerShell writes one) is skipped, as for plans.
+        let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return Err(Error::input(
                 path,
@@ -203,7 +205,8 @@ impl ProviderSchemas {
         let mut de = serde_json::Deserializer::from_slice(bytes);
         let schemas: ProviderSchemas = serde_path_to_error::deserialize(&mut de).map_err(|err| {
             let field = err.path().to_string();
-            let inner = err.into_inner();
+            // serde quotes the offending value: keep only its kind.
+            let inner = crate::error::without_quoted_value(&err.into_inner().to_string());
             let location = if field == "." || field.is_empty() {
                 String::new()
             } else {

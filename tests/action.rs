@@ -1411,6 +1411,77 @@ async fn binary_plans_and_auto_schemas_go_through_terraform() {
     assert!(body.contains("pwned"), "the title is shown as text: {body}");
 }
 
+#[tokio::test(flavor = "multi_thread")]
+async fn failed_plans_policy_gates_and_labels_pass_through() {
+    if let Some(why) = e2e_missing_tool() {
+        return skipped("failed_plans_policy_gates_and_labels_pass_through", why);
+    }
+    let Some((os, arch, _)) = host_runner() else {
+        return skipped("failed_plans", "no release target for this machine");
+    };
+    let fake = fake_github().await;
+    let runner = Runner::new("gates", os, arch);
+    runner.shim(&["curl", "cargo", "terraform"]);
+    let dir = infra(&runner);
+    std::fs::copy(
+        root().join("tests/fixtures/logs/failed.jsonl"),
+        dir.join("plan.log"),
+    )
+    .unwrap();
+    // terraform plan failed: the comment says so, under the key the plan's comment has.
+    let call = base_call()
+        .with("version", "source")
+        .with("working-directory", "infra")
+        .with("plan", "prod=plan.json")
+        .with("failed", "plan.log")
+        .with("labels", "true");
+    let run = run_blocking(&runner, &call, GitHubEnv::new(&fake, 61)).await;
+    assert!(run.ok(), "{}", run.describe());
+    let comments = fake.comments("octo", "infra", 7);
+    assert_eq!(comments.len(), 1);
+    assert!(
+        comments[0].body.contains("Plan failed"),
+        "{}",
+        comments[0].body
+    );
+    assert!(
+        fake.labels("octo", "infra", 7).is_empty(),
+        "a failure sets no label"
+    );
+
+    // The next run plans: same comment, a label, and the gates fail the step (exit 3).
+    let call = base_call()
+        .with("version", "source")
+        .with("working-directory", "infra")
+        .with("plan", "prod=plan.json")
+        .with("fail-on", "destroy, replace")
+        .with("protect", "null_*\n aws_db_*")
+        .with("max-destroy", "5")
+        .with("labels", "true");
+    let run = run_blocking(&runner, &call, GitHubEnv::new(&fake, 62)).await;
+    let step = run.step("Comment");
+    assert_eq!(step.code, Some(3), "{}", run.describe());
+    assert!(
+        step.stderr
+            .contains("planmark: policy: null_resource.api[0] is replaced (--fail-on replace)"),
+        "{}",
+        step.stderr
+    );
+    assert!(
+        step.stderr.contains("(--protect null_*)"),
+        "{}",
+        step.stderr
+    );
+    let comments = fake.comments("octo", "infra", 7);
+    assert_eq!(comments.len(), 1, "updated in place");
+    assert!(
+        comments[0].body.contains("**Policy: "),
+        "{}",
+        comments[0].body
+    );
+    assert_eq!(fake.labels("octo", "infra", 7), ["planmark:destroy"]);
+}
+
 #[test]
 fn runner_platforms_map_to_release_assets() {
     if let Some(why) = e2e_missing_tool() {

@@ -3,13 +3,14 @@
 
 use std::io::Write;
 
-use super::render::{load, meta, named, template_set, Loaded};
+use super::render::{extras, load, meta, named, policy_result, template_set, violations, Loaded};
 use super::{CommentArgs, CommentMode, NoChangesArg};
 use crate::error::{Error, Result};
 use crate::publish::client::{GitHub, RetryPolicy};
+use crate::publish::labels::{self, Verdict};
 use crate::publish::target::{resolve, TargetHints};
 use crate::publish::{publish, Done, Mode, OnNoChanges, Outcome, PublishError, Request};
-use crate::render::markdown::{render_comment, Comment, Meta, TemplateSet};
+use crate::render::markdown::{render_comment_with, Comment, Extras, Meta, TemplateSet};
 
 /// GitHub refuses step summaries over 1 MiB.
 const STEP_SUMMARY_BYTES: usize = 1024 * 1024;
@@ -21,11 +22,17 @@ pub(super) fn comment(args: CommentArgs, out: &mut dyn Write) -> Result<()> {
     let env = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
     let templates = template_set(&args.common)?;
     let loaded = load(&args.common, args.plan_mode.plan_mode(), Some(&templates))?;
-    let meta = meta(&args.common, &loaded);
-    let first = render(&loaded, &meta, &templates, args.common.max_chars)?;
-    let has_changes = first.context.plans.iter().any(|p| p.has_changes);
+    let log = super::gates::load_log(&args.common.log)?;
+    // Policy is evaluated before anything is posted, but reported (exit 3) only after.
+    let violations = violations(&args.common, &loaded);
+    let extras = extras(&args.common, log.as_ref(), &violations);
+    let meta = meta(&args.common, &loaded, log.as_ref());
+    let first = render(&loaded, &meta, &extras, &templates, args.common.max_chars)?;
+    // A failed plan is news even with `--on-no-changes skip`.
+    let has_changes =
+        first.context.plans.iter().any(|p| p.has_changes) || first.context.failed.is_some();
     let renderer = |max_chars: usize| -> std::result::Result<String, PublishError> {
-        render(&loaded, &meta, &templates, max_chars)
+        render(&loaded, &meta, &extras, &templates, max_chars)
             .map(|c| c.markdown)
             .map_err(|e| PublishError::Render(e.to_string()))
     };
@@ -56,32 +63,68 @@ pub(super) fn comment(args: CommentArgs, out: &mut dyn Write) -> Result<()> {
             max_chars: args.common.max_chars,
             render: &renderer,
         };
-        match &github {
-            Some(github) => publish(github, &request).await,
+        let mut outcome = match &github {
+            Some(github) => publish(github, &request).await?,
             // A dry run without a token cannot look for an existing comment.
-            None => Ok(Outcome {
+            None => Outcome {
                 done: Done::Created,
                 comment_id: None,
                 comment_url: None,
                 body: first.markdown.clone(),
                 actions: vec!["create or update the comment (no token: existing comments not checked)".into()],
-            }),
+            },
+        };
+        if args.labels.labels {
+            let names = args.labels.names();
+            match (verdict(&first), &github) {
+                // A failed plan says nothing about what would change: labels stay.
+                (None, _) => {}
+                (Some(verdict), Some(github)) => outcome.actions.extend(
+                    labels::sync(github, &request.target, &names, verdict, args.dry_run).await?,
+                ),
+                (Some(verdict), None) => outcome.actions.push(format!(
+                    "keep only the label {} of our three (no token: current labels not checked)",
+                    match verdict {
+                        Verdict::NoChanges => &names.no_changes,
+                        Verdict::Changes => &names.changes,
+                        Verdict::Destroy => &names.destroy,
+                    }
+                )),
+            }
         }
+        Ok(outcome)
     })?;
     report(&args, &outcome, out)?;
     if !args.dry_run {
-        actions_files(&env, &loaded, &meta, &templates, &first, &outcome)?;
+        actions_files(&env, &loaded, &meta, &extras, &templates, &first, &outcome)?;
     }
-    Ok(())
+    policy_result(violations)
 }
 
 fn render(
     loaded: &[Loaded],
     meta: &Meta,
+    extras: &Extras<'_>,
     templates: &TemplateSet,
     max_chars: usize,
 ) -> Result<Comment> {
-    render_comment(&named(loaded), meta, templates, max_chars)
+    render_comment_with(&named(loaded), meta, extras, templates, max_chars)
+}
+
+/// The label verdict: destroys (replacements included) win over changes; `None` when a
+/// plan failed, since then nobody knows what would change.
+fn verdict(comment: &Comment) -> Option<Verdict> {
+    let context = &comment.context;
+    if context.failed.is_some() || context.plans.iter().any(|p| p.errored) {
+        return None;
+    }
+    Some(if context.plans.iter().any(|p| p.danger.count > 0) {
+        Verdict::Destroy
+    } else if context.plans.iter().any(|p| p.has_changes) {
+        Verdict::Changes
+    } else {
+        Verdict::NoChanges
+    })
 }
 
 fn client(env: Env<'_>, token: &str, max_wait: u64) -> std::result::Result<GitHub, PublishError> {
@@ -161,12 +204,13 @@ fn actions_files(
     env: Env<'_>,
     loaded: &[Loaded],
     meta: &Meta,
+    extras: &Extras<'_>,
     templates: &TemplateSet,
     first: &Comment,
     outcome: &Outcome,
 ) -> Result<()> {
     if let Some(path) = env("GITHUB_STEP_SUMMARY") {
-        let summary = step_summary(loaded, meta, templates)?;
+        let summary = step_summary(loaded, meta, extras, templates)?;
         append(&path, &summary)?;
     }
     if let Some(path) = env("GITHUB_OUTPUT") {
@@ -204,11 +248,16 @@ fn actions_files(
 }
 
 /// The full comment within the step summary's 1 MiB (bytes), degraded the same way past it.
-fn step_summary(loaded: &[Loaded], meta: &Meta, templates: &TemplateSet) -> Result<String> {
+fn step_summary(
+    loaded: &[Loaded],
+    meta: &Meta,
+    extras: &Extras<'_>,
+    templates: &TemplateSet,
+) -> Result<String> {
     // UTF-16 units never exceed UTF-8 bytes, so start at the byte limit and shrink.
     let mut max_chars = STEP_SUMMARY_BYTES;
     loop {
-        let comment = render(loaded, meta, templates, max_chars)?;
+        let comment = render(loaded, meta, extras, templates, max_chars)?;
         if comment.markdown.len() <= STEP_SUMMARY_BYTES * 49 / 50
             || max_chars <= crate::render::markdown::MIN_MAX_CHARS
         {

@@ -4,6 +4,7 @@
 //! writes the result. Errors are [`Error`]s whose [`Error::exit_code`] main() uses.
 
 mod comment;
+pub mod gates;
 mod meta;
 mod render;
 pub mod templates;
@@ -24,7 +25,9 @@ Exit codes:
   0  success
   1  runtime or API failure (output not written, GitHub unreachable or refusing)
   2  bad input or usage (unreadable file, not a plan, unsupported format_version, bad flags,
-     a template that does not parse or render)";
+     a template that does not parse or render)
+  3  the plan breaks a policy gate (--fail-on, --max-destroy, --protect); the output or
+     comment was still written, and each violation is one line on standard error";
 
 /// Turns a Terraform or OpenTofu plan into the text and pull-request comment reviewers
 /// want to read.
@@ -118,6 +121,9 @@ pub struct CommentArgs {
     /// Print what would be done and the body; change nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// Pull-request labels.
+    #[command(flatten)]
+    pub labels: gates::LabelArgs,
     /// What to render.
     #[command(flatten)]
     pub common: CommonArgs,
@@ -172,9 +178,61 @@ pub struct CommonArgs {
     /// (see `planmark templates export`).
     #[arg(long, value_name = "DIR")]
     pub templates: Option<PathBuf>,
+    /// Largest plan or schemas input read, e.g. `1G`, `500M` (K, M, G are powers of 1024;
+    /// a bare number is bytes). Parsing holds the whole text and a tree of its values in
+    /// memory, so a larger input is refused before it is read.
+    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_size)]
+    pub max_input_size: u64,
+    /// Terraform's log (`--failed`, `--log`).
+    #[command(flatten)]
+    pub log: gates::LogArgs,
+    /// Policy gates.
+    #[command(flatten)]
+    pub policy: gates::PolicyArgs,
     /// Plan JSON files, `-` for standard input, optionally named: `NAME=PATH`.
-    #[arg(value_name = "PLAN", required = true)]
+    #[arg(value_name = "PLAN", required_unless_present = "failed")]
     pub plans: Vec<String>,
+}
+
+/// The default `--max-input-size`: 1 GiB. Parsed, a plan takes several times its size in
+/// memory, which a 1 GiB plan already asks of a 16 GB hosted runner.
+pub const DEFAULT_MAX_INPUT_SIZE: u64 = 1 << 30;
+
+const SIZE_UNITS: [(&str, u64); 3] = [("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10)];
+
+fn parse_size(text: &str) -> std::result::Result<u64, String> {
+    let upper = text.trim().to_ascii_uppercase();
+    let upper = upper
+        .strip_suffix("IB")
+        .or_else(|| upper.strip_suffix('B'))
+        .unwrap_or(&upper);
+    let (digits, unit) = SIZE_UNITS
+        .iter()
+        .find_map(|(suffix, unit)| upper.strip_suffix(suffix).map(|d| (d, *unit)))
+        .unwrap_or((upper, 1));
+    match digits
+        .trim()
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(unit))
+    {
+        Some(n) if n > 0 => Ok(n),
+        _ => Err("expected a size such as 1G, 500M, 64K or a number of bytes".to_string()),
+    }
+}
+
+/// `n` bytes for people: `2 GiB`, `1.5 MiB`, `300 bytes`.
+fn human_size(n: u64) -> String {
+    for (suffix, unit) in SIZE_UNITS {
+        if n >= unit {
+            return if n % unit == 0 {
+                format!("{} {suffix}iB", n / unit)
+            } else {
+                format!("{:.1} {suffix}iB", n as f64 / unit as f64)
+            };
+        }
+    }
+    format!("{n} bytes")
 }
 
 fn parse_max_chars(text: &str) -> std::result::Result<usize, String> {
@@ -262,18 +320,48 @@ impl PlanArg {
     }
 }
 
-/// Reads a file, or standard input for `-`.
+/// Reads a file, or standard input for `-`, of at most [`DEFAULT_MAX_INPUT_SIZE`].
 pub fn read_input(path: &str) -> Result<Vec<u8>> {
-    let mut bytes = Vec::new();
-    let result = if path == "-" {
-        std::io::stdin().lock().read_to_end(&mut bytes).map(|_| ())
-    } else {
-        std::fs::File::open(path).and_then(|mut f| f.read_to_end(&mut bytes).map(|_| ()))
-    };
-    result.map_err(|source| Error::Read {
+    read_input_at_most(path, DEFAULT_MAX_INPUT_SIZE)
+}
+
+/// Reads a file, or standard input for `-`, refusing more than `max` bytes: a regular
+/// file by its size before anything is read, a pipe once `max` bytes have come.
+pub fn read_input_at_most(path: &str, max: u64) -> Result<Vec<u8>> {
+    let read_error = |source| Error::Read {
         path: path.to_string(),
         source,
-    })?;
+    };
+    let too_big = |size: Option<u64>| {
+        let limit = human_size(max);
+        let size = match size {
+            Some(size) => format!("is {}; planmark reads at most {limit}", human_size(size)),
+            None => format!("is more than {limit}, the most planmark reads"),
+        };
+        Error::input(
+            path,
+            format!("{size} (raise the limit with --max-input-size)"),
+        )
+    };
+    let mut bytes = Vec::new();
+    if path == "-" {
+        let stdin = std::io::stdin().lock();
+        stdin.take(max.saturating_add(1)).read_to_end(&mut bytes)
+    } else {
+        let file = std::fs::File::open(path).map_err(read_error)?;
+        let meta = file.metadata().map_err(read_error)?;
+        if meta.is_dir() {
+            return Err(Error::input(path, "is a directory, not a file"));
+        }
+        if meta.is_file() && meta.len() > max {
+            return Err(too_big(Some(meta.len())));
+        }
+        file.take(max.saturating_add(1)).read_to_end(&mut bytes)
+    }
+    .map_err(read_error)?;
+    if bytes.len() as u64 > max {
+        return Err(too_big(None));
+    }
     Ok(bytes)
 }
 
@@ -292,6 +380,25 @@ pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sizes_parse_and_print_in_powers_of_1024() {
+        for (text, bytes) in [
+            ("1G", 1 << 30),
+            ("1GiB", 1 << 30),
+            ("500m", 500 << 20),
+            ("64KB", 64 << 10),
+            ("1000", 1000),
+        ] {
+            assert_eq!(parse_size(text), Ok(bytes), "{text}");
+        }
+        for bad in ["", "0", "G", "1T", "-1K", "1.5G", "99999999999G"] {
+            assert!(parse_size(bad).is_err(), "{bad:?} should be refused");
+        }
+        assert_eq!(human_size(2 << 30), "2 GiB");
+        assert_eq!(human_size(3 << 19), "1.5 MiB");
+        assert_eq!(human_size(1023), "1023 bytes");
+    }
 
     #[test]
     fn plan_args_may_be_named() {

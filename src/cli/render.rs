@@ -4,12 +4,14 @@
 use std::io::Write;
 use std::path::Path;
 
-use super::{read_input, CommonArgs, Format, PlanArg, RenderArgs};
+use super::gates::LoadedLog;
+use super::{read_input, read_input_at_most, CommonArgs, Format, PlanArg, RenderArgs};
 use crate::diff::PlanDiff;
 use crate::error::{Error, Result};
 use crate::plan::parse_plan;
+use crate::policy::Violation;
 use crate::render::markdown::marker::{marker_line, plan_sha256, MarkerData};
-use crate::render::markdown::{render_comment, Meta, NamedPlan, Source, TemplateSet};
+use crate::render::markdown::{render_comment_with, Extras, Meta, NamedPlan, Source, TemplateSet};
 use crate::render::{html::preview_page, text::render_plan};
 use crate::schema::ProviderSchemas;
 
@@ -30,7 +32,8 @@ pub(super) fn load(
     let schemas = match &args.schemas {
         Some(path) => {
             let display = path.display().to_string();
-            Some(ProviderSchemas::parse(&display, &read_input(&display)?)?)
+            let bytes = read_input_at_most(&display, args.max_input_size)?;
+            Some(ProviderSchemas::parse(&display, &bytes)?)
         }
         None => None,
     };
@@ -40,7 +43,7 @@ pub(super) fn load(
     let mut loaded = Vec::with_capacity(args.plans.len());
     for raw in &args.plans {
         let arg = PlanArg::parse(raw);
-        let bytes = read_input(&arg.path)?;
+        let bytes = read_input_at_most(&arg.path, args.max_input_size)?;
         let plan = parse_plan(&arg.path, &bytes)?;
         let diff = crate::differ::diff_plan(&arg.path, &plan, schemas.as_ref(), mode)?;
         let sha256 = plan_sha256(&bytes);
@@ -58,12 +61,25 @@ pub(super) fn render(args: RenderArgs, out: &mut dyn Write) -> Result<()> {
         comment_format.then_some(&templates),
     )?;
     let args_common = &args.common;
+    let log = super::gates::load_log(&args_common.log)?;
+    let violations = violations(args_common, &loaded);
     let text = match args.format {
-        Format::Text => text(&loaded),
+        Format::Text => {
+            let mut text = text(&loaded);
+            if let Some(log) = &log {
+                if args_common.log.failed.is_some() {
+                    text.push_str("Terraform could not make the plan.\n");
+                }
+                text.push_str(&super::gates::log_text(&log.log));
+            }
+            text
+        }
         format => {
-            let meta = meta(args_common, &loaded);
+            let meta = meta(args_common, &loaded, log.as_ref());
             let plans = named(&loaded);
-            let comment = render_comment(&plans, &meta, &templates, args_common.max_chars)?;
+            let extras = extras(args_common, log.as_ref(), &violations);
+            let comment =
+                render_comment_with(&plans, &meta, &extras, &templates, args_common.max_chars)?;
             match format {
                 Format::Html => {
                     let title = format!("planmark — {}", meta.key);
@@ -80,7 +96,49 @@ pub(super) fn render(args: RenderArgs, out: &mut dyn Write) -> Result<()> {
         }
     };
     out.write_all(text.as_bytes()).map_err(Error::Write)?;
-    out.flush().map_err(Error::Write)
+    out.flush().map_err(Error::Write)?;
+    policy_result(violations)
+}
+
+/// The policy gates' violations by the plans (none without gates).
+pub(super) fn violations(args: &CommonArgs, loaded: &[Loaded]) -> Vec<Violation> {
+    let policy = args.policy.policy();
+    if policy.is_empty() {
+        return Vec::new();
+    }
+    let plans: Vec<(&str, &PlanDiff)> = loaded
+        .iter()
+        .map(|l| (l.arg.name.as_str(), &l.diff))
+        .collect();
+    crate::policy::evaluate(&policy, &plans)
+}
+
+/// Exit code 3 (after the output is written) when the plans break a gate.
+pub(super) fn policy_result(violations: Vec<Violation>) -> Result<()> {
+    if violations.is_empty() {
+        return Ok(());
+    }
+    Err(Error::Policy(
+        violations.iter().map(ToString::to_string).collect(),
+    ))
+}
+
+/// What the comment shows besides the plans: the log, the violations, a failed plan.
+pub(super) fn extras<'a>(
+    args: &'a CommonArgs,
+    log: Option<&'a LoadedLog>,
+    violations: &'a [Violation],
+) -> Extras<'a> {
+    Extras {
+        failed: args
+            .log
+            .failed
+            .is_some()
+            .then(|| log.map(|l| l.arg.name.as_str()))
+            .flatten(),
+        log: log.map(|l| &l.log),
+        violations,
+    }
 }
 
 /// The plans as the renderer takes them.
@@ -124,12 +182,20 @@ fn default_key(loaded: &[Loaded]) -> String {
         .join("+")
 }
 
-pub(super) fn meta(args: &CommonArgs, loaded: &[Loaded]) -> Meta {
+pub(super) fn meta(args: &CommonArgs, loaded: &[Loaded], log: Option<&LoadedLog>) -> Meta {
     let run = super::run_info(&|name| std::env::var(name).ok());
-    let key = args.key.clone().unwrap_or_else(|| default_key(loaded));
-    let plan_sha256 = match loaded {
-        [one] => one.sha256.clone(),
-        many => {
+    // A failed plan's comment has the key its plan's comment would have (`NAME=`, else the
+    // path), so that each run updates the other's comment in place.
+    let failed = log.filter(|_| args.log.failed.is_some());
+    let key = args.key.clone().unwrap_or_else(|| match failed {
+        Some(log) if log.arg.named => log.arg.name.clone(),
+        Some(log) => log.arg.path.clone(),
+        None => default_key(loaded),
+    });
+    let plan_sha256 = match (loaded, failed) {
+        (_, Some(log)) => log.sha256.clone(),
+        ([one], None) => one.sha256.clone(),
+        (many, None) => {
             let lines: String = many
                 .iter()
                 .map(|l| format!("{}={}\n", l.arg.name, l.sha256))

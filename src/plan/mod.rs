@@ -12,7 +12,7 @@ pub use values::{sensitive_variables, ParsedChange};
 
 use serde::Deserialize;
 
-use crate::error::{Error, Result};
+use crate::error::{without_quoted_value, Error, Result};
 
 /// Highest plan format major version we understand; 2.x means a breaking change.
 const SUPPORTED_MAJOR: u64 = 1;
@@ -82,7 +82,13 @@ pub fn parse_plan<'a>(path: &str, bytes: &'a [u8]) -> Result<Plan<'a>> {
 }
 
 /// Rejects inputs that are not UTF-8 JSON text before the JSON parser sees them.
+///
+/// A UTF-8 byte-order mark is skipped: Windows PowerShell writes one (`Out-File -Encoding
+/// utf8`, `Set-Content`), and it says nothing but "this is UTF-8". UTF-16 (what Windows
+/// PowerShell's `>` writes) is refused with the command that fixes it.
 fn check_text<'a>(path: &str, bytes: &'a [u8]) -> Result<&'a str> {
+    let with_bom = bytes;
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(Error::input(
             path,
@@ -95,13 +101,10 @@ fn check_text<'a>(path: &str, bytes: &'a [u8]) -> Result<&'a str> {
             "is a binary plan file; convert it first with `terraform show -json tfplan > plan.json`",
         ));
     }
-    if bytes.starts_with(&[0xEF, 0xBB, 0xBF])
-        || bytes.starts_with(&[0xFF, 0xFE])
-        || bytes.starts_with(&[0xFE, 0xFF])
-    {
+    if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
         return Err(Error::input(
             path,
-            "starts with a byte-order mark (UTF-16 or UTF-8 BOM); write the file as plain UTF-8, e.g. `terraform show -json tfplan | Out-File -Encoding utf8NoBOM plan.json` in PowerShell",
+            "is UTF-16 text (it starts with a UTF-16 byte-order mark, as Windows PowerShell's `>` writes); write it as UTF-8, e.g. `terraform show -json tfplan | Out-File -Encoding utf8 plan.json`",
         ));
     }
     std::str::from_utf8(bytes).map_err(|err| {
@@ -109,7 +112,7 @@ fn check_text<'a>(path: &str, bytes: &'a [u8]) -> Result<&'a str> {
             path,
             format!(
                 "is not valid UTF-8 (invalid byte at offset {}); expected JSON from `terraform show -json`",
-                err.valid_up_to()
+                err.valid_up_to() + (with_bom.len() - bytes.len())
             ),
         )
     })
@@ -207,10 +210,13 @@ fn describe_json_error(
                 format!("is not valid JSON: {inner}")
             }
         }
+        // serde quotes the offending value: keep only its kind (see `without_quoted_value`).
         serde_json::error::Category::Data if field == "." || field.is_empty() => {
+            let inner = without_quoted_value(&inner.to_string());
             format!("is not a plan object: {inner}; expected the output of `terraform show -json tfplan`")
         }
         serde_json::error::Category::Data => {
+            let inner = without_quoted_value(&inner.to_string());
             format!("field `{field}` has the wrong type: {inner}")
         }
         serde_json::error::Category::Io => format!("cannot be read: {inner}"),

@@ -9,6 +9,7 @@
 
 pub mod client;
 pub mod comments;
+pub mod labels;
 pub mod target;
 
 use http::Method;

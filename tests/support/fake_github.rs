@@ -18,6 +18,11 @@
 //!   for bodies over 65,536 characters. Length is counted in Unicode scalar values
 //!   (`str::chars`), as GitHub words its limit; a byte budget is the publisher's job.
 //! - `GET /repos/{o}/{r}/commits/{sha}/pulls` and `GET /repos/{o}/{r}/pulls/{n}`.
+//! - Issue labels: list (`GET …/issues/{n}/labels`, one page), add (`POST …/labels` with
+//!   `{"labels": [names]}`, answering every label of the issue; a label the repository
+//!   lacks is created with GitHub's default colour), remove (`DELETE …/labels/{name}`, the
+//!   name percent-decoded, matched case-insensitively; 404 "Label does not exist" when the
+//!   issue does not carry it). Label writes need write access like comment writes.
 //! - GraphQL by string matching: `viewer { login databaseId }` and
 //!   `minimizeComment(input: {subjectId, classifier})`, with GitHub's HTTP-200 error
 //!   envelopes for unknown node ids and bad arguments.
@@ -150,6 +155,9 @@ pub enum Route {
     CommitPulls,
     GetPull,
     GetUser,
+    ListLabels,
+    AddLabels,
+    RemoveLabel,
 }
 
 impl Route {
@@ -169,6 +177,13 @@ impl Route {
             }
             Route::GetUser => return format!("{DOC_REST}/users/users#get-the-authenticated-user"),
             Route::GraphQl => return "https://docs.github.com/graphql".into(),
+            Route::ListLabels => {
+                return format!("{DOC_REST}/issues/labels#list-labels-for-an-issue")
+            }
+            Route::AddLabels => return format!("{DOC_REST}/issues/labels#add-labels-to-an-issue"),
+            Route::RemoveLabel => {
+                return format!("{DOC_REST}/issues/labels#remove-a-label-from-an-issue")
+            }
         };
         format!("{DOC_REST}/issues/comments#{anchor}")
     }
@@ -364,6 +379,27 @@ impl FakeGitHub {
         st.insert_comment(repo_id, number, user.clone(), body.into())
     }
 
+    /// Puts labels on an existing PR (creating them in the repository), as a person would.
+    pub fn seed_labels(&self, owner: &str, repo: &str, number: u64, names: &[&str]) {
+        let mut st = self.st();
+        let repo_id = st
+            .repo_id(owner, repo)
+            .expect("seed_labels: add_repo first");
+        for name in names {
+            st.label_issue(repo_id, number, name);
+        }
+    }
+
+    /// The labels of a PR, in the order they were added.
+    pub fn labels(&self, owner: &str, repo: &str, number: u64) -> Vec<String> {
+        let st = self.st();
+        let Some(repo_id) = st.repo_id(owner, repo) else {
+            return Vec::new();
+        };
+        let on = st.issue_labels.get(&(repo_id, number));
+        on.cloned().unwrap_or_default()
+    }
+
     /// Current comments of a PR, in creation order (deleted ones are gone).
     pub fn comments(&self, owner: &str, repo: &str, number: u64) -> Vec<Comment> {
         let st = self.st();
@@ -444,6 +480,10 @@ struct State {
     comments: Vec<Comment>,
     tokens: HashMap<String, Token>,
     faults: HashMap<Route, VecDeque<Failure>>,
+    /// Repository labels: (repository id, name, id).
+    repo_labels: Vec<(u64, String, u64)>,
+    /// Label names on each (repository id, issue number).
+    issue_labels: HashMap<(u64, u64), Vec<String>>,
     log: Vec<Recorded>,
     clock: u64,
     next_comment_id: u64,
@@ -500,6 +540,54 @@ impl State {
             .iter()
             .any(|p| p.repo_id == repo_id && p.number == number)
     }
+    /// Adds label `name` to an issue, creating the repository label when missing; returns
+    /// false when the issue already carried it (names compare case-insensitively).
+    fn label_issue(&mut self, repo_id: u64, number: u64, name: &str) -> bool {
+        let known = self
+            .repo_labels
+            .iter()
+            .find(|(r, n, _)| *r == repo_id && n.eq_ignore_ascii_case(name))
+            .map(|(_, n, _)| n.clone());
+        let name = match known {
+            Some(n) => n,
+            None => {
+                let id = 5_000_000_000 + self.repo_labels.len() as u64 * 17;
+                self.repo_labels.push((repo_id, name.to_string(), id));
+                name.to_string()
+            }
+        };
+        let on = self.issue_labels.entry((repo_id, number)).or_default();
+        if on.iter().any(|n| n.eq_ignore_ascii_case(&name)) {
+            return false;
+        }
+        on.push(name);
+        true
+    }
+
+    /// An issue's labels as GitHub lists them.
+    fn labels_json(&self, repo: &Repo, number: u64) -> Value {
+        let names = self.issue_labels.get(&(repo.id, number));
+        let labels = names.into_iter().flatten().map(|name| {
+            let (_, name, id) = self
+                .repo_labels
+                .iter()
+                .find(|(r, n, _)| *r == repo.id && n == name)
+                .expect("issue labels exist in the repository");
+            let url = format!(
+                "{}/repos/{}/{}/labels/{}",
+                self.api(),
+                repo.owner,
+                repo.name,
+                name.replace('%', "%25")
+                    .replace(' ', "%20")
+                    .replace(':', "%3A")
+            );
+            json!({"id": id, "node_id": global_id("LA", &[0, *id]), "url": url, "name": name,
+                "color": "ededed", "default": false, "description": null})
+        });
+        Value::Array(labels.collect())
+    }
+
     fn insert_comment(&mut self, repo_id: u64, number: u64, user: User, body: String) -> u64 {
         let id = self.next_comment_id;
         self.next_comment_id += 7; // increasing, not contiguous
@@ -597,6 +685,14 @@ impl State {
             ["repositories", id, tail @ ..] => (RepoKey::Id(id.parse().ok()?), tail),
             _ => return None,
         };
+        if let ("DELETE", ["issues", n, "labels", name]) = (method, tail) {
+            return Some(Call {
+                route: Route::RemoveLabel,
+                repo: Some(key),
+                num: n.parse().ok()?,
+                sha: percent_decode(name)?,
+            });
+        }
         let (route, arg) = match (method, tail) {
             ("GET", ["issues", "comments", id]) => (Route::GetComment, *id),
             ("PATCH" | "POST", ["issues", "comments", id]) => (Route::UpdateComment, *id),
@@ -604,6 +700,8 @@ impl State {
             ("GET", ["issues", n, "comments"]) => (Route::ListComments, *n),
             ("POST", ["issues", n, "comments"]) => (Route::CreateComment, *n),
             ("GET", ["pulls", n]) => (Route::GetPull, *n),
+            ("GET", ["issues", n, "labels"]) => (Route::ListLabels, *n),
+            ("POST", ["issues", n, "labels"]) => (Route::AddLabels, *n),
             ("GET", ["commits", sha, "pulls"]) => (Route::CommitPulls, *sha),
             _ => return None,
         };
@@ -736,13 +834,50 @@ impl State {
         };
         let writes = matches!(
             route,
-            Route::CreateComment | Route::UpdateComment | Route::DeleteComment
+            Route::CreateComment
+                | Route::UpdateComment
+                | Route::DeleteComment
+                | Route::AddLabels
+                | Route::RemoveLabel
+        );
+        let on_issue = matches!(
+            route,
+            Route::ListComments
+                | Route::CreateComment
+                | Route::ListLabels
+                | Route::AddLabels
+                | Route::RemoveLabel
         );
         match route {
-            Route::ListComments | Route::CreateComment if !self.has_pull(repo.id, num) => {
-                self.err(404, "Not Found", &doc)
-            }
+            _ if on_issue && !self.has_pull(repo.id, num) => self.err(404, "Not Found", &doc),
             _ if writes && read_only => self.err(403, INTEGRATION, &doc),
+            Route::ListLabels => self.json(200, self.labels_json(&repo, num), &[]),
+            Route::AddLabels => {
+                let v: Option<Value> = serde_json::from_slice(&req.body).ok();
+                let Some(v) = v else {
+                    return self.err(400, "Problems parsing JSON", &doc);
+                };
+                let names: Option<Vec<String>> = v
+                    .get("labels")
+                    .and_then(Value::as_array)
+                    .and_then(|a| a.iter().map(|n| n.as_str().map(str::to_owned)).collect());
+                let Some(names) = names.filter(|n| !n.is_empty()) else {
+                    let msg = "Invalid request.\n\nNo subschema in \"anyOf\" matched.";
+                    return self.err(422, msg, &doc);
+                };
+                for name in names {
+                    self.label_issue(repo.id, num, &name);
+                }
+                self.json(200, self.labels_json(&repo, num), &[])
+            }
+            Route::RemoveLabel => {
+                let on = self.issue_labels.entry((repo.id, num)).or_default();
+                let Some(i) = on.iter().position(|n| n.eq_ignore_ascii_case(&sha)) else {
+                    return self.err(404, "Label does not exist", &doc);
+                };
+                on.remove(i);
+                self.json(200, self.labels_json(&repo, num), &[])
+            }
             Route::ListComments => self.list(&repo, num, query),
             Route::CreateComment => match self.body_of(&req.body, &doc, true) {
                 Err(r) => *r,
@@ -1079,6 +1214,24 @@ impl State {
             "head": {"label": format!("{}:{}", repo.owner, p.head_ref), "ref": p.head_ref, "sha": p.head_sha, "user": owner, "repo": repo_v},
             "base": {"label": format!("{}:main", repo.owner), "ref": "main", "sha": base_sha, "user": owner, "repo": repo_v}})
     }
+}
+
+/// A percent-encoded path segment as text (`None` for bad escapes or non-UTF-8).
+fn percent_decode(segment: &str) -> Option<String> {
+    let bytes = segment.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
 }
 
 /// The token of `Authorization: Bearer T` / `token T` (scheme case-insensitive).

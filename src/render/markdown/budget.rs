@@ -224,3 +224,14 @@ fn notice(stage: &str, what: String, max_chars: usize) -> Truncation {
         max_chars,
     }
 }
+
+/// Characters the log's diagnostics may take (`--failed`, `--log`): a third of the limit,
+/// a tenth in the counts-only form, so that they never crowd out the plan's own verdict.
+/// What does not fit is counted, errors before warnings (see `extras.rs`).
+pub fn diagnostics_room(max_chars: usize, tight: bool) -> usize {
+    if tight {
+        max_chars / 10
+    } else {
+        max_chars / 3
+    }
+}

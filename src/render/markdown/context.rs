@@ -12,6 +12,7 @@ use crate::diff::{
 
 use super::catalog::{entry_text, Catalog, Detail, Item};
 use super::diff_lines::diff_body;
+use super::extras::{self, Diagnostics, Extras, FailedPlan, PolicyContext};
 use super::words::{self, icon, Kind, Segment};
 
 /// Bumped whenever a field is removed or changes meaning (adding fields is compatible).
@@ -58,6 +59,14 @@ pub struct Context {
     pub footer: Footer,
     /// The hidden marker line (`<!-- planmark:v1 {...} -->`) that identifies the comment.
     pub marker: String,
+    /// `--failed`: Terraform could not make the plan; `plans` is empty and `diagnostics`
+    /// says why. `null` otherwise.
+    pub failed: Option<FailedPlan>,
+    /// Errors and warnings from Terraform's log (`--failed LOG`, `--log FILE`); `null`
+    /// without a log.
+    pub diagnostics: Option<Diagnostics>,
+    /// Policy gates the plans break (`--fail-on`, `--max-destroy`, `--protect`).
+    pub policy: PolicyContext,
 }
 
 /// Resource and other counts.
@@ -343,7 +352,9 @@ pub fn build(
     catalog: &Catalog,
     details: &[Detail],
     truncation: Option<Truncation>,
+    extra: (&Extras<'_>, usize),
 ) -> Context {
+    let (extra, max_chars) = extra;
     let diffs: Vec<&PlanDiff> = plans.iter().map(|p| p.diff).collect();
     // The counts-only form also shortens the banner and check lists.
     let tight = usize::from(
@@ -416,7 +427,7 @@ pub fn build(
             _ => statuses.no_changes += 1,
         }
     }
-    let status = if statuses.failed > 0 {
+    let status = if statuses.failed > 0 || extra.failed.is_some() {
         "failed"
     } else if statuses.destructive > 0 {
         "destructive"
@@ -434,11 +445,22 @@ pub fn build(
         status_icon: icon(status).to_string(),
         totals,
         plan_statuses: statuses,
-        footer: footer(&diffs, meta),
+        footer: footer(
+            &diffs,
+            meta,
+            extra.log.and_then(|l| l.terraform_version.as_deref()),
+        ),
         truncated: truncation.is_some(),
         truncation,
         marker: meta.marker.clone(),
         plans: contexts,
+        failed: extra.failed.map(|name| FailedPlan {
+            name: name.to_string(),
+        }),
+        diagnostics: extra
+            .log
+            .map(|log| extras::diagnostics(log, max_chars, tight)),
+        policy: extras::policy(extra.violations, tight),
     }
 }
 
@@ -817,8 +839,12 @@ fn shorten(message: &str, max: usize) -> String {
     short
 }
 
-fn footer(plans: &[&PlanDiff], meta: &Meta) -> Footer {
+fn footer(plans: &[&PlanDiff], meta: &Meta, log_version: Option<&str>) -> Footer {
     let mut terraform_versions: Vec<String> = Vec::new();
+    // A failed plan has no plan JSON: its log's `version` message names Terraform.
+    if let (true, Some(v)) = (plans.is_empty(), log_version) {
+        terraform_versions.push(v.to_string());
+    }
     let mut format_versions: Vec<String> = Vec::new();
     for plan in plans {
         if let Some(v) = &plan.terraform_version {

@@ -13,6 +13,7 @@ pub mod catalog;
 pub mod context;
 pub mod diff_lines;
 pub mod escape;
+pub mod extras;
 pub mod marker;
 pub mod templates;
 pub mod words;
@@ -22,6 +23,7 @@ use crate::error::Result;
 use budget::{effective_limit, measure, Sizes};
 use catalog::Catalog;
 pub use context::{Context, Meta, NamedPlan};
+pub use extras::Extras;
 pub use templates::{Source, TemplateSet};
 
 /// GitHub's limit on a comment body, in characters.
@@ -45,6 +47,18 @@ pub fn render_comment(
     templates: &TemplateSet,
     max_chars: usize,
 ) -> Result<Comment> {
+    render_comment_with(plans, meta, &Extras::default(), templates, max_chars)
+}
+
+/// [`render_comment`] with a log's diagnostics, policy violations, or (`extras.failed`, no
+/// plans) the comment for a plan Terraform could not make.
+pub fn render_comment_with(
+    plans: &[NamedPlan<'_>],
+    meta: &Meta,
+    extras: &Extras<'_>,
+    templates: &TemplateSet,
+    max_chars: usize,
+) -> Result<Comment> {
     let max_chars = max_chars.max(MIN_MAX_CHARS);
     let limit = effective_limit(max_chars);
     let renderer = templates.registry()?;
@@ -52,7 +66,14 @@ pub fn render_comment(
     let catalog = Catalog::new(&diffs);
     let mut sizes = Sizes::new(&diffs, &catalog);
     let attempt = |plan: budget::Plan| -> Result<Comment> {
-        let context = context::build(plans, meta, &catalog, &plan.details, plan.truncation);
+        let context = context::build(
+            plans,
+            meta,
+            &catalog,
+            &plan.details,
+            plan.truncation,
+            (extras, max_chars),
+        );
         let markdown = renderer.render(&context)?;
         Ok(Comment { markdown, context })
     };

@@ -44,6 +44,15 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     ("outputs", include_str!("../../../templates/outputs.hbs")),
     ("deferred", include_str!("../../../templates/deferred.hbs")),
     ("footer", include_str!("../../../templates/footer.hbs")),
+    (
+        "plan_failed",
+        include_str!("../../../templates/plan_failed.hbs"),
+    ),
+    ("policy", include_str!("../../../templates/policy.hbs")),
+    (
+        "diagnostics",
+        include_str!("../../../templates/diagnostics.hbs"),
+    ),
 ];
 
 /// A template source and where it came from (for error messages).

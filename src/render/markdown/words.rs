@@ -124,6 +124,7 @@ pub fn icon(name: &str) -> &'static str {
         "outputs" => "📤",
         "deferred" => "⏳",
         "failed" | "fail" | "error" => "❌",
+        "warning" => "⚠️",
         "pass" => "✅",
         "unknown" => "❔",
         "destructive" => "🟥",

@@ -1,0 +1,153 @@
+//! Command line, logs, policy gates and labels: the options of `--failed`, `--log`,
+//! `--fail-on`/`--max-destroy`/`--protect` (shared by `render` and `comment`) and
+//! `--labels` (`comment` only), and reading the log file they name.
+//!
+//! Contract: a log that cannot be read is bad input (exit 2, one line naming the file);
+//! evaluation of the gates is the policy stage's, not ours.
+
+use crate::error::{Error, Result};
+use crate::log::{parse_log, PlanLog};
+use crate::policy::{Policy, Rule};
+use crate::publish::labels::LabelNames;
+use crate::render::markdown::marker::plan_sha256;
+
+use super::{read_input, PlanArg};
+
+/// Terraform's log: a plan that failed, or the warnings of one that did not.
+#[derive(Debug, Clone, clap::Args)]
+pub struct LogArgs {
+    /// Terraform could not make the plan: post (or update, same key) a comment saying so,
+    /// with the errors from LOG, what `terraform plan` printed (the `-json` stream or plain
+    /// text). `NAME=LOG` names it like a plan (the default key is NAME, else the path).
+    /// Takes no PLAN.
+    #[arg(long, value_name = "[NAME=]LOG", conflicts_with_all = ["plans", "log"])]
+    pub failed: Option<String>,
+    /// What `terraform plan -json` (or plain `terraform plan`) printed for this plan: its
+    /// warnings (and any errors) are added to the comment.
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<String>,
+}
+
+/// Policy gates: checked after the comment is written; a violation exits with code 3.
+#[derive(Debug, Clone, clap::Args)]
+pub struct PolicyArgs {
+    /// Fail (exit 3, after commenting) when the plan destroys or replaces a resource, has
+    /// drift, a failing check, or any change. Repeatable, or comma-separated.
+    #[arg(long, value_enum, value_name = "RULE", value_delimiter = ',')]
+    pub fail_on: Vec<Rule>,
+    /// Fail when more than N objects are destroyed (replacements included).
+    #[arg(long, value_name = "N")]
+    pub max_destroy: Option<usize>,
+    /// Fail when a resource whose address or type matches GLOB (`*`, `?`; e.g.
+    /// `aws_db_*`, `module.prod.*`) is destroyed or replaced. Repeatable.
+    #[arg(long, value_name = "GLOB")]
+    pub protect: Vec<String>,
+}
+
+impl PolicyArgs {
+    /// The gates asked for.
+    pub fn policy(&self) -> Policy {
+        Policy {
+            fail_on: self.fail_on.clone(),
+            max_destroy: self.max_destroy,
+            protect: self.protect.clone(),
+        }
+    }
+}
+
+/// Pull-request labels naming the verdict.
+#[derive(Debug, Clone, clap::Args)]
+pub struct LabelArgs {
+    /// Keep one label on the pull request saying what the plan does (no changes, changes,
+    /// destroys) and remove the other two; other labels are left alone. A failed plan
+    /// changes no label.
+    #[arg(long)]
+    pub labels: bool,
+    /// Label for a plan without changes.
+    #[arg(long, value_name = "NAME", default_value = "planmark:no-changes")]
+    pub label_no_changes: String,
+    /// Label for a plan with changes but no destroys.
+    #[arg(long, value_name = "NAME", default_value = "planmark:changes")]
+    pub label_changes: String,
+    /// Label for a plan that destroys or replaces something.
+    #[arg(long, value_name = "NAME", default_value = "planmark:destroy")]
+    pub label_destroy: String,
+}
+
+impl LabelArgs {
+    /// The three names.
+    pub fn names(&self) -> LabelNames {
+        LabelNames {
+            no_changes: self.label_no_changes.clone(),
+            changes: self.label_changes.clone(),
+            destroy: self.label_destroy.clone(),
+        }
+    }
+}
+
+/// A log read from `--failed` or `--log`.
+pub struct LoadedLog {
+    /// The argument (`--failed` may name it).
+    pub arg: PlanArg,
+    /// What it says.
+    pub log: PlanLog,
+    /// Its identity in the marker.
+    pub sha256: String,
+}
+
+/// Reads `--failed` or `--log`, whichever is given.
+pub fn load_log(args: &LogArgs) -> Result<Option<LoadedLog>> {
+    let arg = match (&args.failed, &args.log) {
+        (Some(failed), _) => PlanArg::parse(failed),
+        (None, Some(log)) => PlanArg {
+            name: String::new(),
+            path: log.clone(),
+            named: false,
+        },
+        (None, None) => return Ok(None),
+    };
+    let bytes = read_input(&arg.path)?;
+    let log = parse_log(&bytes).map_err(|e| Error::input(&arg.path, e.to_string()))?;
+    let sha256 = plan_sha256(&bytes);
+    Ok(Some(LoadedLog { arg, log, sha256 }))
+}
+
+/// The log as plain text, after Terraform's text (`render --format text`).
+pub fn log_text(log: &PlanLog) -> String {
+    let mut out = String::new();
+    for d in &log.diagnostics {
+        out.push('\n');
+        let label = match d.severity {
+            crate::log::Severity::Error => "Error",
+            crate::log::Severity::Warning => "Warning",
+        };
+        out.push_str(&format!("{label}: {}\n", d.summary));
+        if let Some(text) = &d.text {
+            out.push('\n');
+            out.push_str(text);
+            out.push('\n');
+            continue;
+        }
+        if let Some(range) = &d.range {
+            out.push_str(&format!("\n  on {} line {}", range.filename, range.line));
+            if let Some(address) = &d.address {
+                out.push_str(&format!(", in {address}"));
+            }
+            out.push_str(":\n");
+            if let Some(code) = &d.code {
+                out.push_str(&format!("{:>4}: {code}\n", range.line));
+            }
+        }
+        if !d.detail.is_empty() {
+            out.push('\n');
+            out.push_str(d.detail.trim_end());
+            out.push('\n');
+        }
+    }
+    if !log.tail.is_empty() {
+        out.push_str("\nNo Error: or Warning: block was found in the log; its last lines:\n\n");
+        out.push_str(&log.tail.join("\n"));
+        out.push('\n');
+    }
+    out
+}

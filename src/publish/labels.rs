@@ -1,0 +1,216 @@
+//! Publish stage, labels: keeps one of three labels (no changes, changes, destroy) on the
+//! pull request, through the same client and retry policy as the comment.
+//!
+//! Contract: only our three label names are ever added or removed; other labels are left
+//! alone. Nothing is sent when the labels are already right. A label that is gone already
+//! (404 on removal) counts as removed. Adding a label that the repository does not have
+//! creates it (GitHub's behaviour).
+
+use http::Method;
+use serde::Deserialize;
+use serde_json::json;
+
+use super::client::{GitHub, Repeat};
+use super::comments::next_link;
+use super::target::Target;
+use super::PublishError;
+
+/// The three label names (`--label-no-changes`, `--label-changes`, `--label-destroy`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LabelNames {
+    /// No changes.
+    pub no_changes: String,
+    /// Changes without destroys.
+    pub changes: String,
+    /// Destroys or replacements.
+    pub destroy: String,
+}
+
+/// What the plans do, as far as labels say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Nothing changes.
+    NoChanges,
+    /// Changes, nothing destroyed.
+    Changes,
+    /// Something is destroyed or replaced (wins over changes).
+    Destroy,
+}
+
+impl LabelNames {
+    fn wanted(&self, verdict: Verdict) -> &str {
+        match verdict {
+            Verdict::NoChanges => &self.no_changes,
+            Verdict::Changes => &self.changes,
+            Verdict::Destroy => &self.destroy,
+        }
+    }
+}
+
+/// The label changes to make.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct LabelChange {
+    /// The label to add, when missing.
+    pub add: Option<String>,
+    /// Our stale labels present on the pull request.
+    pub remove: Vec<String>,
+}
+
+/// What to change so that `current` carries exactly our label for `verdict` (GitHub
+/// compares label names case-insensitively).
+pub fn change(current: &[String], names: &LabelNames, verdict: Verdict) -> LabelChange {
+    let has = |name: &str| current.iter().any(|c| c.eq_ignore_ascii_case(name));
+    let wanted = names.wanted(verdict);
+    let mut remove = Vec::new();
+    for name in [&names.no_changes, &names.changes, &names.destroy] {
+        if !name.eq_ignore_ascii_case(wanted) {
+            // Remove it under the name the pull request has it by.
+            if let Some(present) = current.iter().find(|c| c.eq_ignore_ascii_case(name)) {
+                if !remove.contains(present) {
+                    remove.push(present.clone());
+                }
+            }
+        }
+    }
+    LabelChange {
+        add: (!has(wanted)).then(|| wanted.to_string()),
+        remove,
+    }
+}
+
+#[derive(Deserialize)]
+struct Label {
+    name: String,
+}
+
+/// The labels on the pull request, following `Link: rel="next"`.
+pub async fn current(github: &GitHub, target: &Target) -> Result<Vec<String>, PublishError> {
+    let mut path = Some(format!(
+        "/repos/{}/{}/issues/{}/labels?per_page=100",
+        target.owner, target.repo, target.number
+    ));
+    let mut names = Vec::new();
+    // A bound on pages guards against a server that links in circles.
+    for _ in 0..100 {
+        let Some(current) = path.take() else { break };
+        let response = github
+            .rest(Method::GET, &current, None, Repeat::Safe)
+            .await?;
+        if !response.ok() {
+            return Err(PublishError::from_response(
+                "listing the pull request's labels",
+                &response,
+            ));
+        }
+        let page: Vec<Label> =
+            serde_json::from_str(&response.body).map_err(|_| PublishError::Api {
+                what: "listing the pull request's labels".into(),
+                status: response.status,
+                message: "the answer is not a list of labels".into(),
+            })?;
+        names.extend(page.into_iter().map(|l| l.name));
+        path = response
+            .headers
+            .get("link")
+            .and_then(|v| v.to_str().ok())
+            .and_then(next_link)
+            .map(|url| github.link_path(&url));
+    }
+    Ok(names)
+}
+
+/// Percent-encodes a label name for a URL path segment (`:`, spaces, `/`, `?`, `#`, `%`
+/// and every non-ASCII byte would otherwise change the path or be refused).
+pub fn encode_segment(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for b in name.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// Makes the pull request carry our label for `verdict`; returns one line per write made
+/// (or, with `dry_run`, that would be made).
+pub async fn sync(
+    github: &GitHub,
+    target: &Target,
+    names: &LabelNames,
+    verdict: Verdict,
+    dry_run: bool,
+) -> Result<Vec<String>, PublishError> {
+    let present = current(github, target).await?;
+    let change = change(&present, names, verdict);
+    let issue = format!(
+        "/repos/{}/{}/issues/{}/labels",
+        target.owner, target.repo, target.number
+    );
+    let mut actions = Vec::new();
+    if let Some(add) = &change.add {
+        actions.push(format!("add the label {add}"));
+        if !dry_run {
+            // Adding is idempotent (a label already there stays once): safe to repeat.
+            let payload = json!({ "labels": [add] });
+            let response = github
+                .rest(Method::POST, &issue, Some(&payload), Repeat::Safe)
+                .await?;
+            if !response.ok() {
+                return Err(PublishError::from_response("adding a label", &response));
+            }
+        }
+    }
+    for name in &change.remove {
+        actions.push(format!("remove the label {name}"));
+        if dry_run {
+            continue;
+        }
+        let path = format!("{issue}/{}", encode_segment(name));
+        let response = github
+            .rest(Method::DELETE, &path, None, Repeat::Safe)
+            .await?;
+        // Gone already (removed by someone else meanwhile) is as good as removed.
+        if !response.ok() && response.status != 404 {
+            return Err(PublishError::from_response("removing a label", &response));
+        }
+    }
+    Ok(actions)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names() -> LabelNames {
+        LabelNames {
+            no_changes: "planmark:no-changes".into(),
+            changes: "planmark:changes".into(),
+            destroy: "planmark:destroy".into(),
+        }
+    }
+
+    #[test]
+    fn only_our_stale_labels_go_and_the_wanted_one_comes() {
+        let current = vec!["bug".to_string(), "PlanMark:Changes".to_string()];
+        let change = change(&current, &names(), Verdict::Destroy);
+        assert_eq!(change.add.as_deref(), Some("planmark:destroy"));
+        assert_eq!(change.remove, ["PlanMark:Changes"]);
+        let right = vec!["planmark:destroy".to_string(), "bug".to_string()];
+        assert_eq!(
+            super::change(&right, &names(), Verdict::Destroy),
+            LabelChange::default()
+        );
+    }
+
+    #[test]
+    fn names_are_encoded_for_the_path() {
+        assert_eq!(
+            encode_segment("planmark:no changes"),
+            "planmark%3Ano%20changes"
+        );
+        assert_eq!(encode_segment("a/b?c#d%"), "a%2Fb%3Fc%23d%25");
+        assert_eq!(encode_segment("é"), "%C3%A9");
+    }
+}

@@ -1,0 +1,303 @@
+//! Markdown renderer, extra context: what the comment shows besides the plans — the
+//! errors and warnings of Terraform's log (`--failed`, `--log`), the policy violations,
+//! and the header of a plan that failed before it was made.
+//!
+//! Contract: log text is hostile and unbounded, so every part is shortened here to fit a
+//! share of the size limit that [`budget::diagnostics_room`] grants (errors first, then
+//! warnings, the rest counted); templates escape it. The same data is built in two sizes:
+//! normal, and tight for the counts-only form.
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use super::budget::{diagnostics_room, measure};
+use super::escape;
+use super::words::{count_noun, icon};
+use crate::log::{Diagnostic, LogFormat, PlanLog, Severity};
+use crate::policy::Violation;
+
+/// Longest detail of one diagnostic, in characters: normal, tight.
+const DETAIL_CHARS: [usize; 2] = [1500, 300];
+/// Longest plain-text block of one diagnostic, in lines: normal, tight.
+const BLOCK_LINES: [usize; 2] = [60, 12];
+/// Violations listed before "and N more": normal, tight.
+const VIOLATION_ITEMS: [usize; 2] = [30, 5];
+
+/// What the caller adds to the plans.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Extras<'a> {
+    /// `--failed`: Terraform could not make the plan; its name (`NAME=` or the log file).
+    pub failed: Option<&'a str>,
+    /// The log's diagnostics (`--failed LOG` or `--log FILE`).
+    pub log: Option<&'a PlanLog>,
+    /// Policy violations to name in the comment.
+    pub violations: &'a [Violation],
+}
+
+/// A plan Terraform could not make (`--failed`).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct FailedPlan {
+    /// The name of the failed plan (`NAME=LOG`, or the log's file name).
+    pub name: String,
+}
+
+/// Errors and warnings from Terraform's log.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Diagnostics {
+    /// `json` (`terraform plan -json`) or `text` (plain output).
+    pub format: String,
+    /// Errors in the log.
+    pub errors: usize,
+    /// Warnings in the log.
+    pub warnings: usize,
+    /// The counts in words, e.g. `1 error and 2 warnings`.
+    pub tally: String,
+    /// Errors then warnings, as many as fit.
+    pub items: Vec<DiagnosticEntry>,
+    /// Diagnostics not shown (the size limit).
+    pub omitted: usize,
+    /// A plain-text log without any `Error:` or `Warning:` block: its last lines.
+    pub tail: Option<String>,
+    /// How many lines `tail` has.
+    pub tail_lines: usize,
+}
+
+/// One error or warning.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct DiagnosticEntry {
+    /// `error` or `warning`.
+    pub severity: String,
+    /// `Error` or `Warning`.
+    pub label: String,
+    /// Icon.
+    pub icon: String,
+    /// One-line summary.
+    pub summary: String,
+    /// Explanation (shortened past a limit); empty when none.
+    pub detail: String,
+    /// The resource or check instance concerned, when Terraform names one.
+    pub address: Option<String>,
+    /// `FILE:LINE:COLUMN` in the configuration, when known.
+    pub location: Option<String>,
+    /// The configuration line it points at.
+    pub code: Option<String>,
+    /// Plain-text logs: the block as Terraform printed it (for a code fence).
+    pub text: Option<String>,
+}
+
+/// Policy gates the plans break.
+#[derive(Debug, Clone, Default, Serialize, JsonSchema)]
+pub struct PolicyContext {
+    /// Number of violations.
+    pub count: usize,
+    /// The first violations.
+    pub violations: Vec<ViolationEntry>,
+    /// Violations not listed.
+    pub more: usize,
+}
+
+/// One policy violation.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ViolationEntry {
+    /// The plan's name, when the comment has several plans.
+    pub plan: Option<String>,
+    /// The resource or check concerned, if one.
+    pub address: Option<String>,
+    /// What happens (`is destroyed`), after the address or alone.
+    pub what: String,
+    /// The flag that forbids it (`--fail-on destroy`).
+    pub rule: String,
+}
+
+/// The policy context (`tight`: the counts-only form).
+pub fn policy(violations: &[Violation], tight: usize) -> PolicyContext {
+    let shown = VIOLATION_ITEMS[tight].min(violations.len());
+    PolicyContext {
+        count: violations.len(),
+        violations: violations[..shown]
+            .iter()
+            .map(|v| ViolationEntry {
+                plan: v.plan.clone(),
+                address: v.address.clone(),
+                what: v.what.clone(),
+                rule: v.rule.clone(),
+            })
+            .collect(),
+        more: violations.len() - shown,
+    }
+}
+
+/// The diagnostics context within `diagnostics_room(max_chars, tight)` characters.
+pub fn diagnostics(log: &PlanLog, max_chars: usize, tight: usize) -> Diagnostics {
+    let mut room = diagnostics_room(max_chars, tight == 1);
+    let errors = log.count(Severity::Error);
+    let warnings = log.count(Severity::Warning);
+    let mut ordered: Vec<&Diagnostic> = log.diagnostics.iter().collect();
+    ordered.sort_by_key(|d| d.severity);
+    let mut items = Vec::new();
+    for d in &ordered {
+        let entry = entry(d, tight);
+        let cost = entry_cost(&entry);
+        // The first (most severe) one is always shown, shortened as it is.
+        if !items.is_empty() && cost > room {
+            break;
+        }
+        room = room.saturating_sub(cost);
+        items.push(entry);
+    }
+    let omitted = ordered.len() - items.len();
+    let tail = tail(&log.tail, room);
+    let tally = match (errors, warnings) {
+        (0, 0) => "no errors or warnings".to_string(),
+        (e, 0) => count_noun(e, "error", "errors"),
+        (0, w) => count_noun(w, "warning", "warnings"),
+        (e, w) => format!(
+            "{} and {}",
+            count_noun(e, "error", "errors"),
+            count_noun(w, "warning", "warnings")
+        ),
+    };
+    Diagnostics {
+        format: match log.format {
+            LogFormat::Json => "json",
+            LogFormat::Text => "text",
+        }
+        .to_string(),
+        errors,
+        warnings,
+        tally,
+        items,
+        omitted,
+        tail_lines: tail.as_ref().map_or(0, |t| t.lines().count()),
+        tail,
+    }
+}
+
+fn entry(d: &Diagnostic, tight: usize) -> DiagnosticEntry {
+    let (label, severity) = match d.severity {
+        Severity::Error => ("Error", "error"),
+        Severity::Warning => ("Warning", "warning"),
+    };
+    DiagnosticEntry {
+        severity: severity.to_string(),
+        label: label.to_string(),
+        icon: icon(severity).to_string(),
+        summary: shorten(&d.summary, 300),
+        detail: shorten(d.detail.trim_end(), DETAIL_CHARS[tight]),
+        address: d.address.clone(),
+        location: d
+            .range
+            .as_ref()
+            .map(|r| format!("{}:{}:{}", r.filename, r.line, r.column)),
+        code: d.code.as_ref().map(|c| shorten(c.trim_end(), 300)),
+        text: d
+            .text
+            .as_ref()
+            .map(|t| first_lines(t, BLOCK_LINES[tight], DETAIL_CHARS[tight] * 3)),
+    }
+}
+
+/// What an entry costs once escaped and laid out (the template's words included).
+fn entry_cost(e: &DiagnosticEntry) -> usize {
+    let inline = |s: &str| measure(&escape::inline(s));
+    let code = |s: &Option<String>| s.as_deref().map_or(0, |s| measure(s) + 16);
+    inline(&e.summary)
+        + inline(&e.detail)
+        + code(&e.address)
+        + code(&e.location)
+        + code(&e.code)
+        + code(&e.text)
+        + 80
+}
+
+/// The last lines of a log that fit in `room` characters.
+fn tail(lines: &[String], room: usize) -> Option<String> {
+    let mut used = 0;
+    let mut start = lines.len();
+    while start > 0 {
+        let cost = measure(&lines[start - 1]) + 1;
+        if used + cost > room {
+            break;
+        }
+        used += cost;
+        start -= 1;
+    }
+    // A single line longer than the room is still worth its end.
+    if start == lines.len() && !lines.is_empty() {
+        let last = &lines[lines.len() - 1];
+        let chars: Vec<char> = last.chars().collect();
+        let keep = room.min(chars.len());
+        return Some(format!(
+            "…{}",
+            chars[chars.len() - keep..].iter().collect::<String>()
+        ));
+    }
+    (start < lines.len()).then(|| lines[start..].join("\n"))
+}
+
+fn shorten(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let mut short: String = text.chars().take(max).collect();
+    short.push('…');
+    short
+}
+
+/// The first `max_lines` lines (and at most `max_chars`), saying how many were left out.
+fn first_lines(text: &str, max_lines: usize, max_chars: usize) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut kept = Vec::new();
+    let mut used = 0;
+    for line in lines.iter().take(max_lines) {
+        let line = shorten(line, max_chars);
+        used += line.chars().count() + 1;
+        if used > max_chars && !kept.is_empty() {
+            break;
+        }
+        kept.push(line);
+    }
+    let left = lines.len() - kept.len();
+    let mut out = kept.join("\n");
+    if left > 0 {
+        out.push_str(&format!(
+            "\n… ({} not shown)",
+            count_noun(left, "line", "lines")
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::log::parse_log;
+
+    #[test]
+    fn many_diagnostics_are_counted_not_all_listed() {
+        let line = |i: usize| {
+            format!("{{\"type\":\"diagnostic\",\"diagnostic\":{{\"severity\":\"{}\",\"summary\":\"S{i}\",\"detail\":\"{}\"}}}}\n",
+                if i % 2 == 0 { "warning" } else { "error" }, "d".repeat(900))
+        };
+        let text: String = (0..200).map(line).collect();
+        let log = parse_log(text.as_bytes()).unwrap();
+        let d = diagnostics(&log, 65_536, 0);
+        assert_eq!((d.errors, d.warnings), (100, 100));
+        assert!(d.omitted > 0 && d.items.len() + d.omitted == 200);
+        assert!(
+            d.items.iter().take_while(|i| i.severity == "error").count() == d.items.len().min(100)
+        );
+        let tight = diagnostics(&log, 2_000, 1);
+        assert_eq!(tight.items.len(), 1, "the first error is always shown");
+        assert!(tight.items[0].detail.chars().count() <= 301);
+    }
+
+    #[test]
+    fn a_long_tail_keeps_its_end() {
+        let lines: Vec<String> = (0..40).map(|i| format!("{i:0100}")).collect();
+        let t = tail(&lines, 1000).unwrap();
+        assert!(t.ends_with(&lines[39]) && t.lines().count() < 40);
+        let t = tail(&["x".repeat(5000)], 100).unwrap();
+        assert_eq!(t.chars().count(), 101);
+    }
+}

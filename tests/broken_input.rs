@@ -1,0 +1,555 @@
+//! The catalogue of broken inputs, one test each, run through the real binary with
+//! `render` (the comment) and `render --format text`: every one exits 2 with exactly one
+//! stderr line `planmark: error: PATH: PROBLEM` and never a panic, backtrace or signal.
+//! Also the inputs at the edge of acceptance (BOM, old versions, huge numbers) that must
+//! render, and the size limit (a sparse 2 GiB file costs no disk).
+
+#[path = "support/bin.rs"]
+mod bin;
+
+use bin::*;
+
+const BASIC_LIST: &str = "tests/fixtures/equivalence/basic_list";
+
+fn nested_objects(depth: usize) -> String {
+    let mut s = String::with_capacity(depth * 6 + 1);
+    for _ in 0..depth {
+        s.push_str(r#"{"a":"#);
+    }
+    s.push('1');
+    s.extend(std::iter::repeat_n('}', depth));
+    s
+}
+
+// ---------------------------------------------------------------------------
+// Unreadable files and the size limit
+// ---------------------------------------------------------------------------
+
+#[test]
+fn missing_file() {
+    let file = Temp::missing("missing_file");
+    let out = render(&[file.arg()]);
+    assert_input_error(&out, file.arg(), &["cannot read", "No such file"]);
+}
+
+#[test]
+fn directory_instead_of_file() {
+    let dir = Temp::dir("directory_instead_of_file");
+    let out = render(&[dir.arg()]);
+    assert_input_error(&out, dir.arg(), &["is a directory"]);
+}
+
+#[test]
+fn two_gigabyte_file_is_refused_by_size_before_reading() {
+    let file = Temp::file("two_gigabyte_file", b"");
+    // Sparse: instant, and no disk used. Its zeros are not JSON either, so the message
+    // shows the size check came first.
+    let f = std::fs::OpenOptions::new()
+        .write(true)
+        .open(&file.path)
+        .unwrap();
+    f.set_len(2 << 30).unwrap();
+    drop(f);
+    let comment = run(&["render", file.arg()], None);
+    assert_input_error(
+        &comment,
+        file.arg(),
+        &["is 2 GiB; planmark reads at most 1 GiB", "--max-input-size"],
+    );
+    let text = render(&[file.arg()]);
+    assert_eq!(text.stderr, comment.stderr);
+}
+
+#[test]
+fn max_input_size_lowers_the_limit() {
+    let plan = std::fs::read(crate_dir().join(BASIC_LIST).join("plan.json")).unwrap();
+    let file = Temp::file("max_input_size_lowers_the_limit", &plan);
+    let out = render(&["--max-input-size", "1K", file.arg()]);
+    let size = format!(
+        "is {:.1} KiB; planmark reads at most 1 KiB",
+        plan.len() as f64 / 1024.0
+    );
+    assert_input_error(&out, file.arg(), &[&size]);
+    let enough = format!("{}", plan.len());
+    assert_success(&render(&["--max-input-size", &enough, file.arg()]));
+}
+
+#[test]
+fn max_input_size_applies_to_schemas() {
+    let schemas = format!("{BASIC_LIST}/schemas.json");
+    let out = render(&[
+        "--max-input-size",
+        "100",
+        "--schemas",
+        &schemas,
+        &format!("{BASIC_LIST}/plan.json"),
+    ]);
+    assert_input_error(&out, &schemas, &["planmark reads at most 100 bytes"]);
+}
+
+#[test]
+fn standard_input_beyond_the_limit() {
+    let plan = plan_creating(r#"{"triggers":{"a":"b"}}"#);
+    let out = run(
+        &["render", "--max-input-size", "64", "-"],
+        Some(plan.as_bytes()),
+    );
+    assert_input_error(
+        &out,
+        "-",
+        &["is more than 64 bytes, the most planmark reads"],
+    );
+}
+
+#[test]
+fn bad_max_input_size_is_a_usage_error() {
+    let out = render(&["--max-input-size", "lots", "plan.json"]);
+    assert_no_panic(&out);
+    assert_eq!(out.code(), 2, "stderr:\n{}", out.stderr);
+    assert!(
+        out.stderr.contains("--max-input-size") && out.stderr.contains("1G, 500M"),
+        "stderr:\n{}",
+        out.stderr
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn named_pipe_is_read_up_to_the_limit() {
+    let fifo = temp_path("named_pipe", "fifo");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("skipped: mkfifo unavailable");
+        return;
+    }
+    let fifo = Temp { path: fifo };
+    let plan = plan_creating(r#"{"triggers":{"a":"b"}}"#);
+    for (limit, ok) in [("1M", true), ("64", false)] {
+        let path = fifo.path.clone();
+        let body = plan.clone();
+        // Opening a FIFO for writing blocks until the reader opens it.
+        let writer = std::thread::spawn(move || {
+            use std::io::Write;
+            let mut pipe = std::fs::OpenOptions::new().write(true).open(path).unwrap();
+            let _ = pipe.write_all(body.as_bytes());
+        });
+        let out = render(&["--max-input-size", limit, fifo.arg()]);
+        writer.join().unwrap();
+        if ok {
+            assert_success(&out);
+            assert!(out.stdout.contains("# null_resource.a will be created"));
+        } else {
+            assert_input_error(&out, fifo.arg(), &["is more than 64 bytes"]);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Not a plan
+// ---------------------------------------------------------------------------
+
+#[test]
+fn empty_file() {
+    check_bad_plan("empty_file", b"", &["is empty", "terraform show -json"]);
+}
+
+#[test]
+fn whitespace_only_file() {
+    check_bad_plan(
+        "whitespace_only_file",
+        b"  \n\t\r\n  \n",
+        &["is empty", "terraform show -json"],
+    );
+}
+
+#[test]
+fn not_json() {
+    check_bad_plan("not_json", b"hello", &["not valid JSON"]);
+}
+
+#[test]
+fn truncated_json() {
+    let plan = std::fs::read(crate_dir().join(BASIC_LIST).join("plan.json")).unwrap();
+    for cut in [40, plan.len() / 2, plan.len() - 2] {
+        check_bad_plan(
+            "truncated_json",
+            &plan[..cut],
+            &["truncated", "terraform show -json"],
+        );
+    }
+}
+
+#[test]
+fn json_array() {
+    check_bad_plan("json_array", b"[1,2]", &["array", "not a plan"]);
+}
+
+#[test]
+fn json_array_holding_a_version_is_refused() {
+    check_bad_plan(
+        "json_array_holding_a_version",
+        br#"["1.2"]"#,
+        &["array", "not a plan"],
+    );
+}
+
+#[test]
+fn json_string() {
+    check_bad_plan(
+        "json_string",
+        br#""x""#,
+        &["not a plan object", "terraform show -json"],
+    );
+}
+
+#[test]
+fn json_null_and_number() {
+    check_bad_plan("json_null", b"null", &["not a plan object"]);
+    check_bad_plan("json_number", b"42", &["not a plan object"]);
+}
+
+#[test]
+fn trailing_data_after_plan() {
+    check_bad_plan(
+        "trailing_data_after_plan",
+        br#"{"format_version":"1.2"} {}"#,
+        &["trailing data"],
+    );
+}
+
+#[test]
+fn terraform_state_file() {
+    check_bad_plan(
+        "terraform_state_file",
+        br#"{"version":4,"terraform_version":"1.5.0","serial":1,"lineage":"abc","outputs":{},"resources":[]}"#,
+        &["is a Terraform state file", "terraform show -json"],
+    );
+}
+
+#[test]
+fn show_json_of_state() {
+    check_bad_plan(
+        "show_json_of_state",
+        br#"{"format_version":"1.0","terraform_version":"1.5.0","values":{"root_module":{}}}"#,
+        &["is Terraform state JSON", "terraform show -json"],
+    );
+}
+
+#[test]
+fn binary_zip_plan() {
+    check_bad_plan(
+        "binary_zip_plan",
+        b"PK\x03\x04\x14\x00\x00\x00\x08\x00tfplan\x00\x01\x02\xff",
+        &["binary plan", "terraform show -json"],
+    );
+}
+
+// ---------------------------------------------------------------------------
+// format_version
+// ---------------------------------------------------------------------------
+
+#[test]
+fn format_version_2_0_is_refused() {
+    check_bad_plan(
+        "format_version_2_0",
+        br#"{"format_version":"2.0"}"#,
+        &["format_version 2.0 is not supported", "upgrade planmark"],
+    );
+}
+
+#[test]
+fn format_version_3_1_with_a_new_shape_is_refused_by_version() {
+    check_bad_plan(
+        "format_version_3_1",
+        br#"{"format_version":"3.1","resource_changes":{"a new":"shape"}}"#,
+        &["format_version 3.1 is not supported", "upgrade planmark"],
+    );
+}
+
+#[test]
+fn format_versions_0_1_and_1_99_are_accepted() {
+    for version in ["0.1", "1.99"] {
+        let body = format!(r#"{{"format_version":"{version}"}}"#);
+        let file = Temp::file("format_version_accepted", body.as_bytes());
+        let out = render(&[file.arg()]);
+        assert_success(&out);
+        assert!(
+            out.stdout.contains("No changes."),
+            "{version}:\n{}",
+            out.stdout
+        );
+    }
+}
+
+#[test]
+fn format_version_missing() {
+    check_bad_plan(
+        "format_version_missing",
+        br#"{"resource_changes":[]}"#,
+        &["has no format_version", "terraform show -json"],
+    );
+}
+
+#[test]
+fn format_version_not_a_version() {
+    check_bad_plan(
+        "format_version_not_a_version",
+        br#"{"format_version":"abc"}"#,
+        &["format_version \"abc\" is not a MAJOR.MINOR version"],
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Missing and wrongly typed fields: the message names the field path
+// ---------------------------------------------------------------------------
+
+#[test]
+fn format_version_is_a_number() {
+    check_bad_plan(
+        "format_version_is_a_number",
+        br#"{"format_version":12}"#,
+        &["field `format_version` has the wrong type"],
+    );
+}
+
+#[test]
+fn resource_changes_is_an_object() {
+    check_bad_plan(
+        "resource_changes_is_an_object",
+        br#"{"format_version":"1.2","resource_changes":{}}"#,
+        &["field `resource_changes` has the wrong type"],
+    );
+}
+
+#[test]
+fn resource_change_address_is_a_number() {
+    check_bad_plan(
+        "resource_change_address_is_a_number",
+        br#"{"format_version":"1.2","resource_changes":[{"address":1}]}"#,
+        &["field `resource_changes[0].address` has the wrong type"],
+    );
+}
+
+#[test]
+fn resource_change_without_address() {
+    let plan = plan_creating("{}").replace(r#""address":"null_resource.a","#, "");
+    check_bad_plan(
+        "resource_change_without_address",
+        plan.as_bytes(),
+        &["`resource_changes[0]`", "missing field `address`"],
+    );
+}
+
+#[test]
+fn actions_is_a_string() {
+    let plan = plan_creating("{}").replace(r#"["create"]"#, r#""create""#);
+    check_bad_plan(
+        "actions_is_a_string",
+        plan.as_bytes(),
+        &["field `resource_changes[0].change.actions` has the wrong type"],
+    );
+}
+
+#[test]
+fn wrongly_typed_field_does_not_quote_its_value() {
+    // serde's message quotes the value it did not expect; a plan value (perhaps a secret)
+    // must not reach the log, only its kind.
+    let out = check_bad_plan(
+        "wrong_type_quotes_no_value",
+        br#"{"format_version":"1.2","errored":"hunter2-secret"}"#,
+        &["field `errored` has the wrong type: invalid type: string, expected a boolean"],
+    );
+    assert!(!out.stderr.contains("hunter2"), "{}", out.stderr);
+}
+
+#[test]
+fn hostile_key_in_a_field_path_stays_on_one_line() {
+    // Found by fuzzing: the path of a wrongly typed field quotes map keys from the file,
+    // and a line break there would start a new line in the Actions log, where
+    // `::command::` lines are workflow commands.
+    let plan =
+        br#"{"format_version":"1.2","output_changes":{"o\n::warning::x\u001b[31m":{"actions":5}}}"#;
+    check_bad_plan(
+        "hostile_key_in_a_field_path",
+        plan,
+        &["`output_changes.o\\n::warning::x\\u{001B}[31m.actions`"],
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Encodings
+// ---------------------------------------------------------------------------
+
+#[test]
+fn invalid_utf8_names_the_byte_offset() {
+    check_bad_plan(
+        "invalid_utf8",
+        b"{\"format_version\":\"1.2\",\xff\xfe\"x\":1}",
+        &["not valid UTF-8 (invalid byte at offset 24)"],
+    );
+}
+
+#[test]
+fn utf8_bom_is_accepted() {
+    // Windows PowerShell's `Out-File -Encoding utf8` writes one.
+    let plan = std::fs::read(crate_dir().join(BASIC_LIST).join("plan.json")).unwrap();
+    let plain = Temp::file("utf8_bom_plain", &plan);
+    let with_bom = Temp::file("utf8_bom", &[b"\xEF\xBB\xBF".as_slice(), &plan].concat());
+    let expected = render(&[plain.arg()]);
+    assert_success(&expected);
+    let out = render(&[with_bom.arg()]);
+    assert_success(&out);
+    assert_eq!(out.stdout, expected.stdout);
+    let comment = run(&["render", with_bom.arg()], None);
+    assert_success(&comment);
+}
+
+#[test]
+fn utf8_bom_before_schemas_is_accepted() {
+    let schemas = std::fs::read(crate_dir().join(BASIC_LIST).join("schemas.json")).unwrap();
+    let file = Temp::file(
+        "utf8_bom_schemas",
+        &[b"\xEF\xBB\xBF".as_slice(), &schemas].concat(),
+    );
+    let out = render(&["--schemas", file.arg(), &format!("{BASIC_LIST}/plan.json")]);
+    assert_success(&out);
+    let expected =
+        std::fs::read_to_string(crate_dir().join(BASIC_LIST).join("expected.txt")).unwrap();
+    assert_eq!(out.stdout, expected);
+}
+
+#[test]
+fn utf8_bom_counts_in_the_invalid_byte_offset() {
+    check_bad_plan(
+        "utf8_bom_invalid",
+        b"\xEF\xBB\xBF{\"a\":\"\xff\"}",
+        &["invalid byte at offset 9"],
+    );
+}
+
+#[test]
+fn utf8_bom_alone_is_empty() {
+    check_bad_plan("utf8_bom_alone", b"\xEF\xBB\xBF\n", &["is empty"]);
+}
+
+#[test]
+fn utf16_is_refused_with_the_fix() {
+    let utf16: Vec<u8> = "\u{FEFF}{\"format_version\":\"1.2\"}"
+        .encode_utf16()
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    check_bad_plan(
+        "utf16",
+        &utf16,
+        &["is UTF-16 text", "Out-File -Encoding utf8"],
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Values: numbers as written, nesting beyond any stack
+// ---------------------------------------------------------------------------
+
+#[test]
+fn numbers_beyond_64_bits_and_f64_render_as_written() {
+    let plan = plan_creating(
+        r#"{"big":123456789012345678901234567890,"huge":1e400,"tiny":-0.1e-400,"price":1.50}"#,
+    );
+    let file = Temp::file("numbers_as_written", plan.as_bytes());
+    let text = render(&[file.arg()]);
+    assert_success(&text);
+    let comment = run(&["render", file.arg()], None);
+    assert_success(&comment);
+    for line in [
+        "      + big   = 123456789012345678901234567890\n",
+        "      + huge  = 1e400\n",
+        "      + price = 1.50\n",
+        "      + tiny  = -0.1e-400\n",
+    ] {
+        assert!(text.stdout.contains(line), "{line:?} in:\n{}", text.stdout);
+        // The comment's diff moves the `+` to the first column.
+        let attribute = line.trim().trim_start_matches("+ ");
+        assert!(
+            comment.stdout.contains(attribute),
+            "{line:?} in:\n{}",
+            comment.stdout
+        );
+    }
+}
+
+#[test]
+fn deep_array_nesting_in_after() {
+    let plan = plan_creating(&format!(r#"{{"deep":{}}}"#, nested_arrays(100_000)));
+    check_bad_plan(
+        "deep_arrays_in_after",
+        plan.as_bytes(),
+        &["null_resource.a", "too deep"],
+    );
+}
+
+#[test]
+fn deep_object_nesting_in_after() {
+    let plan = plan_creating(&format!(r#"{{"deep":{}}}"#, nested_objects(100_000)));
+    check_bad_plan(
+        "deep_objects_in_after",
+        plan.as_bytes(),
+        &["null_resource.a", "too deep"],
+    );
+}
+
+#[test]
+fn deep_nesting_in_an_output_change() {
+    let plan = format!(
+        r#"{{"format_version":"1.2","output_changes":{{"o":{{"actions":["create"],"before":null,"after":{}}}}}}}"#,
+        nested_arrays(100_000)
+    );
+    check_bad_plan("deep_output", plan.as_bytes(), &["too deep"]);
+}
+
+#[test]
+fn deep_array_nesting_of_the_whole_document() {
+    check_bad_plan(
+        "deep_array_document",
+        nested_arrays(100_000).as_bytes(),
+        &["is a JSON array"],
+    );
+}
+
+#[test]
+fn deep_object_nesting_of_the_whole_document() {
+    // The first problem found is that it has no format_version; nothing recurses on it.
+    check_bad_plan(
+        "deep_object_document",
+        nested_objects(100_000).as_bytes(),
+        &["has no format_version"],
+    );
+}
+
+#[test]
+fn deep_nesting_in_an_unknown_member_is_skipped() {
+    // Unknown properties are ignored, and skipping one does not recurse: no crash, and
+    // the plan renders.
+    let plan = format!(
+        r#"{{"format_version":"1.2","something_new":{}}}"#,
+        nested_objects(100_000)
+    );
+    let file = Temp::file("deep_unknown_member", plan.as_bytes());
+    let out = render(&[file.arg()]);
+    assert_success(&out);
+    assert!(out.stdout.contains("No changes."), "{}", out.stdout);
+}
+
+#[test]
+fn deep_nesting_in_a_schema_type() {
+    let plan = Temp::file("deep_schema_type_plan", plan_creating("{}").as_bytes());
+    let deep_type = "[\"list\",".repeat(100_000) + "\"string\"" + &"]".repeat(100_000);
+    let schemas = format!(
+        r#"{{"format_version":"1.0","provider_schemas":{{"p":{{"resource_schemas":{{"t":{{"block":{{"attributes":{{"a":{{"type":{deep_type}}}}}}}}}}}}}}}}}"#
+    );
+    let schemas = Temp::file("deep_schema_type", schemas.as_bytes());
+    let out = render(&["--schemas", schemas.arg(), plan.arg()]);
+    assert_input_error(
+        &out,
+        schemas.arg(),
+        &["not a provider schema document", "recursion limit exceeded"],
+    );
+}
