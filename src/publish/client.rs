@@ -13,6 +13,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use http::{HeaderMap, Method};
 use octocrab::Octocrab;
+use serde::de::DeserializeOwned;
 use serde_json::Value as Json;
 
 use super::PublishError;
@@ -225,6 +226,42 @@ impl GitHub {
         self.call(false, method, path, body, repeat).await
     }
 
+    /// Every item of a paginated REST list, following `Link: rel="next"` from `first`.
+    /// `what` names the request in errors (`listing the pull request's comments`), `items`
+    /// the kind of item (`comments`).
+    pub async fn get_all<T: DeserializeOwned>(
+        &self,
+        first: String,
+        what: &str,
+        items: &str,
+    ) -> Result<Vec<T>, PublishError> {
+        let mut path = Some(first);
+        let mut all = Vec::new();
+        // A bound on pages guards against a server that links in circles (1000 pages of
+        // 100 is far beyond any pull request GitHub serves).
+        for _ in 0..1000 {
+            let Some(current) = path.take() else { break };
+            let response = self.rest(Method::GET, &current, None, Repeat::Safe).await?;
+            if !response.ok() {
+                return Err(PublishError::from_response(what, &response));
+            }
+            let page: Vec<T> =
+                serde_json::from_str(&response.body).map_err(|_| PublishError::Api {
+                    what: what.into(),
+                    status: response.status,
+                    message: format!("the answer is not a list of {items}"),
+                })?;
+            all.extend(page);
+            path = response
+                .headers
+                .get("link")
+                .and_then(|v| v.to_str().ok())
+                .and_then(next_link)
+                .map(|url| self.link_path(&url));
+        }
+        Ok(all)
+    }
+
     /// Sends a GraphQL query; returns `data`, or the first error message.
     pub async fn graphql(&self, query: &str, variables: Json) -> Result<Json, PublishError> {
         let body = serde_json::json!({ "query": query, "variables": variables });
@@ -355,9 +392,35 @@ fn retry_wait(response: &Response, attempt: u32, policy: &RetryPolicy) -> Option
     }
 }
 
+/// The `rel="next"` URL of a `Link` header.
+pub fn next_link(header: &str) -> Option<String> {
+    header.split(',').find_map(|part| {
+        let (url, params) = part.split_once(';')?;
+        let is_next = params
+            .split(';')
+            .any(|p| p.trim().replace(' ', "") == "rel=\"next\"");
+        is_next.then(|| {
+            url.trim()
+                .trim_start_matches('<')
+                .trim_end_matches('>')
+                .to_string()
+        })
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn next_links() {
+        let header = r#"<https://api.github.com/repositories/1/issues/2/comments?per_page=100&page=2>; rel="next", <https://api.github.com/repositories/1/issues/2/comments?per_page=100&page=3>; rel="last""#;
+        assert_eq!(
+            next_link(header).as_deref(),
+            Some("https://api.github.com/repositories/1/issues/2/comments?per_page=100&page=2")
+        );
+        assert_eq!(next_link(r#"<https://x/y?page=1>; rel="prev""#), None);
+    }
 
     fn response(status: u16, headers: &[(&str, &str)], body: &str) -> Response {
         let mut map = HeaderMap::new();

@@ -109,71 +109,20 @@ pub async fn identity(github: &GitHub) -> Result<Identity, PublishError> {
     }
 }
 
-/// Every comment on the pull request, oldest first, following `Link: rel="next"`.
+/// Every comment on the pull request, oldest first, over all pages.
 pub async fn list(github: &GitHub, target: &Target) -> Result<Vec<Comment>, PublishError> {
-    let mut path = Some(format!(
+    let first = format!(
         "/repos/{}/{}/issues/{}/comments?per_page=100",
         target.owner, target.repo, target.number
-    ));
-    let mut all = Vec::new();
-    // A bound on pages guards against a server that links in circles.
-    for _ in 0..1000 {
-        let Some(current) = path.take() else { break };
-        let response = github
-            .rest(Method::GET, &current, None, Repeat::Safe)
-            .await?;
-        if !response.ok() {
-            return Err(PublishError::from_response(
-                "listing the pull request's comments",
-                &response,
-            ));
-        }
-        let page: Vec<Comment> =
-            serde_json::from_str(&response.body).map_err(|_| PublishError::Api {
-                what: "listing the pull request's comments".into(),
-                status: response.status,
-                message: "the answer is not a list of comments".into(),
-            })?;
-        all.extend(page);
-        path = response
-            .headers
-            .get("link")
-            .and_then(|v| v.to_str().ok())
-            .and_then(next_link)
-            .map(|url| github.link_path(&url));
-    }
-    Ok(all)
-}
-
-/// The `rel="next"` URL of a `Link` header.
-pub fn next_link(header: &str) -> Option<String> {
-    header.split(',').find_map(|part| {
-        let (url, params) = part.split_once(';')?;
-        let is_next = params
-            .split(';')
-            .any(|p| p.trim().replace(' ', "") == "rel=\"next\"");
-        is_next.then(|| {
-            url.trim()
-                .trim_start_matches('<')
-                .trim_end_matches('>')
-                .to_string()
-        })
-    })
+    );
+    github
+        .get_all(first, "listing the pull request's comments", "comments")
+        .await
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn next_links() {
-        let header = r#"<https://api.github.com/repositories/1/issues/2/comments?per_page=100&page=2>; rel="next", <https://api.github.com/repositories/1/issues/2/comments?per_page=100&page=3>; rel="last""#;
-        assert_eq!(
-            next_link(header).as_deref(),
-            Some("https://api.github.com/repositories/1/issues/2/comments?per_page=100&page=2")
-        );
-        assert_eq!(next_link(r#"<https://x/y?page=1>; rel="prev""#), None);
-    }
 
     #[test]
     fn ours_means_our_author_and_our_key() {

@@ -11,7 +11,6 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::client::{GitHub, Repeat};
-use super::comments::next_link;
 use super::target::Target;
 use super::PublishError;
 
@@ -83,40 +82,16 @@ struct Label {
     name: String,
 }
 
-/// The labels on the pull request, following `Link: rel="next"`.
+/// The labels on the pull request, over all pages.
 pub async fn current(github: &GitHub, target: &Target) -> Result<Vec<String>, PublishError> {
-    let mut path = Some(format!(
+    let first = format!(
         "/repos/{}/{}/issues/{}/labels?per_page=100",
         target.owner, target.repo, target.number
-    ));
-    let mut names = Vec::new();
-    // A bound on pages guards against a server that links in circles.
-    for _ in 0..100 {
-        let Some(current) = path.take() else { break };
-        let response = github
-            .rest(Method::GET, &current, None, Repeat::Safe)
-            .await?;
-        if !response.ok() {
-            return Err(PublishError::from_response(
-                "listing the pull request's labels",
-                &response,
-            ));
-        }
-        let page: Vec<Label> =
-            serde_json::from_str(&response.body).map_err(|_| PublishError::Api {
-                what: "listing the pull request's labels".into(),
-                status: response.status,
-                message: "the answer is not a list of labels".into(),
-            })?;
-        names.extend(page.into_iter().map(|l| l.name));
-        path = response
-            .headers
-            .get("link")
-            .and_then(|v| v.to_str().ok())
-            .and_then(next_link)
-            .map(|url| github.link_path(&url));
-    }
-    Ok(names)
+    );
+    let labels: Vec<Label> = github
+        .get_all(first, "listing the pull request's labels", "labels")
+        .await?;
+    Ok(labels.into_iter().map(|l| l.name).collect())
 }
 
 /// Percent-encodes a label name for a URL path segment (`:`, spaces, `/`, `?`, `#`, `%`
