@@ -362,6 +362,18 @@ async fn enterprise_paths_and_every_mode() {
         now[0].minimized && !now[1].minimized,
         "the old comment is hidden as outdated"
     );
+    // The next run hides only the previous comment, not the one hidden already.
+    gh.clear_requests();
+    succeeded(&comment(&gh, &ws, &[], &["--mode", "hide-and-new", &other_changes()]).await);
+    let now = ours(&gh);
+    assert_eq!(now.len(), 3);
+    assert!(now[0].minimized && now[1].minimized && !now[2].minimized);
+    let hides = gh
+        .requests()
+        .iter()
+        .filter(|r| r.body.contains("minimizeComment"))
+        .count();
+    assert_eq!(hides, 1, "an already hidden comment is not hidden again");
     assert!(
         gh.requests().iter().all(|r| r.path.starts_with("/api/")),
         "GHES paths"

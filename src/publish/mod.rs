@@ -12,6 +12,8 @@ pub mod comments;
 pub mod labels;
 pub mod target;
 
+use std::collections::HashSet;
+
 use http::Method;
 use serde_json::{json, Value as Json};
 
@@ -254,7 +256,8 @@ impl Publisher<'_, '_> {
                 self.create(body).await
             }
             Mode::HideAndNew => {
-                for comment in &ours {
+                let hidden = self.already_hidden(&ours).await;
+                for comment in ours.iter().filter(|c| !hidden.contains(&c.node_id)) {
                     self.minimize(comment).await?;
                 }
                 self.create(body).await
@@ -394,6 +397,29 @@ impl Publisher<'_, '_> {
             "deleting the old comment",
             &response,
         ))
+    }
+
+    /// The node ids of those of `comments` that are hidden already, so that each run of
+    /// `hide-and-new` hides only the previous comment instead of every earlier one again
+    /// (REST does not say; one GraphQL `nodes` query per 100 comments does). Any failure
+    /// counts none as hidden: hiding a comment twice is harmless.
+    async fn already_hidden(&self, comments: &[Comment]) -> HashSet<String> {
+        let query =
+            "query($ids: [ID!]!) { nodes(ids: $ids) { ... on IssueComment { id isMinimized } } }";
+        let mut hidden = HashSet::new();
+        for batch in comments.chunks(100) {
+            let ids: Vec<&str> = batch.iter().map(|c| c.node_id.as_str()).collect();
+            let Ok(data) = self.github.graphql(query, json!({ "ids": ids })).await else {
+                return HashSet::new();
+            };
+            let nodes = data.get("nodes").and_then(Json::as_array);
+            hidden.extend(nodes.into_iter().flatten().filter_map(|node| {
+                let minimized = node.get("isMinimized").and_then(Json::as_bool)?;
+                let id = node.get("id").and_then(Json::as_str)?;
+                minimized.then(|| id.to_string())
+            }));
+        }
+        hidden
     }
 
     async fn minimize(&mut self, comment: &Comment) -> Result<(), PublishError> {

@@ -1061,8 +1061,13 @@ impl State {
             let v = json!({"data": {"viewer": {"login": who.0.login, "databaseId": who.0.id}}});
             return self.json(200, v, &[]);
         }
+        if q.contains("nodes(") && !q.contains("minimizeComment") {
+            return self.graphql_nodes(q, &vars);
+        }
         if !q.contains("minimizeComment") {
-            let e = errors("The fake GitHub only answers `viewer` and `minimizeComment`.".into());
+            let e = errors(
+                "The fake GitHub only answers `viewer`, `nodes` and `minimizeComment`.".into(),
+            );
             return self.json(200, e, &[]);
         }
         // Arguments inline, or in an `input: $var` object.
@@ -1108,6 +1113,35 @@ impl State {
             json!({"data": {"minimizeComment": {"minimizedComment": hidden}}}),
             &[],
         )
+    }
+
+    /// `nodes(ids: [...]) { ... on IssueComment { id isMinimized } }`: as GitHub, a `null`
+    /// node plus a `NOT_FOUND` error for each id that resolves to nothing.
+    fn graphql_nodes(&mut self, q: &str, vars: &Value) -> ResponseTemplate {
+        let Some(ids) = gql_arg(q, vars, "ids").and_then(|v| v.as_array().cloned()) else {
+            let e = json!({"errors": [{"message": "Field 'nodes' is missing required arguments: ids",
+                "locations": [{"line": 1, "column": 1}]}]});
+            return self.json(200, e, &[]);
+        };
+        let mut nodes = Vec::new();
+        let mut missing = Vec::new();
+        for (i, id) in ids.iter().enumerate() {
+            let id = id.as_str().unwrap_or_default();
+            match self.comments.iter().find(|c| c.node_id == id) {
+                Some(c) => nodes.push(json!({"id": c.node_id, "isMinimized": c.minimized})),
+                None => {
+                    nodes.push(Value::Null);
+                    missing.push(json!({"type": "NOT_FOUND", "path": ["nodes", i],
+                        "locations": [{"line": 1, "column": 1}],
+                        "message": format!("Could not resolve to a node with the global id of '{id}'")}));
+                }
+            }
+        }
+        let mut body = json!({"data": {"nodes": nodes}});
+        if !missing.is_empty() {
+            body["errors"] = json!(missing);
+        }
+        self.json(200, body, &[])
     }
 
     /// A REST `simple-user`, with every field octocrab's `Author` requires.
