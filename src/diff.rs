@@ -345,6 +345,36 @@ impl ResourceDiff {
     }
 }
 
+/// What a plan's summary needs of one resource change: known from the change's header,
+/// without diffing its values (so a renderer can count and filter a huge plan before the
+/// bodies are computed, a chunk at a time).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResourceSummary {
+    /// Planned actions.
+    pub action: ResourceAction,
+    /// A data source.
+    pub data_source: bool,
+    /// Moving from another address.
+    pub moved: bool,
+    /// Being imported.
+    pub importing: bool,
+    /// The body changes nothing (`None` when not computed: only plans with drift need it).
+    pub body_noop: Option<bool>,
+}
+
+impl ResourceSummary {
+    /// The summary of a diffed resource.
+    pub fn of(r: &ResourceDiff) -> Self {
+        ResourceSummary {
+            action: r.action.clone(),
+            data_source: r.data_source,
+            moved: r.moved_from().is_some(),
+            importing: r.importing.is_some(),
+            body_noop: Some(r.body.action == Action::NoOp),
+        }
+    }
+}
+
 /// An output change.
 #[derive(Debug, Clone, Serialize)]
 pub struct OutputDiff {

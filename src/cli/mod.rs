@@ -356,6 +356,11 @@ pub fn read_input_at_most(path: &str, max: u64) -> Result<Vec<u8>> {
         if meta.is_file() && meta.len() > max {
             return Err(too_big(Some(meta.len())));
         }
+        // Exactly the file's size (and a byte to see that it has not grown): reading into
+        // a growing buffer would double it and copy, nearly tripling the peak memory.
+        if meta.is_file() {
+            bytes.reserve_exact(usize::try_from(meta.len()).unwrap_or(0).saturating_add(1));
+        }
         file.take(max.saturating_add(1)).read_to_end(&mut bytes)
     }
     .map_err(read_error)?;

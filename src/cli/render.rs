@@ -7,12 +7,14 @@ use std::path::Path;
 use super::gates::LoadedLog;
 use super::{read_input, read_input_at_most, CommonArgs, Format, PlanArg, RenderArgs};
 use crate::diff::PlanDiff;
+use crate::differ::Differ;
 use crate::error::{Error, Result};
 use crate::plan::parse_plan;
 use crate::policy::Violation;
+use crate::render::html::preview_page;
 use crate::render::markdown::marker::{marker_line, plan_sha256, MarkerData};
 use crate::render::markdown::{render_comment_with, Extras, Meta, NamedPlan, Source, TemplateSet};
-use crate::render::{html::preview_page, text::render_plan};
+use crate::render::text::{render_plan, shows, write_plan};
 use crate::schema::ProviderSchemas;
 
 /// A plan read, diffed and identified.
@@ -29,14 +31,7 @@ pub(super) fn load(
     mode: Option<crate::diff::PlanMode>,
     templates: Option<&TemplateSet>,
 ) -> Result<Vec<Loaded>> {
-    let schemas = match &args.schemas {
-        Some(path) => {
-            let display = path.display().to_string();
-            let bytes = read_input_at_most(&display, args.max_input_size)?;
-            Some(ProviderSchemas::parse(&display, &bytes)?)
-        }
-        None => None,
-    };
+    let schemas = load_schemas(args)?;
     if let Some(templates) = templates {
         templates.registry()?;
     }
@@ -44,15 +39,85 @@ pub(super) fn load(
     for raw in &args.plans {
         let arg = PlanArg::parse(raw);
         let bytes = read_input_at_most(&arg.path, args.max_input_size)?;
-        let plan = parse_plan(&arg.path, &bytes)?;
-        let diff = crate::differ::diff_plan(&arg.path, &plan, schemas.as_ref(), mode)?;
-        let sha256 = plan_sha256(&bytes);
-        loaded.push(Loaded { arg, diff, sha256 });
+        // The marker's hash reads the whole input: on another core, beside the diff.
+        let (diff, sha256) = std::thread::scope(|scope| {
+            let sha256 = scope.spawn(|| plan_sha256(&bytes));
+            let diff = parse_plan(&arg.path, &bytes).and_then(|plan| {
+                crate::differ::diff_plan(&arg.path, &plan, schemas.as_ref(), mode)
+            });
+            let sha256 = sha256
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (diff, sha256)
+        });
+        loaded.push(Loaded {
+            arg,
+            diff: diff?,
+            sha256,
+        });
     }
     Ok(loaded)
 }
 
+fn load_schemas(args: &CommonArgs) -> Result<Option<ProviderSchemas>> {
+    let Some(path) = &args.schemas else {
+        return Ok(None);
+    };
+    let display = path.display().to_string();
+    let bytes = read_input_at_most(&display, args.max_input_size)?;
+    Ok(Some(ProviderSchemas::parse(&display, &bytes)?))
+}
+
+/// `--format text` without policy gates, streamed: every plan is read and checked first
+/// (bad input fails before anything is written), then each is diffed a chunk at a time and
+/// written as it goes, so a huge plan's diff trees and text are never all in memory.
+fn stream_text(args: &RenderArgs, out: &mut dyn Write) -> Result<()> {
+    let common = &args.common;
+    let schemas = load_schemas(common)?;
+    let mut inputs = Vec::with_capacity(common.plans.len());
+    for raw in &common.plans {
+        let arg = PlanArg::parse(raw);
+        let bytes = read_input_at_most(&arg.path, common.max_input_size)?;
+        inputs.push((arg, bytes));
+    }
+    let plans = inputs
+        .iter()
+        .map(|(arg, bytes)| parse_plan(&arg.path, bytes))
+        .collect::<Result<Vec<_>>>()?;
+    let log = super::gates::load_log(&common.log)?;
+    let mut parts = Vec::with_capacity(plans.len());
+    for ((arg, _), plan) in inputs.iter().zip(&plans) {
+        let differ = Differ::new(&arg.path, plan, schemas.as_ref());
+        let head = differ.head(args.mode.plan_mode())?;
+        // Only drift makes the text ask whether the resources' bodies change anything.
+        let summaries = differ.summaries(!head.drift.is_empty())?;
+        parts.push((differ, head, summaries));
+    }
+    let write =
+        |out: &mut dyn Write, text: &str| out.write_all(text.as_bytes()).map_err(Error::Write);
+    for (i, ((arg, _), (differ, head, summaries))) in inputs.iter().zip(&parts).enumerate() {
+        if parts.len() > 1 {
+            write(
+                out,
+                &format!("{}## {}\n", if i > 0 { "\n" } else { "" }, arg.name),
+            )?;
+        }
+        let resources = differ.resources(|ix| shows(&summaries[ix]));
+        write_plan(head, summaries, resources, out)?;
+    }
+    if let Some(log) = &log {
+        if common.log.failed.is_some() {
+            write(out, "Terraform could not make the plan.\n")?;
+        }
+        write(out, &super::gates::log_text(&log.log))?;
+    }
+    out.flush().map_err(Error::Write)
+}
+
 pub(super) fn render(args: RenderArgs, out: &mut dyn Write) -> Result<()> {
+    if matches!(args.format, Format::Text) && args.common.policy.policy().is_empty() {
+        return stream_text(&args, out);
+    }
     let templates = template_set(&args.common)?;
     let comment_format = !matches!(args.format, Format::Text);
     let loaded = load(

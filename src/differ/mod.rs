@@ -21,7 +21,7 @@ use crate::plan::ParsedChange;
 use crate::schema::Block;
 use crate::value::Value;
 
-pub use plan::diff_plan;
+pub use plan::{diff_plan, Differ};
 pub(crate) use strings::go_quote;
 
 /// Which attributes of a change matter (drift shows only the relevant ones).

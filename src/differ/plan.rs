@@ -1,20 +1,27 @@
 //! Differ: a whole [`Plan`] → [`PlanDiff`] (every resource, drift, deferred change and
 //! output), choosing schemas and relevance the way Terraform does.
 
-use std::cell::OnceCell;
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use serde_json::value::RawValue;
 
 use super::{diff_output, diff_resource_values, Relevance, Values};
 use crate::diff::{
     ActionReason, CheckInstanceResult, CheckStatus, CheckSummary, DeferredDiff, OutputDiff,
-    PlanDiff, PlanMode, ResourceAction, ResourceDiff,
+    PlanDiff, PlanMode, ResourceAction, ResourceDiff, ResourceSummary,
 };
 use crate::error::{Error, Result};
 use crate::plan::{ParsedChange, Plan, ResourceChange};
 use crate::schema::ProviderSchemas;
 use crate::value::{ParseError, Value};
+
+/// Resource changes diffed per chunk by [`Differ::resources`]: big enough to keep every
+/// core busy, small enough that a chunk's trees stay a few megabytes.
+const CHUNK: usize = 2048;
+/// Fewer resource changes than this are diffed on the calling thread: starting threads
+/// costs more than it saves.
+const PARALLEL_MIN: usize = 512;
 
 /// Computes every diff in `plan`. `mode` overrides the inferred plan mode.
 pub fn diff_plan(
@@ -23,60 +30,181 @@ pub fn diff_plan(
     schemas: Option<&ProviderSchemas>,
     mode: Option<PlanMode>,
 ) -> Result<PlanDiff> {
-    let mode = mode.unwrap_or_else(|| infer_mode(plan));
-    let config = plan
-        .configuration
-        .and_then(|raw| Value::parse(raw.get()).ok())
-        .unwrap_or(Value::Null);
-    let ctx = Context {
-        path,
-        schemas,
-        config: &config,
-        config_index: OnceCell::new(),
-    };
-    let resources = plan
-        .resource_changes
-        .iter()
-        .map(|rc| resource_diff(&ctx, rc, Relevance::All))
-        .collect::<Result<Vec<_>>>()?;
-    let drift = drift(&ctx, plan, mode)?;
-    let deferred = plan
-        .deferred_changes
-        .iter()
-        .map(|d| {
-            Ok(DeferredDiff {
-                reason: d.reason.to_string(),
-                resource: resource_diff(&ctx, &d.resource_change, Relevance::All)?,
+    let differ = Differ::new(path, plan, schemas);
+    // Resources first: a plan broken in several places reports its first resource.
+    let resources = differ.resources(|_| true).collect::<Result<Vec<_>>>()?;
+    let mut diff = differ.head(mode)?;
+    diff.resources = resources;
+    Ok(diff)
+}
+
+/// A plan being diffed in parts, so that a huge plan never holds all its diff trees:
+/// [`Differ::head`] diffs everything but the resource changes, [`Differ::summaries`]
+/// describes those without diffing them, and [`Differ::resources`] diffs the wanted ones a
+/// chunk at a time, on every core, in plan order.
+pub struct Differ<'p, 'a> {
+    path: &'p str,
+    plan: &'p Plan<'a>,
+    schemas: Option<&'p ProviderSchemas>,
+    config: Value<'a>,
+}
+
+impl<'p, 'a> Differ<'p, 'a> {
+    /// A differ for `plan` (read from `path`, named in errors).
+    pub fn new(path: &'p str, plan: &'p Plan<'a>, schemas: Option<&'p ProviderSchemas>) -> Self {
+        let config = plan
+            .configuration
+            .and_then(|raw| Value::parse(raw.get()).ok())
+            .unwrap_or(Value::Null);
+        Differ {
+            path,
+            plan,
+            schemas,
+            config,
+        }
+    }
+
+    fn context(&self) -> Context<'_, 'a> {
+        Context {
+            path: self.path,
+            schemas: self.schemas,
+            config: &self.config,
+            config_index: OnceLock::new(),
+        }
+    }
+
+    /// The plan's diff without its resource changes (`resources` is empty): drift,
+    /// deferred changes, outputs, checks. `mode` overrides the inferred plan mode.
+    pub fn head(&self, mode: Option<PlanMode>) -> Result<PlanDiff> {
+        let plan = self.plan;
+        let path = self.path;
+        let ctx = self.context();
+        let mode = mode.unwrap_or_else(|| infer_mode(plan));
+        let drift = drift(&ctx, plan, mode)?;
+        let deferred = plan
+            .deferred_changes
+            .iter()
+            .map(|d| {
+                Ok(DeferredDiff {
+                    reason: d.reason.to_string(),
+                    resource: resource_diff(&ctx, &d.resource_change, Relevance::All)?,
+                })
             })
-        })
-        .collect::<Result<Vec<_>>>()?;
-    let outputs = plan
-        .output_changes
-        .iter()
-        .map(|(name, change)| {
-            let values = ParsedChange::parse(change).map_err(|e| value_error(path, name, e))?;
-            Ok(OutputDiff {
-                name: name.to_string(),
-                diff: diff_output(&values),
+            .collect::<Result<Vec<_>>>()?;
+        let outputs = plan
+            .output_changes
+            .iter()
+            .map(|(name, change)| {
+                let values = ParsedChange::parse(change).map_err(|e| value_error(path, name, e))?;
+                Ok(OutputDiff {
+                    name: name.to_string(),
+                    diff: diff_output(&values),
+                })
             })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(PlanDiff {
+            format_version: plan
+                .format_version
+                .as_deref()
+                .unwrap_or_default()
+                .to_string(),
+            terraform_version: plan.terraform_version.as_deref().map(str::to_string),
+            mode,
+            errored: plan.errored,
+            applyable: plan.applyable,
+            resources: Vec::new(),
+            drift,
+            deferred,
+            outputs,
+            checks: plan.checks.iter().map(check_summary).collect(),
+            timestamp: plan.timestamp.as_deref().map(str::to_string),
         })
-        .collect::<Result<Vec<_>>>()?;
-    Ok(PlanDiff {
-        format_version: plan
-            .format_version
-            .as_deref()
-            .unwrap_or_default()
-            .to_string(),
-        terraform_version: plan.terraform_version.as_deref().map(str::to_string),
-        mode,
-        errored: plan.errored,
-        applyable: plan.applyable,
-        resources,
-        drift,
-        deferred,
-        outputs,
-        checks: plan.checks.iter().map(check_summary).collect(),
-        timestamp: plan.timestamp.as_deref().map(str::to_string),
+    }
+
+    /// One summary per resource change, in plan order. `body_noop` is computed only with
+    /// `bodies` (it takes diffing every change, whose trees are dropped at once).
+    pub fn summaries(&self, bodies: bool) -> Result<Vec<ResourceSummary>> {
+        let mut summaries: Vec<ResourceSummary> = self
+            .plan
+            .resource_changes
+            .iter()
+            .map(|rc| ResourceSummary {
+                action: ResourceAction::from_actions(&rc.change.actions),
+                data_source: rc.mode == "data",
+                moved: rc
+                    .previous_address
+                    .as_deref()
+                    .is_some_and(|previous| previous != rc.address),
+                importing: rc.change.importing.is_some(),
+                body_noop: None,
+            })
+            .collect();
+        if bodies {
+            for (summary, diff) in summaries.iter_mut().zip(self.resources(|_| true)) {
+                summary.body_noop = Some(diff?.body.action == crate::diff::Action::NoOp);
+            }
+        }
+        Ok(summaries)
+    }
+
+    /// The resource changes whose index `want` accepts, diffed in plan order. The first
+    /// error ends the iteration.
+    pub fn resources<'d, F>(&'d self, want: F) -> impl Iterator<Item = Result<ResourceDiff>> + 'd
+    where
+        F: Fn(usize) -> bool + 'd,
+    {
+        let ctx = self.context();
+        let changes = &self.plan.resource_changes;
+        let mut next = 0;
+        let mut ready = Vec::new().into_iter();
+        let mut failed = false;
+        std::iter::from_fn(move || loop {
+            if let Some(diff) = ready.next() {
+                return Some(Ok(diff));
+            }
+            if failed || next >= changes.len() {
+                return None;
+            }
+            let mut chunk = Vec::with_capacity(CHUNK);
+            while next < changes.len() && chunk.len() < CHUNK {
+                if want(next) {
+                    chunk.push(&changes[next]);
+                }
+                next += 1;
+            }
+            match diff_many(&ctx, &chunk) {
+                Ok(diffs) => ready = diffs.into_iter(),
+                Err(err) => {
+                    failed = true;
+                    return Some(Err(err));
+                }
+            }
+        })
+    }
+}
+
+/// Diffs `changes` in order, split across the machine's cores when there are many.
+fn diff_many(ctx: &Context<'_, '_>, changes: &[&ResourceChange<'_>]) -> Result<Vec<ResourceDiff>> {
+    let one = |rc: &&ResourceChange<'_>| resource_diff(ctx, rc, Relevance::All);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+    if threads < 2 || changes.len() < PARALLEL_MIN {
+        return changes.iter().map(one).collect();
+    }
+    let per_thread = changes.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let parts: Vec<_> = changes
+            .chunks(per_thread)
+            .map(|part| scope.spawn(move || part.iter().map(one).collect::<Result<Vec<_>>>()))
+            .collect();
+        let mut diffs = Vec::with_capacity(changes.len());
+        // Joined in order, so the first error reported is the first in the plan.
+        for part in parts {
+            match part.join() {
+                Ok(part) => diffs.extend(part?),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+        Ok(diffs)
     })
 }
 
@@ -114,7 +242,7 @@ struct Context<'c, 'a> {
     config: &'c Value<'a>,
     /// Configuration expressions by resource, built on first use (only resources without
     /// a schema need them).
-    config_index: OnceCell<ConfigIndex<'c, 'a>>,
+    config_index: OnceLock<ConfigIndex<'c, 'a>>,
 }
 
 fn drift(ctx: &Context<'_, '_>, plan: &Plan<'_>, mode: PlanMode) -> Result<Vec<ResourceDiff>> {

@@ -5,6 +5,7 @@
 //! a state file, a binary plan, an unsupported version, a field of the wrong type).
 
 mod model;
+mod segmented;
 mod values;
 
 pub use model::*;

@@ -13,6 +13,8 @@ use serde_json::value::RawValue;
 
 type Str<'a> = Cow<'a, str>;
 
+pub use super::segmented::Segmented;
+
 /// The whole plan document.
 #[derive(Debug, Deserialize)]
 pub struct Plan<'a> {
@@ -27,7 +29,7 @@ pub struct Plan<'a> {
     pub variables: BTreeMap<Str<'a>, Variable<'a>>,
     /// Planned changes, in Terraform's order (sorted by address, then deposed key).
     #[serde(borrow, default)]
-    pub resource_changes: Vec<ResourceChange<'a>>,
+    pub resource_changes: Segmented<ResourceChange<'a>>,
     /// Changes detected outside Terraform.
     #[serde(borrow, default)]
     pub resource_drift: Vec<ResourceChange<'a>>,
@@ -113,8 +115,8 @@ pub struct ResourceChange<'a> {
 #[derive(Debug, Deserialize)]
 pub struct Change<'a> {
     /// Actions in order, e.g. `["delete","create"]`.
-    #[serde(borrow, default)]
-    pub actions: Vec<Str<'a>>,
+    #[serde(borrow, default, deserialize_with = "borrowed_strs")]
+    pub actions: Box<[Str<'a>]>,
     /// Value before; absent or null for creates.
     #[serde(borrow, default)]
     pub before: Option<&'a RawValue>,
@@ -227,4 +229,16 @@ pub struct DeferredChange<'a> {
     /// The change as far as it is known.
     #[serde(borrow)]
     pub resource_change: ResourceChange<'a>,
+}
+
+/// A string list whose strings borrow from the input when they can (serde borrows a
+/// `Cow` only where `#[serde(borrow)]` names it, not inside a `Vec`), stored at its exact
+/// length: every resource change has one, so a huge plan would pay twice over otherwise.
+fn borrowed_strs<'de: 'a, 'a, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Box<[Str<'a>]>, D::Error> {
+    #[derive(Deserialize)]
+    struct Borrowed<'a>(#[serde(borrow)] Str<'a>);
+    let list = Vec::<Borrowed<'a>>::deserialize(deserializer)?;
+    Ok(list.into_iter().map(|b| b.0).collect())
 }

@@ -18,6 +18,9 @@ pub struct Plan {
     pub details: Vec<Detail>,
     /// What was left out (`None` when nothing was).
     pub truncation: Option<Truncation>,
+    /// The estimated cost of what the plan shows beyond the counts-only form (greedy fills
+    /// only; the caller compares it with the real cost to aim the next fill).
+    pub estimated: usize,
 }
 
 /// Characters kept free below the limit: GitHub counts characters its own way, so leave
@@ -92,6 +95,9 @@ fn detailed_cost(diff: usize, label: usize) -> usize {
     diff + 3 * label + 160
 }
 
+/// Dangerous diffs in a row that did not fit after which the greedy fill stops trying.
+const MAX_MISFITS: usize = 64;
+
 /// Rough cost of a listed entry.
 fn listed_cost(label: usize) -> usize {
     2 * label + 80
@@ -148,6 +154,7 @@ pub fn uniform(
     Some(Plan {
         details,
         truncation,
+        estimated: 0,
     })
 }
 
@@ -158,15 +165,24 @@ pub fn partial(sizes: &mut Sizes<'_>, budget: usize, max_chars: usize) -> Plan {
     let n = catalog.entries.len();
     let mut details = vec![Detail::Omitted; n];
     let mut left = budget;
-    // Diffs for dangerous entries first, in priority order.
+    // Diffs for dangerous entries first, in priority order. Measuring a diff means
+    // rendering it: stop once no diff can fit, or after a long run of misfits (a plan of
+    // ten thousand replacements would otherwise render every one to place none).
+    let mut misfits = 0;
     for (i, detail) in details.iter_mut().enumerate() {
         if !catalog.dangerous(i) {
             continue;
+        }
+        if left < detailed_cost(0, 0) || misfits >= MAX_MISFITS {
+            break;
         }
         let cost = detailed_cost(sizes.compact(i), sizes.label(i));
         if cost <= left {
             left -= cost;
             *detail = Detail::Compact;
+            misfits = 0;
+        } else {
+            misfits += 1;
         }
     }
     // Then an address line for everything else, while it fits.
@@ -191,6 +207,7 @@ pub fn partial(sizes: &mut Sizes<'_>, budget: usize, max_chars: usize) -> Plan {
     Plan {
         details,
         truncation: Some(notice("partial", text, max_chars)),
+        estimated: budget - left,
     }
 }
 
@@ -203,6 +220,7 @@ pub fn counts_only(catalog: &Catalog, max_chars: usize) -> Plan {
             "Only the counts are shown".to_string(),
             max_chars,
         )),
+        estimated: 0,
     }
 }
 

@@ -90,23 +90,38 @@ pub fn render_comment_with(
     let floor = attempt(budget::counts_only(&catalog, max_chars))?;
     let base = measure(&floor.markdown);
     if base <= limit {
-        // The per-entry costs are estimates: shrink the room after an overshoot, grow it
-        // into the slack after a fit, and keep the fullest comment that fits.
-        let mut room = limit - base;
+        // The per-entry costs are estimates: each fill's real cost (its size above the
+        // counts-only form) against its estimate aims the next one, so that a fill close
+        // to the limit usually takes two renders; keep the fullest comment that fits.
+        let available = limit - base;
+        let mut room = available;
         let mut best: Option<Comment> = None;
         for _ in 0..4 {
-            let comment = attempt(budget::partial(&mut sizes, room, max_chars))?;
+            let plan = budget::partial(&mut sizes, room, max_chars);
+            let estimated = plan.estimated;
+            let comment = attempt(plan)?;
             let size = measure(&comment.markdown);
-            if size <= limit {
+            let real = size.saturating_sub(base).max(1);
+            let fits = size <= limit;
+            if fits {
                 let slack = limit - size;
-                best = Some(comment);
-                if slack < limit / 10 {
+                let full = best.as_ref().is_none_or(|b| measure(&b.markdown) < size);
+                if full {
+                    best = Some(comment);
+                }
+                if slack < limit / 10 || estimated < room / 2 {
+                    // Close enough, or everything that can be shown already is.
                     break;
                 }
-                room += slack * 9 / 10;
-            } else {
-                room = room.saturating_sub(size - limit + room / 8);
             }
+            // Aim 3% below the limit with the observed estimate-to-real ratio.
+            let aimed = (available as u128 * estimated.max(1) as u128 / real as u128) * 97 / 100;
+            let aimed = usize::try_from(aimed).unwrap_or(usize::MAX);
+            room = if fits {
+                aimed.max(room + 1)
+            } else {
+                aimed.min(room.saturating_sub(room / 8 + 1))
+            };
         }
         return Ok(best.unwrap_or(floor));
     }

@@ -9,9 +9,14 @@ mod resource;
 mod values;
 mod wrap;
 
+use std::borrow::Borrow;
 use std::fmt::Write;
+use std::io;
 
-use crate::diff::{Action, DeferredDiff, PlanDiff, PlanMode, ResourceAction, ResourceDiff};
+use crate::diff::{
+    Action, DeferredDiff, PlanDiff, PlanMode, ResourceAction, ResourceDiff, ResourceSummary,
+};
+use crate::error::{Error, Result};
 use out::Out;
 use resource::{render_deferred, render_resource, Cause};
 use values::{attribute_name, render, Opts};
@@ -57,21 +62,44 @@ pub fn outputs_text(plan: &PlanDiff, compact: bool) -> MarkedText {
 
 /// Renders the whole plan as text.
 pub fn render_plan(plan: &PlanDiff) -> String {
+    let summaries: Vec<ResourceSummary> = plan.resources.iter().map(ResourceSummary::of).collect();
+    let mut text = Vec::new();
+    // Writing to memory cannot fail, and the resources are already diffed.
+    let _ = write_plan(plan, &summaries, plan.resources.iter().map(Ok), &mut text);
+    String::from_utf8(text).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// Is this resource change listed in the text (and counted in its summary line)?
+pub fn shows(r: &ResourceSummary) -> bool {
+    let shown = r.action != ResourceAction::NoOp || r.moved || r.importing;
+    shown && !(r.action == ResourceAction::Delete && r.data_source)
+}
+
+/// Text written to the sink in pieces of about this size, so the whole text of a huge
+/// plan is never in memory.
+const FLUSH_AT: usize = 1 << 16;
+
+/// Writes the whole plan as text to `sink`, diffing nothing itself: `plan` holds every
+/// section but the resource changes (its `resources` are not read), `summaries` describe
+/// the resource changes in plan order, and `resources` yields the diffs of at least those
+/// [`shows`] accepts, in the same order (it may be a [`crate::differ::Differ`] computing
+/// them a chunk at a time).
+pub fn write_plan<R: Borrow<ResourceDiff>>(
+    plan: &PlanDiff,
+    summaries: &[ResourceSummary],
+    resources: impl Iterator<Item = Result<R>>,
+    sink: &mut dyn io::Write,
+) -> Result<()> {
     let mut out = Out::default();
     version_warning(&mut out, plan);
-    let drift_shown = render_drift(&mut out, plan);
+    let drift_shown = render_drift(&mut out, plan, summaries);
 
-    let changes: Vec<_> = plan
-        .resources
-        .iter()
-        .filter(|r| is_shown(r))
-        .filter(|r| !(r.action == ResourceAction::Delete && r.data_source))
-        .collect();
+    let changes: Vec<&ResourceSummary> = summaries.iter().filter(|r| shows(r)).collect();
     let mut counts = Counts::default();
     for r in &changes {
         counts.add(&r.action);
     }
-    let importing = changes.iter().filter(|r| r.importing.is_some()).count();
+    let importing = changes.iter().filter(|r| r.importing).count();
     let outputs = render_outputs(plan, &out.sibling(), false);
 
     if changes.is_empty() && outputs.is_empty() {
@@ -95,7 +123,7 @@ pub fn render_plan(plan: &PlanDiff) -> String {
             match plan.mode {
                 PlanMode::RefreshOnly => {
                     if drift_shown {
-                        return out.into_string();
+                        return flush(&mut out, sink);
                     }
                     out.push_str(
                         "\nNo changes. Your infrastructure still matches the configuration.\n\n",
@@ -118,7 +146,7 @@ pub fn render_plan(plan: &PlanDiff) -> String {
                         } else {
                             line(&mut out, &word_wrap("Your configuration already matches the changes detected above. If you'd like to update the Terraform state to match, create and apply a refresh-only plan:\n  terraform apply -refresh-only"));
                         }
-                        return out.into_string();
+                        return flush(&mut out, sink);
                     }
                     line(&mut out, &word_wrap("Terraform has compared your real infrastructure against your configuration and found no differences, so no changes are needed."));
                 }
@@ -161,10 +189,18 @@ pub fn render_plan(plan: &PlanDiff) -> String {
         } else {
             "\nTerraform will perform the following actions:\n"
         });
-        for r in &changes {
+        for r in resources {
+            let r = r?;
+            let r = r.borrow();
+            if !shows(&ResourceSummary::of(r)) {
+                continue;
+            }
             out.push('\n');
             render_resource(&mut out, r, Cause::Planned, false);
             out.push('\n');
+            if out.len() >= FLUSH_AT {
+                flush(&mut out, sink)?;
+            }
         }
         out.push_str("\nPlan: ");
         if importing > 0 {
@@ -186,7 +222,14 @@ pub fn render_plan(plan: &PlanDiff) -> String {
             line(&mut out, &word_wrap("\nYou can apply this plan to save these new output values to the Terraform state, without changing any real infrastructure."));
         }
     }
-    out.into_string()
+    flush(&mut out, sink)
+}
+
+/// Writes out what `out` holds and empties it.
+fn flush(out: &mut Out, sink: &mut dyn io::Write) -> Result<()> {
+    sink.write_all(out.as_bytes()).map_err(Error::Write)?;
+    out.clear();
+    Ok(())
 }
 
 fn line(out: &mut String, text: &str) {
@@ -244,11 +287,11 @@ fn version_warning(out: &mut String, plan: &PlanDiff) {
     }
 }
 
-fn render_drift(out: &mut Out, plan: &PlanDiff) -> bool {
+fn render_drift(out: &mut Out, plan: &PlanDiff, summaries: &[ResourceSummary]) -> bool {
     if plan.drift.is_empty() {
         return false;
     }
-    if plan.mode != PlanMode::RefreshOnly && plan_is_empty(plan) {
+    if plan.mode != PlanMode::RefreshOnly && plan_is_empty(plan, summaries) {
         return false;
     }
     out.push_str("\nNote: Objects have changed outside of Terraform\n\n");
@@ -270,11 +313,12 @@ fn render_drift(out: &mut Out, plan: &PlanDiff) -> bool {
 }
 
 /// No resource change other than no-op (moves count as changes) and no output change.
-fn plan_is_empty(plan: &PlanDiff) -> bool {
-    let resources_quiet = plan
-        .resources
-        .iter()
-        .all(|r| r.body.action == Action::NoOp && r.moved_from().is_none());
+/// (A summary without `body_noop` counts as quiet when its action is no-op.)
+fn plan_is_empty(plan: &PlanDiff, summaries: &[ResourceSummary]) -> bool {
+    let resources_quiet = summaries.iter().all(|r| {
+        let body_noop = r.body_noop.unwrap_or(r.action == ResourceAction::NoOp);
+        body_noop && !r.moved
+    });
     resources_quiet && plan.outputs.iter().all(|o| o.diff.action == Action::NoOp)
 }
 

@@ -57,11 +57,6 @@ impl Out {
     pub(crate) fn into_parts(self) -> (String, Vec<usize>) {
         (self.text, self.marks.unwrap_or_default())
     }
-
-    /// The text.
-    pub(crate) fn into_string(self) -> String {
-        self.text
-    }
 }
 
 impl Deref for Out {

@@ -1,0 +1,108 @@
+//! Times each pipeline stage on a real plan file, in process: read, parse, diff, text
+//! render, Markdown render (best of `--runs`, default 5). Complements the criterion
+//! benchmarks (generated plans) and whole-process timings (`hyperfine`), see
+//! docs/performance.md.
+//!
+//! ```sh
+//! cargo run --release --example stages -- plan.json [schemas.json] [--runs N]
+//! ```
+
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use planmark::render::markdown::{render_comment, Meta, NamedPlan, TemplateSet};
+
+// The same allocator as the `planmark` binary.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("stages: {message}\nusage: stages PLAN [SCHEMAS] [--runs N]");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run() -> Result<(), String> {
+    let mut files = Vec::new();
+    let mut runs = 5usize;
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        if arg == "--runs" {
+            runs = args
+                .next()
+                .and_then(|n| n.parse().ok())
+                .ok_or("--runs needs a number")?;
+        } else {
+            files.push(arg);
+        }
+    }
+    let (plan_path, schemas_path) = match files.as_slice() {
+        [plan] => (plan.clone(), None),
+        [plan, schemas] => (plan.clone(), Some(schemas.clone())),
+        _ => return Err("give a plan file and optionally a schemas file".into()),
+    };
+    let schemas = match &schemas_path {
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+            Some(
+                planmark::schema::ProviderSchemas::parse(path, &bytes)
+                    .map_err(|e| e.to_string())?,
+            )
+        }
+        None => None,
+    };
+    let templates = TemplateSet::default();
+    let meta = Meta {
+        title: None,
+        key: plan_path.clone(),
+        commit: None,
+        run_url: None,
+        time: "2026-01-01T00:00:00Z".into(),
+        marker: String::new(),
+    };
+    let mut best = [Duration::MAX; 5];
+    let mut sizes = (0, 0, 0);
+    for _ in 0..runs.max(1) {
+        let mut times = [Duration::ZERO; 5];
+        let t = Instant::now();
+        let bytes = std::fs::read(&plan_path).map_err(|e| format!("{plan_path}: {e}"))?;
+        times[0] = t.elapsed();
+        let t = Instant::now();
+        let plan = planmark::plan::parse_plan(&plan_path, &bytes).map_err(|e| e.to_string())?;
+        times[1] = t.elapsed();
+        let t = Instant::now();
+        let diff = planmark::differ::diff_plan(&plan_path, &plan, schemas.as_ref(), None)
+            .map_err(|e| e.to_string())?;
+        times[2] = t.elapsed();
+        let t = Instant::now();
+        let text = planmark::render::text::render_plan(&diff);
+        times[3] = t.elapsed();
+        let t = Instant::now();
+        let plans = [NamedPlan {
+            name: &plan_path,
+            diff: &diff,
+        }];
+        let comment =
+            render_comment(&plans, &meta, &templates, 65_536).map_err(|e| e.to_string())?;
+        times[4] = t.elapsed();
+        sizes = (bytes.len(), text.len(), comment.markdown.len());
+        for (b, t) in best.iter_mut().zip(times) {
+            *b = (*b).min(t);
+        }
+    }
+    println!(
+        "{plan_path}: {} bytes in, text {} bytes, Markdown {} bytes (best of {runs})",
+        sizes.0, sizes.1, sizes.2
+    );
+    for (name, t) in ["read", "parse", "diff", "text", "markdown"]
+        .iter()
+        .zip(best)
+    {
+        println!("  {name:<9} {:>8.1} ms", t.as_secs_f64() * 1e3);
+    }
+    Ok(())
+}
