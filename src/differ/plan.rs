@@ -192,17 +192,28 @@ fn diff_many(ctx: &Context<'_, '_>, changes: &[&ResourceChange<'_>]) -> Result<V
     }
     let per_thread = changes.len().div_ceil(threads);
     std::thread::scope(|scope| {
-        let parts: Vec<_> = changes
-            .chunks(per_thread)
-            .map(|part| scope.spawn(move || part.iter().map(one).collect::<Result<Vec<_>>>()))
+        let mut parts = changes.chunks(per_thread);
+        let first = parts.next().unwrap_or_default();
+        // The other parts on new threads, or here if the system will not start one.
+        let others: Vec<_> = parts
+            .map(|part| {
+                let thread = std::thread::Builder::new().spawn_scoped(scope, move || {
+                    part.iter().map(one).collect::<Result<Vec<_>>>()
+                });
+                (part, thread.ok())
+            })
             .collect();
         let mut diffs = Vec::with_capacity(changes.len());
-        // Joined in order, so the first error reported is the first in the plan.
-        for part in parts {
-            match part.join() {
-                Ok(part) => diffs.extend(part?),
-                Err(panic) => std::panic::resume_unwind(panic),
-            }
+        diffs.extend(first.iter().map(one).collect::<Result<Vec<_>>>()?);
+        // In order, so the first error reported is the first in the plan.
+        for (part, thread) in others {
+            let part = match thread {
+                Some(thread) => thread
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                None => part.iter().map(one).collect(),
+            };
+            diffs.extend(part?);
         }
         Ok(diffs)
     })
