@@ -31,8 +31,12 @@ pub fn diff_plan(
     mode: Option<PlanMode>,
 ) -> Result<PlanDiff> {
     let differ = Differ::new(path, plan, schemas);
-    // Resources first: a plan broken in several places reports its first resource.
-    let resources = differ.resources(|_| true).collect::<Result<Vec<_>>>()?;
+    // Resources first: a plan broken in several places reports its first resource. The
+    // vector is sized up front: growing it by doubling would copy a huge plan's diffs.
+    let mut resources = Vec::with_capacity(plan.resource_changes.len());
+    for diff in differ.resources(|_| true) {
+        resources.push(diff?);
+    }
     let mut diff = differ.head(mode)?;
     diff.resources = resources;
     Ok(diff)
