@@ -3,7 +3,9 @@
 //! Contract: given a resource change's parsed values and (optionally) its provider schema
 //! block, [`diff_resource`] returns the diff tree Terraform's own renderer would compute,
 //! with sensitive values already removed; [`diff_output`] does the same for an output.
-//! List pairing is near-linear ([`sequence`]), so huge lists stay cheap.
+//! [`Differ`] does a whole plan in parts (a chunk of resources at a time, on every core,
+//! in plan order) so that a huge plan need not hold all its trees; [`diff_plan`] is all of
+//! it at once. List pairing is near-linear ([`sequence`]), so huge lists stay cheap.
 
 mod block;
 mod change;

@@ -2,7 +2,9 @@
 //!
 //! Contract: byte-identical to the newest Terraform for every plan Terraform itself can
 //! render; sections in Terraform's order: version warning, drift, no-changes text,
-//! deferred changes, legend, resource changes and summary, outputs.
+//! deferred changes, legend, resource changes and summary, outputs. [`write_plan`] writes
+//! to a caller's sink as it goes, taking the resource diffs one at a time (so a huge plan
+//! is never all in memory); [`render_plan`] returns the text of a whole `PlanDiff`.
 
 mod out;
 mod resource;
