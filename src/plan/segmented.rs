@@ -62,16 +62,6 @@ impl<T> Segmented<T> {
     }
 }
 
-impl<T> From<Vec<T>> for Segmented<T> {
-    fn from(values: Vec<T>) -> Self {
-        let mut list = Segmented::default();
-        for value in values {
-            list.push(value);
-        }
-        list
-    }
-}
-
 impl<T> Index<usize> for Segmented<T> {
     type Output = T;
     fn index(&self, index: usize) -> &T {

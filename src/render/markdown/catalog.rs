@@ -2,8 +2,8 @@
 //! deferred changes, output changes) across all plans, in the order of importance the
 //! size budget degrades by, with how much detail each gets.
 
-use crate::diff::{Action, PlanDiff, PlanMode, ResourceAction, ResourceDiff};
-use crate::render::text::{deferred_text, outputs_text, resource_text, MarkedText};
+use crate::diff::{Action, PlanDiff, PlanMode, ResourceDiff, ResourceSummary};
+use crate::render::text::{deferred_text, outputs_text, resource_text, shows, MarkedText};
 
 use super::words::Kind;
 
@@ -65,11 +65,9 @@ fn rank(entry: &Entry) -> (u8, u8) {
 }
 
 /// A resource change Terraform would show (no-op entries only when moved or imported;
-/// deleting a data source is internal bookkeeping).
+/// deleting a data source is internal bookkeeping): the text's rule, [`shows`].
 pub fn is_shown(r: &ResourceDiff) -> bool {
-    let visible =
-        r.action != ResourceAction::NoOp || r.moved_from().is_some() || r.importing.is_some();
-    visible && !(r.action == ResourceAction::Delete && r.data_source)
+    shows(&ResourceSummary::of(r))
 }
 
 /// Drift is shown when it can matter: always for refresh-only plans, otherwise when the

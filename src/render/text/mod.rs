@@ -71,7 +71,8 @@ pub fn render_plan(plan: &PlanDiff) -> String {
     String::from_utf8(text).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
-/// Is this resource change listed in the text (and counted in its summary line)?
+/// Is this resource change listed (and counted in the summary line)? No-op changes only
+/// when moved or imported; deleting a data source is internal bookkeeping.
 pub fn shows(r: &ResourceSummary) -> bool {
     let shown = r.action != ResourceAction::NoOp || r.moved || r.importing;
     shown && !(r.action == ResourceAction::Delete && r.data_source)
