@@ -1,5 +1,7 @@
-//! Times each pipeline stage on a real plan file, in process: read, parse, diff, text
-//! render, Markdown render (best of `--runs`, default 5). Complements the criterion
+//! Times each pipeline stage on a real plan file, in process, the way `planmark render`
+//! runs them: read, parse, head (everything but the resource changes, diffed, and their
+//! summaries), text (every resource change diffed and rendered, streamed), Markdown (only
+//! the changes the comment shows diffed); best of `--runs`, default 5. Complements the criterion
 //! benchmarks (generated plans) and whole-process timings (`hyperfine`), see
 //! docs/performance.md.
 //!
@@ -10,7 +12,9 @@
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+use planmark::differ::Differ;
 use planmark::render::markdown::{render_comment, Meta, NamedPlan, TemplateSet};
+use planmark::render::text::write_plan;
 
 // The same allocator as the `planmark` binary.
 #[global_allocator]
@@ -75,16 +79,19 @@ fn run() -> Result<(), String> {
         let plan = planmark::plan::parse_plan(&plan_path, &bytes).map_err(|e| e.to_string())?;
         times[1] = t.elapsed();
         let t = Instant::now();
-        let diff = planmark::differ::diff_plan(&plan_path, &plan, schemas.as_ref(), None)
-            .map_err(|e| e.to_string())?;
+        let differ = Differ::new(&plan_path, &plan, schemas.as_ref());
+        let head = differ.head(None).map_err(|e| e.to_string())?;
+        let resources = differ.lazy();
         times[2] = t.elapsed();
         let t = Instant::now();
-        let text = planmark::render::text::render_plan(&diff);
+        let mut text = Vec::new();
+        write_plan(&head, &resources, &mut text).map_err(|e| e.to_string())?;
         times[3] = t.elapsed();
         let t = Instant::now();
         let plans = [NamedPlan {
             name: &plan_path,
-            diff: &diff,
+            diff: &head,
+            resources: &resources,
         }];
         let comment =
             render_comment(&plans, &meta, &templates, 65_536).map_err(|e| e.to_string())?;
@@ -98,7 +105,7 @@ fn run() -> Result<(), String> {
         "{plan_path}: {} bytes in, text {} bytes, Markdown {} bytes (best of {runs})",
         sizes.0, sizes.1, sizes.2
     );
-    for (name, t) in ["read", "parse", "diff", "text", "markdown"]
+    for (name, t) in ["read", "parse", "head", "text", "markdown"]
         .iter()
         .zip(best)
     {

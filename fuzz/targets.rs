@@ -86,7 +86,12 @@ fn render_all(diff: &planmark::diff::PlanDiff, max_chars: usize) {
         "text ends mid-line"
     );
     let meta = meta();
-    let plans = [NamedPlan { name: "fuzz", diff }];
+    let resources = planmark::diff::Diffed::new(diff);
+    let plans = [NamedPlan {
+        name: "fuzz",
+        diff,
+        resources: &resources,
+    }];
     let comment = render_comment(&plans, &meta, &TemplateSet::default(), max_chars)
         .unwrap_or_else(|e| panic!("built-in templates failed to render: {e}"));
     let md = &comment.markdown;

@@ -6,7 +6,11 @@
 //! only lay it out. Sensitive values are never stored here: a sensitive node keeps its
 //! action and flags, not its value, so no renderer or template can leak it.
 
+use std::borrow::Cow;
+
 use serde::Serialize;
+
+use crate::error::Result;
 
 /// What happens to a value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -347,7 +351,7 @@ impl ResourceDiff {
 
 /// What a plan's summary needs of one resource change: known from the change's header,
 /// without diffing its values (so a renderer can count and filter a huge plan before the
-/// bodies are computed, a chunk at a time).
+/// bodies are computed, and compute only the bodies it shows).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ResourceSummary {
     /// Planned actions.
@@ -358,8 +362,6 @@ pub struct ResourceSummary {
     pub moved: bool,
     /// Being imported.
     pub importing: bool,
-    /// The body changes nothing (`None` when not computed: only plans with drift need it).
-    pub body_noop: Option<bool>,
 }
 
 impl ResourceSummary {
@@ -370,8 +372,76 @@ impl ResourceSummary {
             data_source: r.data_source,
             moved: r.moved_from().is_some(),
             importing: r.importing.is_some(),
-            body_noop: Some(r.body.action == Action::NoOp),
         }
+    }
+}
+
+/// A plan's resource changes as a renderer reads them: every change's summary, address
+/// and type up front, any change's diff on demand. [`Diffed`] holds a whole
+/// [`PlanDiff`]'s; the differ's lazy implementation diffs only what is asked, so a
+/// renderer that shows a few hundred changes of a huge plan diffs only those.
+pub trait ResourceChanges {
+    /// One summary per change, in plan order.
+    fn summaries(&self) -> &[ResourceSummary];
+    /// The address of change `i`.
+    fn address(&self, i: usize) -> &str;
+    /// The resource type of change `i`.
+    fn type_name(&self, i: usize) -> &str;
+    /// The diff of change `i` (computed again on each call where it is not stored: a
+    /// caller asking twice keeps it).
+    fn diff(&self, i: usize) -> Result<Cow<'_, ResourceDiff>>;
+    /// The diffs of the changes `want` accepts, in plan order, ending at the first error
+    /// (an implementation may compute them a chunk at a time, on several threads).
+    fn diffs<'s>(
+        &'s self,
+        want: &'s (dyn Fn(usize) -> bool + Sync),
+    ) -> Box<dyn Iterator<Item = Result<Cow<'s, ResourceDiff>>> + 's> {
+        let n = self.summaries().len();
+        Box::new((0..n).filter(move |i| want(*i)).map(|i| self.diff(i)))
+    }
+    /// No change's body changes anything and none moves (Terraform then hides drift in a
+    /// normal plan). Stops at the first change that says otherwise.
+    fn bodies_quiet(&self) -> Result<bool> {
+        for (i, summary) in self.summaries().iter().enumerate() {
+            if summary.moved || self.diff(i)?.body.action != Action::NoOp {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+}
+
+/// A whole [`PlanDiff`]'s resource changes, already diffed.
+pub struct Diffed<'a> {
+    resources: &'a [ResourceDiff],
+    summaries: Vec<ResourceSummary>,
+}
+
+impl<'a> Diffed<'a> {
+    /// The resource changes of `plan`.
+    pub fn new(plan: &'a PlanDiff) -> Self {
+        Diffed {
+            resources: &plan.resources,
+            summaries: plan.resources.iter().map(ResourceSummary::of).collect(),
+        }
+    }
+}
+
+impl ResourceChanges for Diffed<'_> {
+    fn summaries(&self) -> &[ResourceSummary] {
+        &self.summaries
+    }
+
+    fn address(&self, i: usize) -> &str {
+        &self.resources[i].address
+    }
+
+    fn type_name(&self, i: usize) -> &str {
+        &self.resources[i].type_
+    }
+
+    fn diff(&self, i: usize) -> Result<Cow<'_, ResourceDiff>> {
+        Ok(Cow::Borrowed(&self.resources[i]))
     }
 }
 

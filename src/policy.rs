@@ -8,7 +8,7 @@
 
 use std::fmt;
 
-use crate::diff::{CheckStatus, PlanDiff, PlanMode, ResourceAction, ResourceDiff};
+use crate::diff::{CheckStatus, PlanDiff, PlanMode, ResourceAction, ResourceChanges, ResourceDiff};
 
 /// A `--fail-on` rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -81,11 +81,14 @@ impl fmt::Display for Violation {
     }
 }
 
-/// The violations of `policy` by `plans` (name, diff); names are used when there are
-/// several plans.
-pub fn evaluate(policy: &Policy, plans: &[(&str, &PlanDiff)]) -> Vec<Violation> {
+/// A plan as the gates read it: its name, its head (drift, outputs, checks) and its
+/// resource changes (only their summaries, addresses and types are read: no diff).
+pub type Gated<'a> = (&'a str, &'a PlanDiff, &'a dyn ResourceChanges);
+
+/// The violations of `policy` by `plans`; names are used when there are several plans.
+pub fn evaluate(policy: &Policy, plans: &[Gated<'_>]) -> Vec<Violation> {
     let mut violations = Vec::new();
-    for (name, plan) in plans {
+    for &(name, plan, resources) in plans {
         let plan_name = (plans.len() > 1).then(|| name.to_string());
         let violation = |address: Option<&str>, what: String, rule: String| Violation {
             plan: plan_name.clone(),
@@ -93,20 +96,32 @@ pub fn evaluate(policy: &Policy, plans: &[(&str, &PlanDiff)]) -> Vec<Violation> 
             what,
             rule,
         };
-        let managed = || plan.resources.iter().filter(|r| !r.data_source);
+        let summaries = resources.summaries();
+        // Managed resources' changes: (index, action).
+        let managed = || {
+            summaries
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| !r.data_source)
+                .map(|(i, r)| (i, &r.action))
+        };
         for rule in &policy.fail_on {
             let flag = rule.flag().to_string();
             match rule {
                 Rule::Destroy => violations.extend(
                     managed()
-                        .filter(|r| r.action == ResourceAction::Delete)
-                        .map(|r| violation(Some(&r.address), "is destroyed".into(), flag.clone())),
+                        .filter(|(_, a)| **a == ResourceAction::Delete)
+                        .map(|(i, _)| {
+                            let address = resources.address(i);
+                            violation(Some(address), "is destroyed".into(), flag.clone())
+                        }),
                 ),
-                Rule::Replace => violations.extend(
-                    managed()
-                        .filter(|r| r.action.is_replace())
-                        .map(|r| violation(Some(&r.address), "is replaced".into(), flag.clone())),
-                ),
+                Rule::Replace => {
+                    violations.extend(managed().filter(|(_, a)| a.is_replace()).map(|(i, _)| {
+                        let address = resources.address(i);
+                        violation(Some(address), "is replaced".into(), flag.clone())
+                    }))
+                }
                 Rule::Drift => {
                     let drifted: Vec<&ResourceDiff> = plan
                         .drift
@@ -132,7 +147,7 @@ pub fn evaluate(policy: &Policy, plans: &[(&str, &PlanDiff)]) -> Vec<Violation> 
                     }
                 }
                 Rule::Changes => {
-                    if has_changes(plan) {
+                    if has_changes(plan, resources) {
                         violations.push(violation(None, "the plan has changes".into(), flag));
                     }
                 }
@@ -140,9 +155,9 @@ pub fn evaluate(policy: &Policy, plans: &[(&str, &PlanDiff)]) -> Vec<Violation> 
         }
         if let Some(max) = policy.max_destroy {
             let destroyed = managed()
-                .filter(|r| {
+                .filter(|(_, a)| {
                     matches!(
-                        r.action,
+                        a,
                         ResourceAction::Delete
                             | ResourceAction::DeleteThenCreate
                             | ResourceAction::CreateThenDelete
@@ -161,15 +176,20 @@ pub fn evaluate(policy: &Policy, plans: &[(&str, &PlanDiff)]) -> Vec<Violation> 
                 violations.push(violation(None, what, format!("--max-destroy {max}")));
             }
         }
-        for r in managed() {
-            let what = match r.action {
+        for (i, action) in managed() {
+            let what = match action {
                 ResourceAction::Delete => "is destroyed",
-                ref a if a.is_replace() => "is replaced",
+                a if a.is_replace() => "is replaced",
                 _ => continue,
             };
-            if let Some(glob) = policy.protect.iter().find(|g| protects(g, r)) {
+            let (address, type_name) = (resources.address(i), resources.type_name(i));
+            if let Some(glob) = policy
+                .protect
+                .iter()
+                .find(|g| protects(g, address, type_name))
+            {
                 violations.push(violation(
-                    Some(&r.address),
+                    Some(address),
                     format!("{what} but is protected"),
                     format!("--protect {glob}"),
                 ));
@@ -203,12 +223,8 @@ fn failing_checks(plan: &PlanDiff) -> Vec<(&str, CheckStatus)> {
 
 /// Would applying change anything? The same rule as the comment's verdict: a resource
 /// action (or a move or import), a changed output, or drift in a refresh-only plan.
-pub fn has_changes(plan: &PlanDiff) -> bool {
-    let resource = plan.resources.iter().any(|r| {
-        let visible =
-            r.action != ResourceAction::NoOp || r.moved_from().is_some() || r.importing.is_some();
-        visible && !(r.action == ResourceAction::Delete && r.data_source)
-    });
+pub fn has_changes(plan: &PlanDiff, resources: &dyn ResourceChanges) -> bool {
+    let resource = resources.summaries().iter().any(crate::render::text::shows);
     let outputs = plan
         .outputs
         .iter()
@@ -218,15 +234,15 @@ pub fn has_changes(plan: &PlanDiff) -> bool {
     resource || outputs || drift
 }
 
-/// Does `glob` protect `r`? It may name the address (`module.db.aws_db_instance.main`, with
-/// or without the instance key) or the type (`aws_db_*`).
-fn protects(glob: &str, r: &ResourceDiff) -> bool {
-    let address = r.address.as_str();
+/// Does `glob` protect the resource at `address` of type `type_name`? It may name the
+/// address (`module.db.aws_db_instance.main`, with or without the instance key) or the
+/// type (`aws_db_*`).
+fn protects(glob: &str, address: &str, type_name: &str) -> bool {
     let without_key = match (address.ends_with(']'), address.rfind('[')) {
         (true, Some(open)) => &address[..open],
         _ => address,
     };
-    glob_match(glob, address) || glob_match(glob, without_key) || glob_match(glob, &r.type_)
+    glob_match(glob, address) || glob_match(glob, without_key) || glob_match(glob, type_name)
 }
 
 /// Shell-style matching of the whole text: `*` any run of characters, `?` one character.

@@ -4,6 +4,7 @@
 
 mod support;
 
+use planmark::diff::Diffed;
 use planmark::log::parse_log;
 use planmark::policy::{evaluate, Policy, Rule};
 use planmark::render::check::{check_markdown, live_references};
@@ -16,9 +17,15 @@ fn log(path: &str) -> planmark::log::PlanLog {
 }
 
 fn render(plans: &[(&str, &planmark::diff::PlanDiff)], extras: &Extras<'_>, max: usize) -> Comment {
+    let resources: Vec<Diffed<'_>> = plans.iter().map(|(_, diff)| Diffed::new(diff)).collect();
     let named: Vec<NamedPlan<'_>> = plans
         .iter()
-        .map(|(name, diff)| NamedPlan { name, diff })
+        .zip(&resources)
+        .map(|((name, diff), resources)| NamedPlan {
+            name,
+            diff,
+            resources,
+        })
         .collect();
     let meta = support::comment::meta("main");
     render_comment_with(&named, &meta, extras, &TemplateSet::default(), max)
@@ -59,7 +66,7 @@ fn golden_log_and_policy_comments() {
         max_destroy: Some(2),
         protect: vec!["null_resource.shard".into()],
     };
-    let violations = evaluate(&policy, &[("main", &removals)]);
+    let violations = evaluate(&policy, &[("main", &removals, &Diffed::new(&removals))]);
     let cases: Vec<(&str, Comment)> = vec![
         (
             "failed_json",

@@ -742,6 +742,7 @@ fn render_all(doc: &str, max_chars: usize) -> Result<Outputs, TestCaseError> {
     let plans = [NamedPlan {
         name: "prop",
         diff: &diff,
+        resources: &planmark::diff::Diffed::new(&diff),
     }];
     let comment = render_comment(&plans, &meta(), &TemplateSet::default(), max_chars)
         .map_err(|e| TestCaseError::fail(format!("render failed: {e}")))?;

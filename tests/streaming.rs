@@ -1,13 +1,19 @@
-//! The streaming path (`Differ` chunks diffed on several threads, text written as it
-//! goes, as `planmark render --format text` does) against the whole-plan path
-//! (`diff_plan` + `render_plan`): same text, same order, same first error.
+//! The lazy paths the CLI takes against the whole-plan path (`diff_plan`, then
+//! `render_plan` or the comment over every diff): the streamed text (`Differ` chunks
+//! diffed on several threads, written as it goes) has the same text, order and first
+//! error; the comment (only the changes it shows diffed) is the same comment, and diffs a
+//! bounded number of changes however big the plan.
 
 mod support;
 
-use planmark::diff::PlanDiff;
+use std::borrow::Cow;
+use std::cell::Cell;
+
+use planmark::diff::{Diffed, PlanDiff, ResourceChanges, ResourceDiff, ResourceSummary};
 use planmark::differ::{diff_plan, Differ};
 use planmark::plan::parse_plan;
-use planmark::render::text::{render_plan, shows, write_plan};
+use planmark::render::markdown::{render_comment, NamedPlan, TemplateSet, GITHUB_MAX_CHARS};
+use planmark::render::text::{render_plan, write_plan};
 use planmark::schema::ProviderSchemas;
 use support::*;
 
@@ -19,14 +25,8 @@ fn streamed(
     let plan = parse_plan("plan.json", plan_json)?;
     let differ = Differ::new("plan.json", &plan, schemas);
     let head = differ.head(None)?;
-    let summaries = differ.summaries(!head.drift.is_empty())?;
     let mut out = Vec::new();
-    write_plan(
-        &head,
-        &summaries,
-        differ.resources(|i| shows(&summaries[i])),
-        &mut out,
-    )?;
+    write_plan(&head, &differ.lazy(), &mut out)?;
     Ok(String::from_utf8(out).expect("UTF-8 text"))
 }
 
@@ -119,4 +119,114 @@ fn the_first_unreadable_resource_in_plan_order_is_reported() {
             "expected the first broken resource: {message}"
         );
     }
+}
+
+/// A plan's resource changes that counts the diffs asked of it.
+struct Counting<'r> {
+    inner: &'r dyn ResourceChanges,
+    asked: Cell<usize>,
+}
+
+impl ResourceChanges for Counting<'_> {
+    fn summaries(&self) -> &[ResourceSummary] {
+        self.inner.summaries()
+    }
+
+    fn address(&self, i: usize) -> &str {
+        self.inner.address(i)
+    }
+
+    fn type_name(&self, i: usize) -> &str {
+        self.inner.type_name(i)
+    }
+
+    fn diff(&self, i: usize) -> planmark::error::Result<Cow<'_, ResourceDiff>> {
+        self.asked.set(self.asked.get() + 1);
+        self.inner.diff(i)
+    }
+}
+
+/// The comment as the CLI renders it (only what it shows diffed), and how many diffs it
+/// asked for.
+fn lazy_comment(
+    plan_json: &[u8],
+    schemas: Option<&ProviderSchemas>,
+    max_chars: usize,
+) -> planmark::error::Result<(String, usize)> {
+    let plan = parse_plan("plan.json", plan_json)?;
+    let differ = Differ::new("plan.json", &plan, schemas);
+    let head = differ.head(None)?;
+    let lazy = differ.lazy();
+    let counting = Counting {
+        inner: &lazy,
+        asked: Cell::new(0),
+    };
+    let plans = [NamedPlan {
+        name: "plan",
+        diff: &head,
+        resources: &counting,
+    }];
+    let meta = support::comment::meta("plan");
+    let comment = render_comment(&plans, &meta, &TemplateSet::default(), max_chars)?;
+    Ok((comment.markdown, counting.asked.get()))
+}
+
+fn whole_comment(diff: &PlanDiff, max_chars: usize) -> String {
+    let resources = Diffed::new(diff);
+    let plans = [NamedPlan {
+        name: "plan",
+        diff,
+        resources: &resources,
+    }];
+    let meta = support::comment::meta("plan");
+    render_comment(&plans, &meta, &TemplateSet::default(), max_chars)
+        .expect("renders")
+        .markdown
+}
+
+#[test]
+fn the_lazy_comment_is_the_whole_plan_comment_for_every_fixture() {
+    let mut checked = 0;
+    for root in ["equivalence", "real-plans", "comment"] {
+        for (name, dir) in case_dirs(&fixtures_dir().join(root)) {
+            let Ok(plan) = std::fs::read(dir.join("plan.json")) else {
+                continue;
+            };
+            let schemas = std::fs::read(dir.join("schemas.json"))
+                .ok()
+                .map(|bytes| ProviderSchemas::parse("schemas.json", &bytes).expect("schemas"));
+            let diff = whole(&plan, schemas.as_ref()).expect("diffs");
+            // GitHub's limit, and a small one that takes the degraded stages.
+            for max_chars in [GITHUB_MAX_CHARS, 3_000] {
+                let (lazy, _) = lazy_comment(&plan, schemas.as_ref(), max_chars).expect("renders");
+                assert_eq!(
+                    lazy,
+                    whole_comment(&diff, max_chars),
+                    "{root}/{name} within {max_chars}"
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 100, "only {checked} fixtures checked");
+}
+
+#[test]
+fn a_huge_plan_comment_diffs_only_what_it_measures_or_shows() {
+    for n in [5_000, 20_000] {
+        let plan = many_replacements(n, &[]);
+        let (lazy, asked) = lazy_comment(plan.as_bytes(), None, GITHUB_MAX_CHARS).expect("renders");
+        let diff = whole(plan.as_bytes(), None).expect("diffs");
+        assert_eq!(lazy, whole_comment(&diff, GITHUB_MAX_CHARS));
+        // The same bound whatever the plan's size: what fits in the limit, the greedy
+        // fill's misfits and the banner.
+        assert!(asked < 600, "{n} replacements: {asked} diffs asked");
+    }
+}
+
+#[test]
+fn an_unreadable_change_the_comment_shows_is_reported() {
+    let plan = many_replacements(100, &[0]);
+    let err = lazy_comment(plan.as_bytes(), None, GITHUB_MAX_CHARS).unwrap_err();
+    assert!(err.to_string().contains("`null_resource.r[0]`"), "{err}");
 }

@@ -3,7 +3,9 @@
 
 use std::io::Write;
 
-use super::render::{extras, load, meta, named, policy_result, template_set, violations, Loaded};
+use super::render::{
+    extras, meta, named, policy_result, template_set, violations, with_loaded, Loaded,
+};
 use super::{CommentArgs, CommentMode, NoChangesArg};
 use crate::error::{Error, Result};
 use crate::publish::client::{GitHub, RetryPolicy};
@@ -19,20 +21,32 @@ const STEP_SUMMARY_BYTES: usize = 1024 * 1024;
 type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
 
 pub(super) fn comment(args: CommentArgs, out: &mut dyn Write) -> Result<()> {
-    let env = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
     let templates = template_set(&args.common)?;
-    let loaded = load(&args.common, args.plan_mode.plan_mode(), Some(&templates))?;
+    let mode = args.plan_mode.plan_mode();
+    with_loaded(&args.common, mode, Some(&templates), true, |loaded| {
+        comment_on(&args, loaded, &templates, out)
+    })
+}
+
+/// Renders, publishes and reports the comment for the loaded plans.
+fn comment_on(
+    args: &CommentArgs,
+    loaded: &[Loaded<'_>],
+    templates: &TemplateSet,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let env = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
     let log = super::gates::load_log(&args.common.log)?;
     // Policy is evaluated before anything is posted, but reported (exit 3) only after.
-    let violations = violations(&args.common, &loaded);
+    let violations = violations(&args.common, loaded);
     let extras = extras(&args.common, log.as_ref(), &violations);
-    let meta = meta(&args.common, &loaded, log.as_ref());
-    let first = render(&loaded, &meta, &extras, &templates, args.common.max_chars)?;
+    let meta = meta(&args.common, loaded, log.as_ref());
+    let first = render(loaded, &meta, &extras, templates, args.common.max_chars)?;
     // A failed plan is news even with `--on-no-changes skip`.
     let has_changes =
         first.context.plans.iter().any(|p| p.has_changes) || first.context.failed.is_some();
     let renderer = |max_chars: usize| -> std::result::Result<String, PublishError> {
-        render(&loaded, &meta, &extras, &templates, max_chars)
+        render(loaded, &meta, &extras, templates, max_chars)
             .map(|c| c.markdown)
             .map_err(|e| PublishError::Render(e.to_string()))
     };
@@ -52,7 +66,7 @@ pub(super) fn comment(args: CommentArgs, out: &mut dyn Write) -> Result<()> {
                 )))
             }
         };
-        let target = resolve(&hints(&args, &env), github.as_ref()).await?;
+        let target = resolve(&hints(args, &env), github.as_ref()).await?;
         let request = Request {
             target,
             key: meta.key.clone(),
@@ -94,15 +108,15 @@ pub(super) fn comment(args: CommentArgs, out: &mut dyn Write) -> Result<()> {
         }
         Ok(outcome)
     })?;
-    report(&args, &outcome, out)?;
+    report(args, &outcome, out)?;
     if !args.dry_run {
-        actions_files(&env, &loaded, &meta, &extras, &templates, &first, &outcome)?;
+        actions_files(&env, loaded, &meta, &extras, templates, &first, &outcome)?;
     }
     policy_result(violations)
 }
 
 fn render(
-    loaded: &[Loaded],
+    loaded: &[Loaded<'_>],
     meta: &Meta,
     extras: &Extras<'_>,
     templates: &TemplateSet,
@@ -202,7 +216,7 @@ fn report(args: &CommentArgs, outcome: &Outcome, out: &mut dyn Write) -> Result<
 /// Appends the comment to `GITHUB_STEP_SUMMARY` and writes step outputs to `GITHUB_OUTPUT`.
 fn actions_files(
     env: Env<'_>,
-    loaded: &[Loaded],
+    loaded: &[Loaded<'_>],
     meta: &Meta,
     extras: &Extras<'_>,
     templates: &TemplateSet,
@@ -249,7 +263,7 @@ fn actions_files(
 
 /// The full comment within the step summary's 1 MiB (bytes), degraded the same way past it.
 fn step_summary(
-    loaded: &[Loaded],
+    loaded: &[Loaded<'_>],
     meta: &Meta,
     extras: &Extras<'_>,
     templates: &TemplateSet,

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use super::gates::LoadedLog;
 use super::{read_input, read_input_at_most, CommonArgs, Format, PlanArg, RenderArgs};
-use crate::diff::PlanDiff;
+use crate::diff::{PlanDiff, ResourceChanges};
 use crate::differ::Differ;
 use crate::error::{Error, Result};
 use crate::plan::parse_plan;
@@ -14,49 +14,71 @@ use crate::policy::Violation;
 use crate::render::html::preview_page;
 use crate::render::markdown::marker::{marker_line, plan_sha256, MarkerData};
 use crate::render::markdown::{render_comment_with, Extras, Meta, NamedPlan, Source, TemplateSet};
-use crate::render::text::{render_plan, shows, write_plan};
+use crate::render::text::write_plan;
 use crate::schema::ProviderSchemas;
 
-/// A plan read, diffed and identified.
-pub(super) struct Loaded {
+/// A plan read and parsed, its head (drift, outputs, checks) diffed, its resource changes
+/// ready to diff on demand (a renderer diffs only what it shows; the text streams them).
+pub(super) struct Loaded<'l> {
     pub arg: PlanArg,
-    pub diff: PlanDiff,
+    pub head: PlanDiff,
+    pub resources: Box<dyn ResourceChanges + Sync + 'l>,
+    /// The input's SHA-256 (empty when not asked for).
     pub sha256: String,
 }
 
-/// Reads the schemas and plans and diffs them; checks the templates when they will be
-/// used (before reading plans, so a broken template fails fast).
-pub(super) fn load(
+/// Reads the schemas and every plan, parses them (bad input fails here, before any
+/// output) and runs `run` on them; checks the templates first when they will be used, so
+/// a broken template fails fast. `hash`: compute each input's SHA-256 for the marker.
+pub(super) fn with_loaded<T>(
     args: &CommonArgs,
     mode: Option<crate::diff::PlanMode>,
     templates: Option<&TemplateSet>,
-) -> Result<Vec<Loaded>> {
+    hash: bool,
+    run: impl FnOnce(&[Loaded<'_>]) -> Result<T>,
+) -> Result<T> {
     let schemas = load_schemas(args)?;
     if let Some(templates) = templates {
         templates.registry()?;
     }
-    let mut loaded = Vec::with_capacity(args.plans.len());
+    let mut inputs = Vec::with_capacity(args.plans.len());
     for raw in &args.plans {
         let arg = PlanArg::parse(raw);
         let bytes = read_input_at_most(&arg.path, args.max_input_size)?;
-        // The marker's hash reads the whole input: on another core, beside the diff.
-        let (diff, sha256) = std::thread::scope(|scope| {
-            let sha256 = scope.spawn(|| plan_sha256(&bytes));
-            let diff = parse_plan(&arg.path, &bytes).and_then(|plan| {
-                crate::differ::diff_plan(&arg.path, &plan, schemas.as_ref(), mode)
+        inputs.push((arg, bytes));
+    }
+    let mut plans = Vec::with_capacity(inputs.len());
+    let mut hashes = Vec::with_capacity(inputs.len());
+    for (arg, bytes) in &inputs {
+        // The marker's hash reads the whole input: on another core, beside the parse.
+        let (plan, sha256) = std::thread::scope(|scope| {
+            let sha256 = hash.then(|| scope.spawn(|| plan_sha256(bytes)));
+            let plan = parse_plan(&arg.path, bytes);
+            let sha256 = sha256.map(|thread| {
+                thread
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
             });
-            let sha256 = sha256
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            (diff, sha256)
+            (plan, sha256.unwrap_or_default())
         });
+        plans.push(plan?);
+        hashes.push(sha256);
+    }
+    let differs: Vec<Differ> = inputs
+        .iter()
+        .zip(&plans)
+        .map(|((arg, _), plan)| Differ::new(&arg.path, plan, schemas.as_ref()))
+        .collect();
+    let mut loaded = Vec::with_capacity(differs.len());
+    for (((arg, _), differ), sha256) in inputs.iter().zip(&differs).zip(hashes) {
         loaded.push(Loaded {
-            arg,
-            diff: diff?,
+            arg: arg.clone(),
+            head: differ.head(mode)?,
+            resources: Box::new(differ.lazy()),
             sha256,
         });
     }
-    Ok(loaded)
+    run(&loaded)
 }
 
 fn load_schemas(args: &CommonArgs) -> Result<Option<ProviderSchemas>> {
@@ -68,112 +90,86 @@ fn load_schemas(args: &CommonArgs) -> Result<Option<ProviderSchemas>> {
     Ok(Some(ProviderSchemas::parse(&display, &bytes)?))
 }
 
-/// `--format text` without policy gates, streamed: every plan is read and checked first
-/// (bad input fails before anything is written), then each is diffed a chunk at a time and
-/// written as it goes, so a huge plan's diff trees and text are never all in memory.
-fn stream_text(args: &RenderArgs, out: &mut dyn Write) -> Result<()> {
+pub(super) fn render(args: RenderArgs, out: &mut dyn Write) -> Result<()> {
     let common = &args.common;
-    let schemas = load_schemas(common)?;
-    let mut inputs = Vec::with_capacity(common.plans.len());
-    for raw in &common.plans {
-        let arg = PlanArg::parse(raw);
-        let bytes = read_input_at_most(&arg.path, common.max_input_size)?;
-        inputs.push((arg, bytes));
-    }
-    let plans = inputs
-        .iter()
-        .map(|(arg, bytes)| parse_plan(&arg.path, bytes))
-        .collect::<Result<Vec<_>>>()?;
-    let log = super::gates::load_log(&common.log)?;
-    let mut parts = Vec::with_capacity(plans.len());
-    for ((arg, _), plan) in inputs.iter().zip(&plans) {
-        let differ = Differ::new(&arg.path, plan, schemas.as_ref());
-        let head = differ.head(args.mode.plan_mode())?;
-        // Only drift makes the text ask whether the resources' bodies change anything.
-        let summaries = differ.summaries(!head.drift.is_empty())?;
-        parts.push((differ, head, summaries));
-    }
+    let comment_format = !matches!(args.format, Format::Text);
+    let templates = template_set(common)?;
+    let mode = args.mode.plan_mode();
+    let templates_used = comment_format.then_some(&templates);
+    with_loaded(common, mode, templates_used, comment_format, |loaded| {
+        let log = super::gates::load_log(&common.log)?;
+        let violations = violations(common, loaded);
+        match args.format {
+            Format::Text => write_text(loaded, log.as_ref().map(|l| &l.log), common, out)?,
+            format => {
+                let meta = meta(common, loaded, log.as_ref());
+                let plans = named(loaded);
+                let extras = extras(common, log.as_ref(), &violations);
+                let comment =
+                    render_comment_with(&plans, &meta, &extras, &templates, common.max_chars)?;
+                let text = match format {
+                    Format::Html => {
+                        let title = format!("planmark — {}", meta.key);
+                        preview_page(&comment.markdown, &title)
+                    }
+                    Format::Json => {
+                        let mut json = serde_json::to_string_pretty(&comment.context)
+                            .map_err(|e| Error::Write(std::io::Error::other(e)))?;
+                        json.push('\n');
+                        json
+                    }
+                    _ => comment.markdown,
+                };
+                out.write_all(text.as_bytes()).map_err(Error::Write)?;
+            }
+        }
+        out.flush().map_err(Error::Write)?;
+        policy_result(violations)
+    })
+}
+
+/// Terraform's text, streamed: each plan (under a `## NAME` heading when there are
+/// several) is diffed a chunk at a time and written as it goes, so a huge plan's diff
+/// trees and text are never all in memory; then the log's diagnostics.
+fn write_text(
+    loaded: &[Loaded<'_>],
+    log: Option<&crate::log::PlanLog>,
+    common: &CommonArgs,
+    out: &mut dyn Write,
+) -> Result<()> {
     let write =
         |out: &mut dyn Write, text: &str| out.write_all(text.as_bytes()).map_err(Error::Write);
-    for (i, ((arg, _), (differ, head, summaries))) in inputs.iter().zip(&parts).enumerate() {
-        if parts.len() > 1 {
-            write(
-                out,
-                &format!("{}## {}\n", if i > 0 { "\n" } else { "" }, arg.name),
-            )?;
+    for (i, l) in loaded.iter().enumerate() {
+        if loaded.len() > 1 {
+            let gap = if i > 0 { "\n" } else { "" };
+            write(out, &format!("{gap}## {}\n", l.arg.name))?;
         }
-        let resources = differ.resources(|ix| shows(&summaries[ix]));
-        write_plan(head, summaries, resources, out)?;
+        write_plan(&l.head, &*l.resources, out)?;
     }
-    if let Some(log) = &log {
+    if let Some(log) = log {
         if common.log.failed.is_some() {
             write(out, "Terraform could not make the plan.\n")?;
         }
-        write(out, &super::gates::log_text(&log.log))?;
+        write(out, &super::gates::log_text(log))?;
     }
-    out.flush().map_err(Error::Write)
-}
-
-pub(super) fn render(args: RenderArgs, out: &mut dyn Write) -> Result<()> {
-    if matches!(args.format, Format::Text) && args.common.policy.policy().is_empty() {
-        return stream_text(&args, out);
-    }
-    let templates = template_set(&args.common)?;
-    let comment_format = !matches!(args.format, Format::Text);
-    let loaded = load(
-        &args.common,
-        args.mode.plan_mode(),
-        comment_format.then_some(&templates),
-    )?;
-    let args_common = &args.common;
-    let log = super::gates::load_log(&args_common.log)?;
-    let violations = violations(args_common, &loaded);
-    let text = match args.format {
-        Format::Text => {
-            let mut text = text(&loaded);
-            if let Some(log) = &log {
-                if args_common.log.failed.is_some() {
-                    text.push_str("Terraform could not make the plan.\n");
-                }
-                text.push_str(&super::gates::log_text(&log.log));
-            }
-            text
-        }
-        format => {
-            let meta = meta(args_common, &loaded, log.as_ref());
-            let plans = named(&loaded);
-            let extras = extras(args_common, log.as_ref(), &violations);
-            let comment =
-                render_comment_with(&plans, &meta, &extras, &templates, args_common.max_chars)?;
-            match format {
-                Format::Html => {
-                    let title = format!("planmark — {}", meta.key);
-                    preview_page(&comment.markdown, &title)
-                }
-                Format::Json => {
-                    let mut json = serde_json::to_string_pretty(&comment.context)
-                        .map_err(|e| Error::Write(std::io::Error::other(e)))?;
-                    json.push('\n');
-                    json
-                }
-                _ => comment.markdown,
-            }
-        }
-    };
-    out.write_all(text.as_bytes()).map_err(Error::Write)?;
-    out.flush().map_err(Error::Write)?;
-    policy_result(violations)
+    Ok(())
 }
 
 /// The policy gates' violations by the plans (none without gates).
-pub(super) fn violations(args: &CommonArgs, loaded: &[Loaded]) -> Vec<Violation> {
+pub(super) fn violations(args: &CommonArgs, loaded: &[Loaded<'_>]) -> Vec<Violation> {
     let policy = args.policy.policy();
     if policy.is_empty() {
         return Vec::new();
     }
-    let plans: Vec<(&str, &PlanDiff)> = loaded
+    let plans: Vec<crate::policy::Gated<'_>> = loaded
         .iter()
-        .map(|l| (l.arg.name.as_str(), &l.diff))
+        .map(|l| {
+            (
+                l.arg.name.as_str(),
+                &l.head,
+                &*l.resources as &dyn ResourceChanges,
+            )
+        })
         .collect();
     crate::policy::evaluate(&policy, &plans)
 }
@@ -207,33 +203,19 @@ pub(super) fn extras<'a>(
 }
 
 /// The plans as the renderer takes them.
-pub(super) fn named(loaded: &[Loaded]) -> Vec<NamedPlan<'_>> {
+pub(super) fn named<'a>(loaded: &'a [Loaded<'_>]) -> Vec<NamedPlan<'a>> {
     loaded
         .iter()
         .map(|l| NamedPlan {
             name: &l.arg.name,
-            diff: &l.diff,
+            diff: &l.head,
+            resources: &*l.resources,
         })
         .collect()
 }
 
-/// Terraform's text; several plans each under a `## NAME` heading.
-fn text(loaded: &[Loaded]) -> String {
-    let mut text = String::new();
-    for (i, l) in loaded.iter().enumerate() {
-        if loaded.len() > 1 {
-            if i > 0 {
-                text.push('\n');
-            }
-            text.push_str(&format!("## {}\n", l.arg.name));
-        }
-        text.push_str(&render_plan(&l.diff));
-    }
-    text
-}
-
 /// Default key: the names given, else the paths, joined with `+`.
-fn default_key(loaded: &[Loaded]) -> String {
+fn default_key(loaded: &[Loaded<'_>]) -> String {
     loaded
         .iter()
         .map(|l| {
@@ -247,7 +229,7 @@ fn default_key(loaded: &[Loaded]) -> String {
         .join("+")
 }
 
-pub(super) fn meta(args: &CommonArgs, loaded: &[Loaded], log: Option<&LoadedLog>) -> Meta {
+pub(super) fn meta(args: &CommonArgs, loaded: &[Loaded<'_>], log: Option<&LoadedLog>) -> Meta {
     let run = super::run_info(&|name| std::env::var(name).ok());
     // A failed plan's comment has the key its plan's comment would have (`NAME=`, else the
     // path), so that each run updates the other's comment in place.

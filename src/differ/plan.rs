@@ -1,6 +1,7 @@
 //! Differ: a whole [`Plan`] → [`PlanDiff`] (every resource, drift, deferred change and
 //! output), choosing schemas and relevance the way Terraform does.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -9,7 +10,7 @@ use serde_json::value::RawValue;
 use super::{diff_output, diff_resource_values, Relevance, Values};
 use crate::diff::{
     ActionReason, CheckInstanceResult, CheckStatus, CheckSummary, DeferredDiff, OutputDiff,
-    PlanDiff, PlanMode, ResourceAction, ResourceDiff, ResourceSummary,
+    PlanDiff, PlanMode, ResourceAction, ResourceChanges, ResourceDiff, ResourceSummary,
 };
 use crate::error::{Error, Result};
 use crate::plan::{ParsedChange, Plan, ResourceChange};
@@ -44,37 +45,32 @@ pub fn diff_plan(
 
 /// A plan being diffed in parts, so that a huge plan never holds all its diff trees:
 /// [`Differ::head`] diffs everything but the resource changes, [`Differ::summaries`]
-/// describes those without diffing them, and [`Differ::resources`] diffs the wanted ones a
-/// chunk at a time, on every core, in plan order.
+/// describes those without diffing them, [`Differ::resource`] diffs one, and
+/// [`Differ::resources`] diffs the wanted ones a chunk at a time, on every core, in plan
+/// order. [`Differ::lazy`] offers them all as [`ResourceChanges`] for the renderers.
 pub struct Differ<'p, 'a> {
     path: &'p str,
     plan: &'p Plan<'a>,
     schemas: Option<&'p ProviderSchemas>,
-    config: Value<'a>,
+    /// The configuration's resource blocks, read on first use (only resources without a
+    /// schema need them).
+    config_index: OnceLock<ConfigIndex<'a>>,
 }
 
 impl<'p, 'a> Differ<'p, 'a> {
     /// A differ for `plan` (read from `path`, named in errors).
     pub fn new(path: &'p str, plan: &'p Plan<'a>, schemas: Option<&'p ProviderSchemas>) -> Self {
-        let config = plan
-            .configuration
-            .and_then(|raw| Value::parse(raw.get()).ok())
-            .unwrap_or(Value::Null);
         Differ {
             path,
             plan,
             schemas,
-            config,
+            config_index: OnceLock::new(),
         }
     }
 
-    fn context(&self) -> Context<'_, 'a> {
-        Context {
-            path: self.path,
-            schemas: self.schemas,
-            config: &self.config,
-            config_index: OnceLock::new(),
-        }
+    fn config_index(&self) -> &ConfigIndex<'a> {
+        self.config_index
+            .get_or_init(|| ConfigIndex::new(self.plan.configuration))
     }
 
     /// The plan's diff without its resource changes (`resources` is empty): drift,
@@ -82,16 +78,15 @@ impl<'p, 'a> Differ<'p, 'a> {
     pub fn head(&self, mode: Option<PlanMode>) -> Result<PlanDiff> {
         let plan = self.plan;
         let path = self.path;
-        let ctx = self.context();
         let mode = mode.unwrap_or_else(|| infer_mode(plan));
-        let drift = drift(&ctx, plan, mode)?;
+        let drift = self.drift(mode)?;
         let deferred = plan
             .deferred_changes
             .iter()
             .map(|d| {
                 Ok(DeferredDiff {
                     reason: d.reason.to_string(),
-                    resource: resource_diff(&ctx, &d.resource_change, Relevance::All)?,
+                    resource: self.diff_change(&d.resource_change, Relevance::All)?,
                 })
             })
             .collect::<Result<Vec<_>>>()?;
@@ -125,11 +120,9 @@ impl<'p, 'a> Differ<'p, 'a> {
         })
     }
 
-    /// One summary per resource change, in plan order. `body_noop` is computed only with
-    /// `bodies` (it takes diffing every change, whose trees are dropped at once).
-    pub fn summaries(&self, bodies: bool) -> Result<Vec<ResourceSummary>> {
-        let mut summaries: Vec<ResourceSummary> = self
-            .plan
+    /// One summary per resource change, in plan order, without diffing any.
+    pub fn summaries(&self) -> Vec<ResourceSummary> {
+        self.plan
             .resource_changes
             .iter()
             .map(|rc| ResourceSummary {
@@ -140,24 +133,32 @@ impl<'p, 'a> Differ<'p, 'a> {
                     .as_deref()
                     .is_some_and(|previous| previous != rc.address),
                 importing: rc.change.importing.is_some(),
-                body_noop: None,
             })
-            .collect();
-        if bodies {
-            for (summary, diff) in summaries.iter_mut().zip(self.resources(|_| true)) {
-                summary.body_noop = Some(diff?.body.action == crate::diff::Action::NoOp);
-            }
+            .collect()
+    }
+
+    /// The resource changes as a renderer reads them, each diffed only when asked.
+    pub fn lazy(&self) -> Lazy<'_, 'p, 'a> {
+        Lazy {
+            differ: self,
+            summaries: self.summaries(),
         }
-        Ok(summaries)
+    }
+
+    /// Resource change `i`, diffed.
+    pub fn resource(&self, i: usize) -> Result<ResourceDiff> {
+        self.diff_change(&self.plan.resource_changes[i], Relevance::All)
     }
 
     /// The resource changes whose index `want` accepts, diffed in plan order. The first
     /// error ends the iteration.
-    pub fn resources<'d, F>(&'d self, want: F) -> impl Iterator<Item = Result<ResourceDiff>> + 'd
+    pub fn resources<'d, F>(
+        &'d self,
+        want: F,
+    ) -> impl Iterator<Item = Result<ResourceDiff>> + use<'d, 'p, 'a, F>
     where
         F: Fn(usize) -> bool + 'd,
     {
-        let ctx = self.context();
         let changes = &self.plan.resource_changes;
         let mut next = 0;
         let mut ready = Vec::new().into_iter();
@@ -176,7 +177,7 @@ impl<'p, 'a> Differ<'p, 'a> {
                 }
                 next += 1;
             }
-            match diff_many(&ctx, &chunk) {
+            match self.diff_many(&chunk) {
                 Ok(diffs) => ready = diffs.into_iter(),
                 Err(err) => {
                     failed = true;
@@ -185,42 +186,74 @@ impl<'p, 'a> Differ<'p, 'a> {
             }
         })
     }
+
+    /// Diffs `changes` in order, split across the machine's cores when there are many.
+    fn diff_many(&self, changes: &[&ResourceChange<'_>]) -> Result<Vec<ResourceDiff>> {
+        let one = |rc: &&ResourceChange<'_>| self.diff_change(rc, Relevance::All);
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+        if threads < 2 || changes.len() < PARALLEL_MIN {
+            return changes.iter().map(one).collect();
+        }
+        let per_thread = changes.len().div_ceil(threads);
+        std::thread::scope(|scope| {
+            let mut parts = changes.chunks(per_thread);
+            let first = parts.next().unwrap_or_default();
+            // The other parts on new threads, or here if the system will not start one.
+            let others: Vec<_> = parts
+                .map(|part| {
+                    let thread = std::thread::Builder::new().spawn_scoped(scope, move || {
+                        part.iter().map(one).collect::<Result<Vec<_>>>()
+                    });
+                    (part, thread.ok())
+                })
+                .collect();
+            let mut diffs = Vec::with_capacity(changes.len());
+            diffs.extend(first.iter().map(one).collect::<Result<Vec<_>>>()?);
+            // In order, so the first error reported is the first in the plan.
+            for (part, thread) in others {
+                let part = match thread {
+                    Some(thread) => thread
+                        .join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                    None => part.iter().map(one).collect(),
+                };
+                diffs.extend(part?);
+            }
+            Ok(diffs)
+        })
+    }
 }
 
-/// Diffs `changes` in order, split across the machine's cores when there are many.
-fn diff_many(ctx: &Context<'_, '_>, changes: &[&ResourceChange<'_>]) -> Result<Vec<ResourceDiff>> {
-    let one = |rc: &&ResourceChange<'_>| resource_diff(ctx, rc, Relevance::All);
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
-    if threads < 2 || changes.len() < PARALLEL_MIN {
-        return changes.iter().map(one).collect();
+/// A plan's resource changes read through a [`Differ`]: summaries up front, each diff
+/// computed when asked (and not kept: callers that ask twice keep what they need).
+pub struct Lazy<'d, 'p, 'a> {
+    differ: &'d Differ<'p, 'a>,
+    summaries: Vec<ResourceSummary>,
+}
+
+impl ResourceChanges for Lazy<'_, '_, '_> {
+    fn summaries(&self) -> &[ResourceSummary] {
+        &self.summaries
     }
-    let per_thread = changes.len().div_ceil(threads);
-    std::thread::scope(|scope| {
-        let mut parts = changes.chunks(per_thread);
-        let first = parts.next().unwrap_or_default();
-        // The other parts on new threads, or here if the system will not start one.
-        let others: Vec<_> = parts
-            .map(|part| {
-                let thread = std::thread::Builder::new().spawn_scoped(scope, move || {
-                    part.iter().map(one).collect::<Result<Vec<_>>>()
-                });
-                (part, thread.ok())
-            })
-            .collect();
-        let mut diffs = Vec::with_capacity(changes.len());
-        diffs.extend(first.iter().map(one).collect::<Result<Vec<_>>>()?);
-        // In order, so the first error reported is the first in the plan.
-        for (part, thread) in others {
-            let part = match thread {
-                Some(thread) => thread
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-                None => part.iter().map(one).collect(),
-            };
-            diffs.extend(part?);
-        }
-        Ok(diffs)
-    })
+
+    fn address(&self, i: usize) -> &str {
+        &self.differ.plan.resource_changes[i].address
+    }
+
+    fn type_name(&self, i: usize) -> &str {
+        &self.differ.plan.resource_changes[i].type_
+    }
+
+    fn diff(&self, i: usize) -> Result<Cow<'_, ResourceDiff>> {
+        self.differ.resource(i).map(Cow::Owned)
+    }
+
+    fn diffs<'s>(
+        &'s self,
+        want: &'s (dyn Fn(usize) -> bool + Sync),
+    ) -> Box<dyn Iterator<Item = Result<Cow<'s, ResourceDiff>>> + 's> {
+        Box::new(self.differ.resources(want).map(|d| d.map(Cow::Owned)))
+    }
 }
 
 fn check_summary(check: &crate::plan::CheckResult<'_>) -> CheckSummary {
@@ -250,59 +283,54 @@ fn infer_mode(plan: &Plan<'_>) -> PlanMode {
     }
 }
 
-/// What every resource diff needs besides the change itself.
-struct Context<'c, 'a> {
-    path: &'c str,
-    schemas: Option<&'c ProviderSchemas>,
-    config: &'c Value<'a>,
-    /// Configuration expressions by resource, built on first use (only resources without
-    /// a schema need them).
-    config_index: OnceLock<ConfigIndex<'c, 'a>>,
-}
-
-fn drift(ctx: &Context<'_, '_>, plan: &Plan<'_>, mode: PlanMode) -> Result<Vec<ResourceDiff>> {
-    if mode == PlanMode::RefreshOnly {
-        return plan
-            .resource_drift
+impl Differ<'_, '_> {
+    /// The drift Terraform shows: all of it in a refresh-only plan, else what the plan's
+    /// relevant attributes touch.
+    fn drift(&self, mode: PlanMode) -> Result<Vec<ResourceDiff>> {
+        let plan = self.plan;
+        if mode == PlanMode::RefreshOnly {
+            return plan
+                .resource_drift
+                .iter()
+                .map(|rc| self.diff_change(rc, Relevance::All))
+                .collect();
+        }
+        let relevant: Vec<(&str, Value<'_>)> = plan
+            .relevant_attributes
             .iter()
-            .map(|rc| resource_diff(ctx, rc, Relevance::All))
+            .filter_map(|r| {
+                let attr = r.attribute.and_then(|raw| Value::parse(raw.get()).ok())?;
+                Some((r.resource.as_ref(), attr))
+            })
             .collect();
-    }
-    let relevant: Vec<(&str, Value<'_>)> = plan
-        .relevant_attributes
-        .iter()
-        .filter_map(|r| {
-            let attr = r.attribute.and_then(|raw| Value::parse(raw.get()).ok())?;
-            Some((r.resource.as_ref(), attr))
-        })
-        .collect();
-    // Entries by resource (an empty resource applies to every one), in document order, so
-    // each drifted resource finds its own without scanning them all.
-    let mut global = Vec::new();
-    let mut by_resource: HashMap<&str, Vec<usize>> = HashMap::new();
-    for (ix, (resource, _)) in relevant.iter().enumerate() {
-        if resource.is_empty() {
-            global.push(ix);
-        } else {
-            by_resource.entry(resource).or_default().push(ix);
+        // Entries by resource (an empty resource applies to every one), in document order, so
+        // each drifted resource finds its own without scanning them all.
+        let mut global = Vec::new();
+        let mut by_resource: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (ix, (resource, _)) in relevant.iter().enumerate() {
+            if resource.is_empty() {
+                global.push(ix);
+            } else {
+                by_resource.entry(resource).or_default().push(ix);
+            }
         }
-    }
-    let mut out = Vec::new();
-    for rc in &plan.resource_drift {
-        let own = by_resource
-            .get(rc.address.as_ref())
-            .map_or(&[][..], Vec::as_slice);
-        let paths: Vec<&Value<'_>> = merge_sorted(&global, own)
-            .map(|ix| &relevant[ix].1)
-            .collect();
-        // With no relevant attribute every attribute reads as unchanged, so the entry's
-        // computed action is no-op and it drops out: only drift that matters is shown.
-        let diff = resource_diff(ctx, rc, Relevance::Paths(&paths))?;
-        if diff.body.action != crate::diff::Action::NoOp {
-            out.push(diff);
+        let mut out = Vec::new();
+        for rc in &plan.resource_drift {
+            let own = by_resource
+                .get(rc.address.as_ref())
+                .map_or(&[][..], Vec::as_slice);
+            let paths: Vec<&Value<'_>> = merge_sorted(&global, own)
+                .map(|ix| &relevant[ix].1)
+                .collect();
+            // With no relevant attribute every attribute reads as unchanged, so the entry's
+            // computed action is no-op and it drops out: only drift that matters is shown.
+            let diff = self.diff_change(rc, Relevance::Paths(&paths))?;
+            if diff.body.action != crate::diff::Action::NoOp {
+                out.push(diff);
+            }
         }
+        Ok(out)
     }
-    Ok(out)
 }
 
 /// The two indexes (ascending, disjoint) merged in ascending order.
@@ -346,81 +374,84 @@ fn parse_unless_same<'a>(
     }
 }
 
-fn resource_diff(
-    ctx: &Context<'_, '_>,
-    rc: &ResourceChange<'_>,
-    relevance: Relevance<'_, '_>,
-) -> Result<ResourceDiff> {
-    let change = &rc.change;
-    // Parsed in the order `ParsedChange::parse` uses, so the first error is the same.
-    let parsed = (|| {
-        let before = parse_member(change.before)?;
-        let after = parse_unless_same(change.after, change.before)?;
-        let after_unknown = parse_member(change.after_unknown)?;
-        let before_sensitive = parse_member(change.before_sensitive)?;
-        let after_sensitive = parse_unless_same(change.after_sensitive, change.before_sensitive)?;
-        let replace_paths = parse_member(change.replace_paths)?;
-        Ok((
-            before,
-            after,
-            after_unknown,
-            before_sensitive,
-            after_sensitive,
-            replace_paths,
-        ))
-    })()
-    .map_err(|e| value_error(ctx.path, &rc.address, e))?;
-    let (before, after, after_unknown, before_sensitive, after_sensitive, replace_paths) = parsed;
-    let values = Values {
-        before: &before,
-        after: after.as_ref().unwrap_or(&before),
-        after_unknown: &after_unknown,
-        before_sensitive: &before_sensitive,
-        after_sensitive: after_sensitive.as_ref().unwrap_or(&before_sensitive),
-        replace_paths: &replace_paths,
-    };
-    let action = ResourceAction::from_actions(&rc.change.actions);
-    let schema = ctx
-        .schemas
-        .and_then(|s| s.resource(&rc.provider_name, &rc.mode, &rc.type_));
-    let expressions = match schema {
-        Some(_) => None,
-        None => ctx
-            .config_index
-            .get_or_init(|| ConfigIndex::new(ctx.config))
-            .expressions(rc),
-    };
-    let body = diff_resource_values(
-        values,
-        schema,
-        expressions,
-        relevance,
-        action == ResourceAction::Forget,
-    );
-    Ok(ResourceDiff {
-        address: rc.address.to_string(),
-        previous_address: rc.previous_address.as_deref().map(str::to_string),
-        module_address: rc.module_address.as_deref().map(str::to_string),
-        data_source: rc.mode == "data",
-        type_: rc.type_.to_string(),
-        name: rc.name.to_string(),
-        index: rc.index.map(|raw| raw.get().to_string()),
-        deposed: rc.deposed.as_deref().map(str::to_string),
-        provider: rc.provider_name.to_string(),
-        action,
-        reason: rc.action_reason.as_deref().and_then(ActionReason::parse),
-        importing: rc
-            .change
-            .importing
-            .as_ref()
-            .map(|i| i.id.as_deref().unwrap_or_default().to_string()),
-        generated_config: rc
-            .change
-            .generated_config
-            .as_deref()
-            .is_some_and(|g| !g.is_empty()),
-        body,
-    })
+impl Differ<'_, '_> {
+    /// One resource change's diff.
+    fn diff_change(
+        &self,
+        rc: &ResourceChange<'_>,
+        relevance: Relevance<'_, '_>,
+    ) -> Result<ResourceDiff> {
+        let ctx = self;
+        let change = &rc.change;
+        // Parsed in the order `ParsedChange::parse` uses, so the first error is the same.
+        let parsed = (|| {
+            let before = parse_member(change.before)?;
+            let after = parse_unless_same(change.after, change.before)?;
+            let after_unknown = parse_member(change.after_unknown)?;
+            let before_sensitive = parse_member(change.before_sensitive)?;
+            let after_sensitive =
+                parse_unless_same(change.after_sensitive, change.before_sensitive)?;
+            let replace_paths = parse_member(change.replace_paths)?;
+            Ok((
+                before,
+                after,
+                after_unknown,
+                before_sensitive,
+                after_sensitive,
+                replace_paths,
+            ))
+        })()
+        .map_err(|e| value_error(ctx.path, &rc.address, e))?;
+        let (before, after, after_unknown, before_sensitive, after_sensitive, replace_paths) =
+            parsed;
+        let values = Values {
+            before: &before,
+            after: after.as_ref().unwrap_or(&before),
+            after_unknown: &after_unknown,
+            before_sensitive: &before_sensitive,
+            after_sensitive: after_sensitive.as_ref().unwrap_or(&before_sensitive),
+            replace_paths: &replace_paths,
+        };
+        let action = ResourceAction::from_actions(&rc.change.actions);
+        let schema = ctx
+            .schemas
+            .and_then(|s| s.resource(&rc.provider_name, &rc.mode, &rc.type_));
+        let expressions = match schema {
+            Some(_) => None,
+            None => ctx.config_index().expressions(rc),
+        };
+        let body = diff_resource_values(
+            values,
+            schema,
+            expressions,
+            relevance,
+            action == ResourceAction::Forget,
+        );
+        Ok(ResourceDiff {
+            address: rc.address.to_string(),
+            previous_address: rc.previous_address.as_deref().map(str::to_string),
+            module_address: rc.module_address.as_deref().map(str::to_string),
+            data_source: rc.mode == "data",
+            type_: rc.type_.to_string(),
+            name: rc.name.to_string(),
+            index: rc.index.map(|raw| raw.get().to_string()),
+            deposed: rc.deposed.as_deref().map(str::to_string),
+            provider: rc.provider_name.to_string(),
+            action,
+            reason: rc.action_reason.as_deref().and_then(ActionReason::parse),
+            importing: rc
+                .change
+                .importing
+                .as_ref()
+                .map(|i| i.id.as_deref().unwrap_or_default().to_string()),
+            generated_config: rc
+                .change
+                .generated_config
+                .as_deref()
+                .is_some_and(|g| !g.is_empty()),
+            body,
+        })
+    }
 }
 
 fn value_error(path: &str, address: &str, err: crate::value::ParseError) -> Error {
@@ -433,19 +464,30 @@ fn value_error(path: &str, address: &str, err: crate::value::ParseError) -> Erro
     )
 }
 
-/// Where a resource block sits in the configuration: module call names (instance keys
-/// dropped), mode, type and name.
-type ConfigKey<'v> = (Vec<&'v str>, &'v str, &'v str, &'v str);
-
-/// The configuration's resource blocks, indexed once so finding a resource's
-/// expressions does not scan its module's resources for every instance.
-struct ConfigIndex<'v, 'a> {
-    /// `expressions` of the first block with each key (`None`: the block has none).
-    blocks: HashMap<ConfigKey<'v>, Option<&'v Value<'a>>>,
+/// The configuration's resource blocks, indexed once so finding a resource's expressions
+/// does not scan its module's resources for every instance.
+struct ConfigIndex<'a> {
+    /// `expressions` of the first block with each [`config_key`] (`None`: it has none).
+    blocks: HashMap<String, Option<Value<'a>>>,
 }
 
-impl<'v, 'a> ConfigIndex<'v, 'a> {
-    fn new(config: &'v Value<'a>) -> Self {
+/// Where a resource block sits in the configuration: module call names (instance keys
+/// dropped), mode, type and name, in one string (none of them holds a NUL).
+fn config_key(modules: &[&str], mode: &str, type_: &str, name: &str) -> String {
+    let mut key = modules.join(".");
+    for part in [mode, type_, name] {
+        key.push('\0');
+        key.push_str(part);
+    }
+    key
+}
+
+impl<'a> ConfigIndex<'a> {
+    /// Indexes `configuration` (the plan's member; absent or unreadable, it has no blocks).
+    fn new(configuration: Option<&'a RawValue>) -> Self {
+        let config = configuration
+            .and_then(|raw| Value::parse(raw.get()).ok())
+            .unwrap_or(Value::Null);
         let mut index = ConfigIndex {
             blocks: HashMap::new(),
         };
@@ -455,24 +497,25 @@ impl<'v, 'a> ConfigIndex<'v, 'a> {
         index
     }
 
-    fn add_module(&mut self, module: &'v Value<'a>, path: &mut Vec<&'v str>) {
+    fn add_module(&mut self, module: &Value<'a>, path: &mut Vec<String>) {
         if let Some(Value::Array(resources)) = module.get("resources") {
             for r in resources {
                 let field = |name| r.get(name).and_then(Value::as_str);
                 if let (Some(mode), Some(type_), Some(name)) =
                     (field("mode"), field("type"), field("name"))
                 {
+                    let modules: Vec<&str> = path.iter().map(String::as_str).collect();
                     // The first block with a key wins, as a search in order would find.
                     self.blocks
-                        .entry((path.clone(), mode, type_, name))
-                        .or_insert_with(|| r.get("expressions"));
+                        .entry(config_key(&modules, mode, type_, name))
+                        .or_insert_with(|| r.get("expressions").cloned());
                 }
             }
         }
         if let Some(Value::Object(calls)) = module.get("module_calls") {
             for (name, call) in calls {
                 if let Some(child) = call.get("module") {
-                    path.push(name);
+                    path.push(name.to_string());
                     self.add_module(child, path);
                     path.pop();
                 }
@@ -480,19 +523,16 @@ impl<'v, 'a> ConfigIndex<'v, 'a> {
         }
     }
 
-    /// The configuration expressions of the resource behind `rc`, found by walking
-    /// `module_calls` along its module path (instance keys dropped).
-    fn expressions(&self, rc: &ResourceChange<'_>) -> Option<&'v Value<'a>> {
-        let path = rc
+    /// The configuration expressions of the resource behind `rc`, found by its module
+    /// path (instance keys dropped).
+    fn expressions(&self, rc: &ResourceChange<'_>) -> Option<&Value<'a>> {
+        let modules = rc
             .module_address
             .as_deref()
             .map(module_names)
             .unwrap_or_default();
-        let key = (path, rc.mode.as_ref(), rc.type_.as_ref(), rc.name.as_ref());
-        // The map's keys live longer than `key`; looking up through a shorter-lived view
-        // of the map (it is covariant in its keys) lets `get` compare them.
-        let blocks: &HashMap<ConfigKey<'_>, Option<&'v Value<'a>>> = &self.blocks;
-        blocks.get(&key).copied().flatten()
+        let key = config_key(&modules, &rc.mode, &rc.type_, &rc.name);
+        self.blocks.get(&key)?.as_ref()
     }
 }
 

@@ -9,7 +9,8 @@
 
 use super::catalog::{entry_label, entry_text, Catalog, Detail};
 use super::context::Truncation;
-use crate::diff::PlanDiff;
+use super::source::Plans;
+use crate::error::Result;
 use crate::render::markdown::words::thousands;
 
 /// A choice of detail per catalog entry, with the notice that explains it.
@@ -37,7 +38,7 @@ pub fn measure(text: &str) -> usize {
 /// Per-entry sizes, each computed on first use (a huge plan that cannot fit in full stops
 /// measuring as soon as the running total passes the limit).
 pub struct Sizes<'a> {
-    plans: &'a [&'a PlanDiff],
+    plans: &'a Plans<'a>,
     catalog: &'a Catalog,
     full: Vec<Option<usize>>,
     compact: Vec<Option<usize>>,
@@ -45,7 +46,7 @@ pub struct Sizes<'a> {
 
 impl<'a> Sizes<'a> {
     /// Sizes of `catalog`'s entries.
-    pub fn new(plans: &'a [&'a PlanDiff], catalog: &'a Catalog) -> Self {
+    pub fn new(plans: &'a Plans<'a>, catalog: &'a Catalog) -> Self {
         let n = catalog.entries.len();
         Sizes {
             plans,
@@ -55,32 +56,29 @@ impl<'a> Sizes<'a> {
         }
     }
 
-    fn measure_entry(&self, i: usize, compact: bool) -> usize {
-        measure(&entry_text(self.plans, &self.catalog.entries[i], compact).text)
+    fn measure_entry(&self, i: usize, compact: bool) -> Result<usize> {
+        let text = entry_text(self.plans, &self.catalog.entries[i], compact)?;
+        Ok(measure(&text.text))
     }
 
     /// Diff text length of entry `i` in full.
-    pub fn full(&mut self, i: usize) -> usize {
-        match self.full[i] {
-            Some(n) => n,
-            None => {
-                let n = self.measure_entry(i, false);
-                self.full[i] = Some(n);
-                n
-            }
+    pub fn full(&mut self, i: usize) -> Result<usize> {
+        if let Some(n) = self.full[i] {
+            return Ok(n);
         }
+        let n = self.measure_entry(i, false)?;
+        self.full[i] = Some(n);
+        Ok(n)
     }
 
     /// Diff text length of entry `i` without unchanged context.
-    pub fn compact(&mut self, i: usize) -> usize {
-        match self.compact[i] {
-            Some(n) => n,
-            None => {
-                let n = self.measure_entry(i, true);
-                self.compact[i] = Some(n);
-                n
-            }
+    pub fn compact(&mut self, i: usize) -> Result<usize> {
+        if let Some(n) = self.compact[i] {
+            return Ok(n);
         }
+        let n = self.measure_entry(i, true)?;
+        self.compact[i] = Some(n);
+        Ok(n)
     }
 
     /// Length of the address an entry is listed under.
@@ -116,7 +114,7 @@ pub fn uniform(
     sizes: &mut Sizes<'_>,
     budget: usize,
     max_chars: usize,
-) -> Option<Plan> {
+) -> Result<Option<Plan>> {
     let (name, dangerous, rest) = UNIFORM[stage];
     let catalog = sizes.catalog;
     let mut details = Vec::with_capacity(catalog.entries.len());
@@ -128,12 +126,12 @@ pub fn uniform(
             rest
         };
         bound += match detail {
-            Detail::Full => sizes.full(i),
-            Detail::Compact => sizes.compact(i),
+            Detail::Full => sizes.full(i)?,
+            Detail::Compact => sizes.compact(i)?,
             _ => sizes.label(i),
         };
         if bound > budget {
-            return None;
+            return Ok(None);
         }
         details.push(detail);
     }
@@ -151,16 +149,16 @@ pub fn uniform(
             max_chars,
         )),
     };
-    Some(Plan {
+    Ok(Some(Plan {
         details,
         truncation,
         estimated: 0,
-    })
+    }))
 }
 
 /// Greedy fill within `budget` characters for entries: dangerous ones get a compact diff
 /// while it fits, then every entry gets an address line while it fits; the rest is counted.
-pub fn partial(sizes: &mut Sizes<'_>, budget: usize, max_chars: usize) -> Plan {
+pub fn partial(sizes: &mut Sizes<'_>, budget: usize, max_chars: usize) -> Result<Plan> {
     let catalog = sizes.catalog;
     let n = catalog.entries.len();
     let mut details = vec![Detail::Omitted; n];
@@ -176,7 +174,7 @@ pub fn partial(sizes: &mut Sizes<'_>, budget: usize, max_chars: usize) -> Plan {
         if left < detailed_cost(0, 0) || misfits >= MAX_MISFITS {
             break;
         }
-        let cost = detailed_cost(sizes.compact(i), sizes.label(i));
+        let cost = detailed_cost(sizes.compact(i)?, sizes.label(i));
         if cost <= left {
             left -= cost;
             *detail = Detail::Compact;
@@ -204,11 +202,11 @@ pub fn partial(sizes: &mut Sizes<'_>, budget: usize, max_chars: usize) -> Plan {
         count(listed, "change is", "changes are"),
         thousands(omitted)
     );
-    Plan {
+    Ok(Plan {
         details,
         truncation: Some(notice("partial", text, max_chars)),
         estimated: budget - left,
-    }
+    })
 }
 
 /// Counts only.

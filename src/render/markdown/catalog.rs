@@ -2,9 +2,11 @@
 //! deferred changes, output changes) across all plans, in the order of importance the
 //! size budget degrades by, with how much detail each gets.
 
-use crate::diff::{Action, PlanDiff, PlanMode, ResourceDiff, ResourceSummary};
+use crate::diff::{Action, PlanMode, ResourceDiff, ResourceSummary};
+use crate::error::Result;
 use crate::render::text::{deferred_text, outputs_text, resource_text, shows, MarkedText};
 
+use super::source::Plans;
 use super::words::Kind;
 
 /// How much of an entry the comment shows.
@@ -23,7 +25,7 @@ pub enum Detail {
 /// What an entry is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Item {
-    /// `plan.resources[i]`.
+    /// The plan's resource change `i`.
     Resource(usize),
     /// `plan.drift[i]`.
     Drift(usize),
@@ -49,6 +51,8 @@ pub struct Entry {
 pub struct Catalog {
     /// Entries, most important first.
     pub entries: Vec<Entry>,
+    /// Per plan: is its drift shown? (Terraform hides drift when a plan changes nothing.)
+    pub drift_shown: Vec<bool>,
 }
 
 /// Section priorities after the resource kinds: drift, then deferred, then outputs.
@@ -71,34 +75,36 @@ pub fn is_shown(r: &ResourceDiff) -> bool {
 }
 
 /// Drift is shown when it can matter: always for refresh-only plans, otherwise when the
-/// plan has something to say (as Terraform decides).
-pub fn drift_shown(plan: &PlanDiff) -> bool {
-    if plan.mode == PlanMode::RefreshOnly {
-        return true;
+/// plan has something to say (as Terraform decides). Only a plan with drift asks whether
+/// its resource changes' bodies change anything.
+fn drift_shown(plans: &Plans<'_>, p: usize) -> Result<bool> {
+    let plan = plans.head(p);
+    if plan.drift.is_empty() || plan.mode == PlanMode::RefreshOnly {
+        return Ok(true);
     }
-    let quiet = plan
-        .resources
-        .iter()
-        .all(|r| r.body.action == Action::NoOp && r.moved_from().is_none())
-        && plan.outputs.iter().all(|o| o.diff.action == Action::NoOp);
-    !quiet
+    let outputs_quiet = plan.outputs.iter().all(|o| o.diff.action == Action::NoOp);
+    Ok(!(outputs_quiet && plans.named()[p].resources.bodies_quiet()?))
 }
 
 impl Catalog {
     /// Lists every entry of `plans`, ordered by section and risk, then plan, then plan order.
-    pub fn new(plans: &[&PlanDiff]) -> Catalog {
+    pub fn new(plans: &Plans<'_>) -> Result<Catalog> {
         let mut entries = Vec::new();
-        for (p, plan) in plans.iter().enumerate() {
-            for (i, r) in plan.resources.iter().enumerate() {
-                if is_shown(r) {
+        let mut drift = Vec::with_capacity(plans.named().len());
+        for p in 0..plans.named().len() {
+            let plan = plans.head(p);
+            for (i, r) in plans.summaries(p).iter().enumerate() {
+                if shows(r) {
                     entries.push(Entry {
                         plan: p,
                         item: Item::Resource(i),
-                        kind: Kind::of(r),
+                        kind: Kind::of_summary(r),
                     });
                 }
             }
-            if drift_shown(plan) {
+            let shown = drift_shown(plans, p)?;
+            drift.push(shown);
+            if shown {
                 for (i, r) in plan.drift.iter().enumerate() {
                     if is_shown(r) {
                         entries.push(Entry {
@@ -128,7 +134,10 @@ impl Catalog {
         }
         // A stable sort keeps plan order within each rank.
         entries.sort_by_key(|e| (rank(e), e.plan));
-        Catalog { entries }
+        Ok(Catalog {
+            entries,
+            drift_shown: drift,
+        })
     }
 
     /// Is entry `i` a destroy or replacement (kept in full longest)?
@@ -139,21 +148,21 @@ impl Catalog {
 }
 
 /// Terraform's text for an entry, with symbol marks.
-pub fn entry_text(plans: &[&PlanDiff], entry: &Entry, compact: bool) -> MarkedText {
-    let plan = plans[entry.plan];
-    match entry.item {
-        Item::Resource(i) => resource_text(&plan.resources[i], false, compact),
+pub fn entry_text(plans: &Plans<'_>, entry: &Entry, compact: bool) -> Result<MarkedText> {
+    let plan = plans.head(entry.plan);
+    Ok(match entry.item {
+        Item::Resource(i) => resource_text(&*plans.resource(entry.plan, i)?, false, compact),
         Item::Drift(i) => resource_text(&plan.drift[i], true, compact),
         Item::Deferred(i) => deferred_text(&plan.deferred[i], compact),
         Item::Outputs => outputs_text(plan, compact),
-    }
+    })
 }
 
 /// The address (or label) an entry is listed under.
-pub fn entry_label<'p>(plans: &[&'p PlanDiff], entry: &Entry) -> &'p str {
-    let plan = plans[entry.plan];
+pub fn entry_label<'p>(plans: &Plans<'p>, entry: &Entry) -> &'p str {
+    let plan = plans.head(entry.plan);
     match entry.item {
-        Item::Resource(i) => &plan.resources[i].address,
+        Item::Resource(i) => plans.address(entry.plan, i),
         Item::Drift(i) => &plan.drift[i].address,
         Item::Deferred(i) => &plan.deferred[i].resource.address,
         Item::Outputs => "outputs",

@@ -9,10 +9,13 @@ use serde::Serialize;
 use crate::diff::{
     CheckStatus, Diff, Node, OutputDiff, PlanDiff, PlanMode, ResourceAction, ResourceDiff,
 };
+use crate::error::Result;
+use crate::render::text::shows;
 
 use super::catalog::{entry_text, Catalog, Detail, Item};
 use super::diff_lines::diff_body;
 use super::extras::{self, Diagnostics, Extras, FailedPlan, PolicyContext};
+use super::source::Plans;
 use super::words::{self, icon, Kind, Segment};
 
 /// Bumped whenever a field is removed or changes meaning (adding fields is compatible).
@@ -336,40 +339,34 @@ pub struct Meta {
     pub marker: String,
 }
 
-/// A plan with its name.
-#[derive(Debug, Clone, Copy)]
-pub struct NamedPlan<'a> {
-    /// Display name.
-    pub name: &'a str,
-    /// Its diff.
-    pub diff: &'a PlanDiff,
-}
-
 /// Builds the context with each catalog entry shown at `details[i]`.
 pub fn build(
-    plans: &[NamedPlan<'_>],
+    plans: &Plans<'_>,
     meta: &Meta,
     catalog: &Catalog,
     details: &[Detail],
     truncation: Option<Truncation>,
     extra: (&Extras<'_>, usize),
-) -> Context {
+) -> Result<Context> {
     let (extra, max_chars) = extra;
-    let diffs: Vec<&PlanDiff> = plans.iter().map(|p| p.diff).collect();
+    let named = plans.named();
+    let diffs: Vec<&PlanDiff> = named.iter().map(|p| p.diff).collect();
     // The counts-only form also shortens the banner and check lists.
     let tight = usize::from(
         truncation
             .as_ref()
             .is_some_and(|t| t.stage == "counts-only"),
     );
-    let mut contexts: Vec<PlanContext> = plans.iter().map(|p| plan_context(p, tight)).collect();
+    let mut contexts = (0..named.len())
+        .map(|p| plan_context(plans, p, catalog.drift_shown[p], tight))
+        .collect::<Result<Vec<PlanContext>>>()?;
     for (i, entry) in catalog.entries.iter().enumerate() {
         let detail = details.get(i).copied().unwrap_or(Detail::Full);
         let plan = &mut contexts[entry.plan];
         let diff = match detail {
             Detail::Full | Detail::Compact => {
                 let compact = detail == Detail::Compact;
-                Some(diff_body(&entry_text(&diffs, entry, compact)))
+                Some(diff_body(&entry_text(plans, entry, compact)?))
             }
             _ => None,
         };
@@ -377,16 +374,19 @@ pub fn build(
         let source = diffs[entry.plan];
         match entry.item {
             Item::Resource(r) => {
-                let resource = &source.resources[r];
                 let dangerous_count = plan.danger.count;
                 match detail {
                     Detail::Omitted => {
                         plan.omitted_total += 1;
                         bump(&mut plan.omitted, entry.kind);
                     }
-                    Detail::Listed => plan.listed.push(entry_context(resource, None, false)),
+                    Detail::Listed => {
+                        let resource = plans.resource(entry.plan, r)?;
+                        plan.listed.push(entry_context(&resource, None, false));
+                    }
                     _ => {
-                        let mut e = entry_context(resource, diff, compact);
+                        let resource = plans.resource(entry.plan, r)?;
+                        let mut e = entry_context(&resource, diff, compact);
                         e.open = e.dangerous
                             && dangerous_count <= OPEN_DANGEROUS
                             && e.diff
@@ -436,11 +436,11 @@ pub fn build(
     } else {
         "no-changes"
     };
-    Context {
+    Ok(Context {
         schema_version: SCHEMA_VERSION,
         title: meta.title.clone(),
         key: meta.key.clone(),
-        multiple: plans.len() > 1,
+        multiple: named.len() > 1,
         status: status.to_string(),
         status_icon: icon(status).to_string(),
         totals,
@@ -461,7 +461,7 @@ pub fn build(
             .log
             .map(|log| extras::diagnostics(log, max_chars, tight)),
         policy: extras::policy(extra.violations, tight),
-    }
+    })
 }
 
 fn bump(counts: &mut Vec<ActionCount>, kind: Kind) {
@@ -573,17 +573,22 @@ fn entry_context(r: &ResourceDiff, diff: Option<String>, compact: bool) -> Entry
 }
 
 /// Everything about a plan that does not depend on the size budget.
-fn plan_context(named: &NamedPlan<'_>, tight: usize) -> PlanContext {
+fn plan_context(
+    plans: &Plans<'_>,
+    p: usize,
+    drift_shown: bool,
+    tight: usize,
+) -> Result<PlanContext> {
+    let named = &plans.named()[p];
     let plan = named.diff;
-    let shown: Vec<&ResourceDiff> = plan
-        .resources
-        .iter()
-        .filter(|r| super::catalog::is_shown(r))
+    let summaries = plans.summaries(p);
+    let shown: Vec<usize> = (0..summaries.len())
+        .filter(|i| shows(&summaries[*i]))
         .collect();
     let mut counts = Counts::default();
     let mut by_kind: Vec<(Kind, usize)> = Kind::ALL.iter().map(|k| (*k, 0)).collect();
-    for r in &shown {
-        let kind = Kind::of(r);
+    for r in shown.iter().map(|i| &summaries[*i]) {
+        let kind = Kind::of_summary(r);
         if let Some(slot) = by_kind.iter_mut().find(|(k, _)| *k == kind) {
             slot.1 += 1;
         }
@@ -605,14 +610,14 @@ fn plan_context(named: &NamedPlan<'_>, tight: usize) -> PlanContext {
             }
             _ => {}
         }
-        if r.importing.is_some() {
+        if r.importing {
             counts.import += 1;
         }
-        if r.moved_from().is_some() {
+        if r.moved {
             counts.moved += 1;
         }
     }
-    let drift_entries = if super::catalog::drift_shown(plan) {
+    let drift_entries = if drift_shown {
         plan.drift
             .iter()
             .filter(|r| super::catalog::is_shown(r))
@@ -628,28 +633,31 @@ fn plan_context(named: &NamedPlan<'_>, tight: usize) -> PlanContext {
         .count();
     counts.deferred = plan.deferred.len();
 
-    let dangerous: Vec<&ResourceDiff> = shown
+    // Destroys first, then replacements, each in plan order; only the banner's few are
+    // diffed (for their reasons).
+    let kind = |i: usize| Kind::of_summary(&summaries[i]);
+    let mut dangerous: Vec<usize> = shown
         .iter()
         .copied()
-        .filter(|r| Kind::of(r).is_dangerous())
+        .filter(|i| kind(*i).is_dangerous())
         .collect();
-    let mut danger_sorted = dangerous.clone();
-    danger_sorted.sort_by_key(|r| Kind::of(r));
+    dangerous.sort_by_key(|i| kind(*i));
+    let items = dangerous
+        .iter()
+        .take(BANNER_ITEMS[tight])
+        .map(|i| Ok(entry_context(&*plans.resource(p, *i)?, None, false)))
+        .collect::<Result<Vec<_>>>()?;
     let danger = Danger {
         count: dangerous.len(),
         destroy: dangerous
             .iter()
-            .filter(|r| Kind::of(r) == Kind::Delete)
+            .filter(|i| kind(**i) == Kind::Delete)
             .count(),
         replace: dangerous
             .iter()
-            .filter(|r| Kind::of(r) == Kind::Replace)
+            .filter(|i| kind(**i) == Kind::Replace)
             .count(),
-        items: danger_sorted
-            .iter()
-            .take(BANNER_ITEMS[tight])
-            .map(|r| entry_context(r, None, false))
-            .collect(),
+        items,
         more: dangerous.len().saturating_sub(BANNER_ITEMS[tight]),
     };
     let has_changes = !shown.is_empty()
@@ -664,7 +672,7 @@ fn plan_context(named: &NamedPlan<'_>, tight: usize) -> PlanContext {
     } else {
         "no-changes"
     };
-    PlanContext {
+    Ok(PlanContext {
         name: named.name.to_string(),
         terraform_version: plan.terraform_version.clone(),
         format_version: plan.format_version.clone(),
@@ -704,7 +712,7 @@ fn plan_context(named: &NamedPlan<'_>, tight: usize) -> PlanContext {
                 .collect(),
             diff: None,
         },
-    }
+    })
 }
 
 fn changed(output: &OutputDiff) -> bool {

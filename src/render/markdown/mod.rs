@@ -1,5 +1,7 @@
-//! Render stage, Markdown: one or more [`PlanDiff`]s → the pull-request comment, through
-//! Handlebars templates, within a size limit.
+//! Render stage, Markdown: one or more plans (each a [`crate::diff::PlanDiff`] head and
+//! its [`crate::diff::ResourceChanges`]) → the pull-request comment, through Handlebars
+//! templates, within a size limit. Only the resource changes the size budget measures or
+//! the comment shows are diffed ([`source`]).
 //!
 //! Contract: the output is well-formed GitHub Markdown (every fence closed, every
 //! `<details>` balanced), no plan string reaches it unescaped, no sensitive value is in it
@@ -15,15 +17,17 @@ pub mod diff_lines;
 pub mod escape;
 pub mod extras;
 pub mod marker;
+pub mod source;
 pub mod templates;
 pub mod words;
 
-use crate::diff::PlanDiff;
 use crate::error::Result;
 use budget::{effective_limit, measure, Sizes};
 use catalog::Catalog;
-pub use context::{Context, Meta, NamedPlan};
+pub use context::{Context, Meta};
 pub use extras::Extras;
+pub use source::NamedPlan;
+use source::Plans;
 pub use templates::{Source, TemplateSet};
 
 /// GitHub's limit on a comment body, in characters.
@@ -62,24 +66,24 @@ pub fn render_comment_with(
     let max_chars = max_chars.max(MIN_MAX_CHARS);
     let limit = effective_limit(max_chars);
     let renderer = templates.registry()?;
-    let diffs: Vec<&PlanDiff> = plans.iter().map(|p| p.diff).collect();
-    let catalog = Catalog::new(&diffs);
-    let mut sizes = Sizes::new(&diffs, &catalog);
+    let plans = Plans::new(plans);
+    let catalog = Catalog::new(&plans)?;
+    let mut sizes = Sizes::new(&plans, &catalog);
     let attempt = |plan: budget::Plan| -> Result<Comment> {
         let context = context::build(
-            plans,
+            &plans,
             meta,
             &catalog,
             &plan.details,
             plan.truncation,
             (extras, max_chars),
-        );
+        )?;
         let markdown = renderer.render(&context)?;
         Ok(Comment { markdown, context })
     };
 
     for stage in 0..budget::UNIFORM.len() {
-        if let Some(plan) = budget::uniform(stage, &mut sizes, limit, max_chars) {
+        if let Some(plan) = budget::uniform(stage, &mut sizes, limit, max_chars)? {
             let comment = attempt(plan)?;
             if measure(&comment.markdown) <= limit {
                 return Ok(comment);
@@ -97,7 +101,7 @@ pub fn render_comment_with(
         let mut room = available;
         let mut best: Option<Comment> = None;
         for _ in 0..4 {
-            let plan = budget::partial(&mut sizes, room, max_chars);
+            let plan = budget::partial(&mut sizes, room, max_chars)?;
             let estimated = plan.estimated;
             let comment = attempt(plan)?;
             let size = measure(&comment.markdown);

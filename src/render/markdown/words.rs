@@ -5,7 +5,7 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::diff::{ActionReason, ResourceAction, ResourceDiff};
+use crate::diff::{ActionReason, ResourceAction, ResourceDiff, ResourceSummary};
 
 /// A piece of a phrase: plain words, or a name/value to show as code.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
@@ -70,14 +70,23 @@ impl Kind {
 
     /// Classifies a resource change.
     pub fn of(r: &ResourceDiff) -> Kind {
-        match &r.action {
+        Kind::of_action(&r.action, r.importing.is_some())
+    }
+
+    /// Classifies a resource change from its summary.
+    pub fn of_summary(r: &ResourceSummary) -> Kind {
+        Kind::of_action(&r.action, r.importing)
+    }
+
+    fn of_action(action: &ResourceAction, importing: bool) -> Kind {
+        match action {
             ResourceAction::Delete => Kind::Delete,
             a if a.is_replace() => Kind::Replace,
             ResourceAction::Update => Kind::Update,
             ResourceAction::Create => Kind::Create,
             ResourceAction::Read => Kind::Read,
             ResourceAction::Forget => Kind::Forget,
-            ResourceAction::NoOp if r.importing.is_some() => Kind::Import,
+            ResourceAction::NoOp if importing => Kind::Import,
             ResourceAction::NoOp => Kind::Move,
             _ => Kind::Unknown,
         }

@@ -3,20 +3,21 @@
 //! Contract: byte-identical to the newest Terraform for every plan Terraform itself can
 //! render; sections in Terraform's order: version warning, drift, no-changes text,
 //! deferred changes, legend, resource changes and summary, outputs. [`write_plan`] writes
-//! to a caller's sink as it goes, taking the resource diffs one at a time (so a huge plan
-//! is never all in memory); [`render_plan`] returns the text of a whole `PlanDiff`.
+//! to a caller's sink as it goes, taking the resource diffs from a [`ResourceChanges`] in
+//! plan order (the differ's computes them a chunk at a time, so a huge plan is never all in
+//! memory); [`render_plan`] returns the text of a whole `PlanDiff`.
 
 mod out;
 mod resource;
 mod values;
 mod wrap;
 
-use std::borrow::Borrow;
 use std::fmt::Write;
 use std::io;
 
 use crate::diff::{
-    Action, DeferredDiff, PlanDiff, PlanMode, ResourceAction, ResourceDiff, ResourceSummary,
+    Action, DeferredDiff, Diffed, PlanDiff, PlanMode, ResourceAction, ResourceChanges,
+    ResourceDiff, ResourceSummary,
 };
 use crate::error::{Error, Result};
 use out::Out;
@@ -64,10 +65,9 @@ pub fn outputs_text(plan: &PlanDiff, compact: bool) -> MarkedText {
 
 /// Renders the whole plan as text.
 pub fn render_plan(plan: &PlanDiff) -> String {
-    let summaries: Vec<ResourceSummary> = plan.resources.iter().map(ResourceSummary::of).collect();
     let mut text = Vec::new();
     // Writing to memory cannot fail, and the resources are already diffed.
-    let _ = write_plan(plan, &summaries, plan.resources.iter().map(Ok), &mut text);
+    let _ = write_plan(plan, &Diffed::new(plan), &mut text);
     String::from_utf8(text).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
@@ -83,20 +83,18 @@ pub fn shows(r: &ResourceSummary) -> bool {
 const FLUSH_AT: usize = 1 << 16;
 
 /// Writes the whole plan as text to `sink`, diffing nothing itself: `plan` holds every
-/// section but the resource changes (its `resources` are not read), `summaries` describe
-/// the resource changes in plan order, and `resources` yields the diffs of at least those
-/// [`shows`] accepts, in the same order (it may be a [`crate::differ::Differ`] computing
-/// them a chunk at a time).
-pub fn write_plan<R: Borrow<ResourceDiff>>(
+/// section but the resource changes (its `resources` are not read), and `resources` gives
+/// those (it may be the differ's, computing them a chunk at a time as they are written).
+pub fn write_plan(
     plan: &PlanDiff,
-    summaries: &[ResourceSummary],
-    resources: impl Iterator<Item = Result<R>>,
+    resources: &dyn ResourceChanges,
     sink: &mut dyn io::Write,
 ) -> Result<()> {
     let mut out = Out::default();
     version_warning(&mut out, plan);
-    let drift_shown = render_drift(&mut out, plan, summaries);
+    let drift_shown = render_drift(&mut out, plan, resources)?;
 
+    let summaries = resources.summaries();
     let changes: Vec<&ResourceSummary> = summaries.iter().filter(|r| shows(r)).collect();
     let mut counts = Counts::default();
     for r in &changes {
@@ -192,14 +190,11 @@ pub fn write_plan<R: Borrow<ResourceDiff>>(
         } else {
             "\nTerraform will perform the following actions:\n"
         });
-        for r in resources {
+        let shown = |i: usize| shows(&summaries[i]);
+        for r in resources.diffs(&shown) {
             let r = r?;
-            let r = r.borrow();
-            if !shows(&ResourceSummary::of(r)) {
-                continue;
-            }
             out.push('\n');
-            render_resource(&mut out, r, Cause::Planned, false);
+            render_resource(&mut out, &r, Cause::Planned, false);
             out.push('\n');
             if out.len() >= FLUSH_AT {
                 flush(&mut out, sink)?;
@@ -290,12 +285,13 @@ fn version_warning(out: &mut String, plan: &PlanDiff) {
     }
 }
 
-fn render_drift(out: &mut Out, plan: &PlanDiff, summaries: &[ResourceSummary]) -> bool {
+/// The drift section, when Terraform shows it (it says whether it did).
+fn render_drift(out: &mut Out, plan: &PlanDiff, resources: &dyn ResourceChanges) -> Result<bool> {
     if plan.drift.is_empty() {
-        return false;
+        return Ok(false);
     }
-    if plan.mode != PlanMode::RefreshOnly && plan_is_empty(plan, summaries) {
-        return false;
+    if plan.mode != PlanMode::RefreshOnly && plan_is_empty(plan, resources)? {
+        return Ok(false);
     }
     out.push_str("\nNote: Objects have changed outside of Terraform\n\n");
     out.push_str(&word_wrap("Terraform detected the following changes made outside of Terraform since the last \"terraform apply\" which may have affected this plan:\n"));
@@ -312,17 +308,13 @@ fn render_drift(out: &mut Out, plan: &PlanDiff, summaries: &[ResourceSummary]) -
         "\n\nUnless you have made equivalent changes to your configuration, or ignored the relevant attributes using ignore_changes, the following plan may include actions to undo or respond to these changes."
     };
     line(out, &word_wrap(epilogue));
-    true
+    Ok(true)
 }
 
 /// No resource change other than no-op (moves count as changes) and no output change.
-/// (A summary without `body_noop` counts as quiet when its action is no-op.)
-fn plan_is_empty(plan: &PlanDiff, summaries: &[ResourceSummary]) -> bool {
-    let resources_quiet = summaries.iter().all(|r| {
-        let body_noop = r.body_noop.unwrap_or(r.action == ResourceAction::NoOp);
-        body_noop && !r.moved
-    });
-    resources_quiet && plan.outputs.iter().all(|o| o.diff.action == Action::NoOp)
+fn plan_is_empty(plan: &PlanDiff, resources: &dyn ResourceChanges) -> Result<bool> {
+    let outputs_quiet = plan.outputs.iter().all(|o| o.diff.action == Action::NoOp);
+    Ok(outputs_quiet && resources.bodies_quiet()?)
 }
 
 fn render_deferred_section(out: &mut Out, plan: &PlanDiff) -> bool {
