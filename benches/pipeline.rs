@@ -1,6 +1,8 @@
 //! Pipeline benchmarks on generated plans: parse (`planmark::plan::parse_plan`), diff
-//! (`planmark::differ::diff_plan`), text render (`planmark::render::text::render_plan`) and
-//! all three together, with provider schemas, for:
+//! (`planmark::differ::diff_plan`), text render (`planmark::render::text::render_plan`),
+//! all three together, and the Markdown comment as `planmark render` makes it from the
+//! parsed plan (the plan's head diffed, then only the resource changes the comment
+//! measures or shows), with provider schemas, for:
 //!
 //! - `mixed-1k`, `mixed-10k`: whole plans (every action and feature, see
 //!   `support/generator.rs`), `creates-10k`, `replaces-10k`: all created / all replaced;
@@ -32,6 +34,8 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use generator::{Kind, Options};
+use planmark::differ::Differ;
+use planmark::render::markdown::{render_comment, Meta, NamedPlan, TemplateSet, GITHUB_MAX_CHARS};
 use planmark::schema::ProviderSchemas;
 
 /// One generated input.
@@ -104,6 +108,28 @@ fn pipeline(c: &mut Criterion) {
         });
         group.bench_function("render", |b| {
             b.iter_with_large_drop(|| planmark::render::text::render_plan(black_box(&diff)))
+        });
+        group.bench_function("markdown", |b| {
+            let templates = TemplateSet::default();
+            let meta = Meta {
+                key: "plan.json".into(),
+                time: "2026-01-01T00:00:00Z".into(),
+                ..Meta::default()
+            };
+            b.iter(|| {
+                let differ = Differ::new("plan.json", black_box(&plan), Some(&case.schemas));
+                let head = differ.head(None).expect("diffs");
+                let resources = differ.lazy();
+                let plans = [NamedPlan {
+                    name: "plan",
+                    diff: &head,
+                    resources: &resources,
+                }];
+                render_comment(&plans, &meta, &templates, GITHUB_MAX_CHARS)
+                    .expect("renders")
+                    .markdown
+                    .len()
+            })
         });
         group.bench_function("pipeline", |b| {
             b.iter(|| {
