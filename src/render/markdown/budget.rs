@@ -7,9 +7,10 @@
 //! counted); counts only. Sizes are lower-bounded from the diff texts before rendering, so
 //! a huge plan skips straight to the stages that can fit instead of rendering megabytes.
 
-use super::catalog::{entry_label, entry_text, Catalog, Detail};
+use super::catalog::{entry_label, entry_text, Catalog, Detail, Item};
 use super::context::Truncation;
 use super::source::Plans;
+use super::words::Kind;
 use crate::error::Result;
 use crate::render::markdown::words::thousands;
 
@@ -85,21 +86,45 @@ impl<'a> Sizes<'a> {
     pub fn label(&self, i: usize) -> usize {
         measure(entry_label(self.plans, &self.catalog.entries[i]))
     }
+
+    /// Estimated cost of entry `i` listed by address: the line (`- 🟢 create `address``),
+    /// and the reason where one is likely (destroys, replacements and reads usually give
+    /// one; moves and imports name the other address). Only aims the greedy fill: close
+    /// estimates let it fill the comment in one render, the render itself decides.
+    pub fn listed(&self, i: usize) -> usize {
+        let entry = &self.catalog.entries[i];
+        let label = self.label(i);
+        let moved_or_imported = match entry.item {
+            Item::Resource(r) => {
+                let summary = &self.plans.summaries(entry.plan)[r];
+                summary.moved || summary.importing
+            }
+            _ => false,
+        };
+        let reason = match entry.kind {
+            _ if matches!(entry.item, Item::Deferred(_)) => LIKELY_REASON,
+            Kind::Delete | Kind::Replace | Kind::Read => LIKELY_REASON,
+            _ => 0,
+        };
+        let other_address = if moved_or_imported { label + 16 } else { 0 };
+        label + LISTED_LINE + reason + other_address
+    }
 }
 
-/// Rough cost of an entry shown with a diff of `diff` characters: the `<details>` wrapper,
-/// summary with the address twice-escaped at worst, the fence.
+/// A listed line's characters besides the address: bullet, icon, kind, code span, newline.
+const LISTED_LINE: usize = 16;
+/// A likely reason's characters (` — `replace_triggered_by` changed`).
+const LIKELY_REASON: usize = 40;
+
+/// Estimated cost of an entry shown with a diff of `diff` characters: the `<details>`
+/// wrapper, the summary line (icon, kind, the address, a likely reason), the fence. Only
+/// aims the greedy fill, as [`Sizes::listed`] does.
 fn detailed_cost(diff: usize, label: usize) -> usize {
-    diff + 3 * label + 160
+    diff + label + 120 + LIKELY_REASON
 }
 
 /// Dangerous diffs in a row that did not fit after which the greedy fill stops trying.
 const MAX_MISFITS: usize = 64;
-
-/// Rough cost of a listed entry.
-fn listed_cost(label: usize) -> usize {
-    2 * label + 80
-}
 
 /// The uniform stages, most detailed first: (name, detail for dangerous, for the rest).
 pub const UNIFORM: [(&str, Detail, Detail); 3] = [
@@ -188,7 +213,7 @@ pub fn partial(sizes: &mut Sizes<'_>, budget: usize, max_chars: usize) -> Result
         if *detail != Detail::Omitted {
             continue;
         }
-        let cost = listed_cost(sizes.label(i));
+        let cost = sizes.listed(i);
         if cost > left {
             break;
         }

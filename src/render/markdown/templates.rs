@@ -8,6 +8,7 @@
 //! as is, so the helpers are the only way plan text reaches the comment unescaped-by-us.
 
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 use handlebars::{
     Context as HbContext, Handlebars, Helper, HelperResult, Output, RenderContext, RenderError,
@@ -70,6 +71,10 @@ pub struct Source {
 #[derive(Debug, Clone)]
 pub struct TemplateSet {
     sources: BTreeMap<String, Source>,
+    /// The registry, compiled on first use and kept: a comment is rendered several times
+    /// (size budget, publisher, step summary), and compiling the templates costs as much
+    /// as a render.
+    compiled: OnceLock<Handlebars<'static>>,
 }
 
 impl Default for TemplateSet {
@@ -85,7 +90,10 @@ impl Default for TemplateSet {
                 (name.to_string(), source)
             })
             .collect();
-        TemplateSet { sources }
+        TemplateSet {
+            sources,
+            compiled: OnceLock::new(),
+        }
     }
 }
 
@@ -93,10 +101,22 @@ impl TemplateSet {
     /// Replaces (or adds) a template.
     pub fn set(&mut self, source: Source) {
         self.sources.insert(source.name.clone(), source);
+        self.compiled = OnceLock::new();
     }
 
-    /// Builds the Handlebars registry, reporting the first syntax error with its place.
+    /// The Handlebars registry (compiled on first use), or the first syntax error with its
+    /// place.
     pub fn registry(&self) -> Result<Renderer<'_>> {
+        if let Some(hb) = self.compiled.get() {
+            return Ok(Renderer { hb, set: self });
+        }
+        let hb = self.compile()?;
+        // Another thread may have compiled the same templates meanwhile: either will do.
+        let hb = self.compiled.get_or_init(|| hb);
+        Ok(Renderer { hb, set: self })
+    }
+
+    fn compile(&self) -> Result<Handlebars<'static>> {
         let mut hb = Handlebars::new();
         hb.set_strict_mode(true);
         hb.set_prevent_indent(true);
@@ -109,13 +129,13 @@ impl TemplateSet {
                     template_error(&source.origin, line, column, &e.reason().to_string())
                 })?;
         }
-        Ok(Renderer { hb, set: self })
+        Ok(hb)
     }
 }
 
 /// A ready registry.
 pub struct Renderer<'s> {
-    hb: Handlebars<'static>,
+    hb: &'s Handlebars<'static>,
     set: &'s TemplateSet,
 }
 
