@@ -60,18 +60,23 @@ pub fn plan_sha256(json: &[u8]) -> String {
     let mut hasher = Sha256::new();
     let mut i = 0;
     while i < json.len() {
-        // Hash runs of structural bytes and numbers in one call, up to whitespace or a string.
-        let run = json[i..]
-            .iter()
-            .position(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'"'))
-            .unwrap_or(json.len() - i);
-        hasher.update(&json[i..i + run]);
-        i += run;
-        match json.get(i) {
-            Some(b'"') => i = string(json, i, &mut hasher),
-            Some(_) => i += 1,
-            None => {}
+        // Between strings: structure and numbers, hashed without whitespace. Terraform
+        // writes compact JSON, so these stretches are short and the next quote is found
+        // with a vectorised search.
+        let quote = memchr::memchr(b'"', &json[i..]).map_or(json.len(), |q| i + q);
+        let mut run = i;
+        for (at, b) in json[i..quote].iter().enumerate() {
+            if matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
+                hasher.update(&json[run..i + at]);
+                run = i + at + 1;
+            }
         }
+        hasher.update(&json[run..quote]);
+        i = if quote < json.len() {
+            string(json, quote, &mut hasher)
+        } else {
+            json.len()
+        };
     }
     hasher
         .finalize()
@@ -88,10 +93,7 @@ fn string(json: &[u8], start: usize, hasher: &mut Sha256) -> usize {
     let mut i = start + 1;
     let mut escaped = Vec::new();
     while i < json.len() {
-        let run = json[i..]
-            .iter()
-            .position(|b| matches!(b, b'"' | b'\\'))
-            .unwrap_or(json.len() - i);
+        let run = memchr::memchr2(b'"', b'\\', &json[i..]).unwrap_or(json.len() - i);
         hasher.update(&json[i..i + run]);
         i += run;
         match json.get(i) {
