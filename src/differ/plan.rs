@@ -381,7 +381,6 @@ impl Differ<'_, '_> {
         rc: &ResourceChange<'_>,
         relevance: Relevance<'_, '_>,
     ) -> Result<ResourceDiff> {
-        let ctx = self;
         let change = &rc.change;
         // Parsed in the order `ParsedChange::parse` uses, so the first error is the same.
         let parsed = (|| {
@@ -401,7 +400,7 @@ impl Differ<'_, '_> {
                 replace_paths,
             ))
         })()
-        .map_err(|e| value_error(ctx.path, &rc.address, e))?;
+        .map_err(|e| value_error(self.path, &rc.address, e))?;
         let (before, after, after_unknown, before_sensitive, after_sensitive, replace_paths) =
             parsed;
         let values = Values {
@@ -413,12 +412,12 @@ impl Differ<'_, '_> {
             replace_paths: &replace_paths,
         };
         let action = ResourceAction::from_actions(&rc.change.actions);
-        let schema = ctx
+        let schema = self
             .schemas
             .and_then(|s| s.resource(&rc.provider_name, &rc.mode, &rc.type_));
         let expressions = match schema {
             Some(_) => None,
-            None => ctx.config_index().expressions(rc),
+            None => self.config_index().expressions(rc),
         };
         let body = diff_resource_values(
             values,
