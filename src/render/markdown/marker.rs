@@ -58,26 +58,26 @@ pub fn parse_marker(body: &str) -> Option<serde_json::Value> {
 /// order). One pass, no allocation per value, so it costs about as much as reading the file.
 pub fn plan_sha256(json: &[u8]) -> String {
     let mut hasher = Sha256::new();
-    let mut i = 0;
-    while i < json.len() {
-        // Between strings: structure and numbers, hashed without whitespace. Terraform
-        // writes compact JSON, so these stretches are short and the next quote is found
-        // with a vectorised search.
-        let quote = memchr::memchr(b'"', &json[i..]).map_or(json.len(), |q| i + q);
-        let mut run = i;
-        for (at, b) in json[i..quote].iter().enumerate() {
-            if matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
-                hasher.update(&json[run..i + at]);
-                run = i + at + 1;
-            }
-        }
-        hasher.update(&json[run..quote]);
-        i = if quote < json.len() {
-            string(json, quote, &mut hasher)
+    let mut state = Normaliser::default();
+    // Blocks without whitespace or backslashes are their own normal form: only their
+    // quotes are counted (to know whether the next block starts inside a string). Terraform
+    // writes compact JSON, so most blocks are; the others are walked event by event.
+    let mut block = 0;
+    while block < json.len() {
+        let end = (block + HASH_BLOCK).min(json.len());
+        let from = block.max(state.resume);
+        let bytes = &json[from.min(end)..end];
+        let plain = memchr::memchr3(b' ', b'\\', b'\n', bytes).is_none()
+            && memchr::memchr2(b'\t', b'\r', bytes).is_none();
+        if plain {
+            let quotes = bytes.iter().filter(|b| **b == b'"').count();
+            state.in_string ^= quotes % 2 == 1;
         } else {
-            json.len()
-        };
+            state.walk(json, from, end, &mut hasher);
+        }
+        block = end;
     }
+    hasher.update(&json[state.start..]);
     hasher
         .finalize()
         .iter()
@@ -85,40 +85,64 @@ pub fn plan_sha256(json: &[u8]) -> String {
         .collect()
 }
 
-/// Hashes the string starting at `json[start]` (a quote) in normal form; returns the index
-/// after its closing quote. Unescaped stretches are hashed as they are; malformed input is
-/// hashed as is (the plan parser reports it).
-fn string(json: &[u8], start: usize, hasher: &mut Sha256) -> usize {
-    hasher.update(b"\"");
-    let mut i = start + 1;
-    let mut escaped = Vec::new();
-    while i < json.len() {
-        let run = memchr::memchr2(b'"', b'\\', &json[i..]).unwrap_or(json.len() - i);
-        hasher.update(&json[i..i + run]);
-        i += run;
-        match json.get(i) {
-            Some(b'"') => {
-                hasher.update(b"\"");
-                return i + 1;
+/// Bytes per block of [`plan_sha256`]'s fast path.
+const HASH_BLOCK: usize = 4096;
+
+/// Where [`plan_sha256`] is in the document.
+#[derive(Default)]
+struct Normaliser {
+    /// Where the stretch not hashed yet begins.
+    start: usize,
+    /// Bytes before this belong to an escape already hashed.
+    resume: usize,
+    in_string: bool,
+    escaped: Vec<u8>,
+}
+
+impl Normaliser {
+    /// Hashes up to each place in `json[from..end]` where the normal form differs from the
+    /// input (whitespace outside strings is dropped, escapes are decoded), tracking quotes.
+    fn walk(&mut self, json: &[u8], from: usize, end: usize, hasher: &mut Sha256) {
+        let events = memchr::memchr3_iter(b'"', b'\\', b' ', &json[from..end]);
+        let rare = memchr::memchr3_iter(b'\n', b'\t', b'\r', &json[from..end]);
+        let mut events = events.map(|at| from + at).peekable();
+        let mut rare = rare.map(|at| from + at).peekable();
+        loop {
+            let at = match (events.peek(), rare.peek()) {
+                (Some(&e), Some(&r)) if r < e => rare.next(),
+                (Some(_), _) => events.next(),
+                (None, _) => rare.next(),
+            };
+            let Some(at) = at else { break };
+            if at < self.resume {
+                continue;
             }
-            Some(_) if i + 1 < json.len() => {
-                let (c, next) = unescape(json, i);
-                escaped.clear();
-                match c {
-                    Some(c) => push_char(&mut escaped, c),
-                    None => escaped.extend_from_slice(&json[i..next]),
+            match json[at] {
+                b'"' => self.in_string = !self.in_string,
+                // A backslash that ends the input is malformed: hashed as it is.
+                b'\\' if self.in_string && at + 1 < json.len() => {
+                    hasher.update(&json[self.start..at]);
+                    let (c, next) = unescape(json, at);
+                    self.escaped.clear();
+                    match c {
+                        Some(c) => push_char(&mut self.escaped, c),
+                        None => self.escaped.extend_from_slice(&json[at..next]),
+                    }
+                    hasher.update(&self.escaped);
+                    self.start = next;
+                    self.resume = next;
                 }
-                hasher.update(&escaped);
-                i = next;
+                // Whitespace outside strings is dropped; inside them it is content (raw
+                // controls there are malformed). A backslash outside strings is malformed
+                // too: hashed as it is.
+                b' ' | b'\n' | b'\t' | b'\r' if !self.in_string => {
+                    hasher.update(&json[self.start..at]);
+                    self.start = at + 1;
+                }
+                _ => {}
             }
-            Some(_) => {
-                hasher.update(&json[i..]);
-                return json.len();
-            }
-            None => {}
         }
     }
-    i
 }
 
 /// Decodes the escape at `json[i]` (a backslash): the character (`None` when malformed)
@@ -203,6 +227,115 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hash_matches_the_string_by_string_reference() {
+        let cases: Vec<&[u8]> = vec![
+            br#"{"a": "x y", "b" :[1, 2 ,"\u0041\"\\\/\n"]}"#,
+            b"{\n\t\"k\":\r\n \"v\\u00e9 \\ud83d\\ude00 \\ud800 x\"}\n",
+            b"{\"tab\":\"a\tb\",\"bad\":\"\\q\",\"bs\":\\ ,\"end\":\"abc\\",
+            br#"{"open":"never closed \" "#,
+            br#""\u12"#,
+            b"  ",
+            b"",
+        ];
+        for case in cases {
+            let text = String::from_utf8_lossy(case);
+            assert_eq!(plan_sha256(case), reference_sha256(case), "{text}");
+        }
+        let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/real-plans");
+        let mut checked = 0;
+        for entry in std::fs::read_dir(fixtures).into_iter().flatten().flatten() {
+            if let Ok(plan) = std::fs::read(entry.path().join("plan.json")) {
+                assert_eq!(plan_sha256(&plan), reference_sha256(&plan));
+                assert_eq!(plan_sha256(&spaced(&plan)), plan_sha256(&plan));
+                checked += 1;
+            }
+        }
+        assert!(checked > 5, "only {checked} fixtures");
+    }
+
+    /// `json` with whitespace after every `{`, `[`, `:` and `,` outside strings.
+    fn spaced(json: &[u8]) -> Vec<u8> {
+        let (mut out, mut in_string, mut escaped) = (Vec::new(), false, false);
+        for &b in json {
+            out.push(b);
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' if in_string => escaped = true,
+                b'"' => in_string = !in_string,
+                b'{' | b'[' | b':' | b',' if !in_string => out.extend_from_slice(b"\n \t"),
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// The straightforward form of [`plan_sha256`]: the normal form hashed string by string.
+    fn reference_sha256(json: &[u8]) -> String {
+        let mut hasher = Sha256::new();
+        let mut i = 0;
+        while i < json.len() {
+            // Between strings: structure and numbers, hashed without whitespace. Terraform
+            // writes compact JSON, so these stretches are short and the next quote is found
+            // with a vectorised search.
+            let quote = memchr::memchr(b'"', &json[i..]).map_or(json.len(), |q| i + q);
+            let mut run = i;
+            for (at, b) in json[i..quote].iter().enumerate() {
+                if matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
+                    hasher.update(&json[run..i + at]);
+                    run = i + at + 1;
+                }
+            }
+            hasher.update(&json[run..quote]);
+            i = if quote < json.len() {
+                string(json, quote, &mut hasher)
+            } else {
+                json.len()
+            };
+        }
+        hasher
+            .finalize()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    }
+
+    /// Hashes the string starting at `json[start]` (a quote) in normal form; returns the index
+    /// after its closing quote. Unescaped stretches are hashed as they are; malformed input is
+    /// hashed as is (the plan parser reports it).
+    fn string(json: &[u8], start: usize, hasher: &mut Sha256) -> usize {
+        hasher.update(b"\"");
+        let mut i = start + 1;
+        let mut escaped = Vec::new();
+        while i < json.len() {
+            let run = memchr::memchr2(b'"', b'\\', &json[i..]).unwrap_or(json.len() - i);
+            hasher.update(&json[i..i + run]);
+            i += run;
+            match json.get(i) {
+                Some(b'"') => {
+                    hasher.update(b"\"");
+                    return i + 1;
+                }
+                Some(_) if i + 1 < json.len() => {
+                    let (c, next) = unescape(json, i);
+                    escaped.clear();
+                    match c {
+                        Some(c) => push_char(&mut escaped, c),
+                        None => escaped.extend_from_slice(&json[i..next]),
+                    }
+                    hasher.update(&escaped);
+                    i = next;
+                }
+                Some(_) => {
+                    hasher.update(&json[i..]);
+                    return json.len();
+                }
+                None => {}
+            }
+        }
+        i
+    }
 
     #[test]
     fn hash_ignores_formatting_but_not_content() {
