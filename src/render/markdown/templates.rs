@@ -75,6 +75,8 @@ pub struct TemplateSet {
     /// (size budget, publisher, step summary), and compiling the templates costs as much
     /// as a render.
     compiled: OnceLock<Handlebars<'static>>,
+    /// Inline built-in partials into built-in templates ([`TemplateSet::set_inlining`]).
+    inlining: bool,
 }
 
 impl Default for TemplateSet {
@@ -93,6 +95,7 @@ impl Default for TemplateSet {
         TemplateSet {
             sources,
             compiled: OnceLock::new(),
+            inlining: true,
         }
     }
 }
@@ -102,6 +105,44 @@ impl TemplateSet {
     pub fn set(&mut self, source: Source) {
         self.sources.insert(source.name.clone(), source);
         self.compiled = OnceLock::new();
+    }
+
+    /// Whether built-in templates get the built-in partials they include on a line of
+    /// their own copied in (on by default). Handlebars copies the whole current context for
+    /// each partial it expands, and the plan template expands ten of them per plan; the
+    /// copied-in text renders the same (tests check it) without those copies. A template
+    /// or partial the user replaced is never copied in or into, so errors in it keep their
+    /// file and line.
+    pub fn set_inlining(&mut self, on: bool) {
+        self.inlining = on;
+        self.compiled = OnceLock::new();
+    }
+
+    /// Is `source` the built-in template of its name, unchanged?
+    fn is_built_in(&self, source: &Source) -> bool {
+        BUILT_IN
+            .iter()
+            .any(|(name, text)| *name == source.name && *text == source.text)
+    }
+
+    /// `text` with each line that is only `{{> NAME}}` replaced by the built-in partial
+    /// NAME (itself inlined), where NAME is built-in and its text ends with a newline (so
+    /// that its last line stays standalone, as in its own file).
+    fn inline_partials(&self, text: &str, depth: usize) -> String {
+        let mut out = String::with_capacity(text.len());
+        for line in text.split_inclusive('\n') {
+            let partial = line
+                .strip_suffix('\n')
+                .and_then(|l| l.strip_prefix("{{> "))
+                .and_then(|l| l.strip_suffix("}}"))
+                .and_then(|name| self.sources.get(name))
+                .filter(|p| depth < 8 && self.is_built_in(p) && p.text.ends_with('\n'));
+            match partial {
+                Some(p) => out.push_str(&self.inline_partials(&p.text, depth + 1)),
+                None => out.push_str(line),
+            }
+        }
+        out
     }
 
     /// The Handlebars registry (compiled on first use), or the first syntax error with its
@@ -123,7 +164,12 @@ impl TemplateSet {
         hb.register_escape_fn(escape::inline);
         register_helpers(&mut hb);
         for source in self.sources.values() {
-            hb.register_template_string(&source.name, &source.text)
+            let text = if self.inlining && self.is_built_in(source) {
+                self.inline_partials(&source.text, 0)
+            } else {
+                source.text.clone()
+            };
+            hb.register_template_string(&source.name, &text)
                 .map_err(|e| {
                     let (line, column) = e.pos().unwrap_or((0, 0));
                     template_error(&source.origin, line, column, &e.reason().to_string())
