@@ -271,8 +271,9 @@ fn inlined_partials_render_the_same_as_partials() {
     use planmark::render::markdown::{render_comment, NamedPlan, TemplateSet};
 
     let mut plain = TemplateSet::default();
-    plain.set_inlining(false);
-    let inlined = TemplateSet::default();
+    plain.set_inline_from(usize::MAX);
+    let mut inlined = TemplateSet::default();
+    inlined.set_inline_from(0);
     let root = fixtures_dir();
     let mut diffs = Vec::new();
     for dir in ["equivalence", "real-plans"] {

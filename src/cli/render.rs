@@ -39,7 +39,7 @@ pub(super) fn with_loaded<T>(
 ) -> Result<T> {
     let schemas = load_schemas(args)?;
     if let Some(templates) = templates {
-        templates.registry()?;
+        templates.check()?;
     }
     let mut inputs = Vec::with_capacity(args.plans.len());
     for raw in &args.plans {

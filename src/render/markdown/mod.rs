@@ -65,9 +65,9 @@ pub fn render_comment_with(
 ) -> Result<Comment> {
     let max_chars = max_chars.max(MIN_MAX_CHARS);
     let limit = effective_limit(max_chars);
-    let renderer = templates.registry()?;
     let plans = Plans::new(plans);
     let catalog = Catalog::new(&plans)?;
+    let renderer = templates.registry_for(catalog.entries.len())?;
     let mut sizes = Sizes::new(&plans, &catalog);
     let attempt = |plan: budget::Plan| -> Result<Comment> {
         let context = context::build(

@@ -23,6 +23,11 @@ use crate::error::{Error, Result};
 /// The name of the main template.
 pub const MAIN: &str = "comment";
 
+/// The built-in partial never copied in: the plan part, with everything it includes
+/// copied in, is big and nested, and handlebars compiles such a template in time that
+/// grows faster than its size (about as long as two renders of a 10k plan's comment).
+const NOT_INLINED: &str = "plan";
+
 /// The built-in templates: (name, source). The first is the main template.
 pub const BUILT_IN: &[(&str, &str)] = &[
     ("comment", include_str!("../../../templates/comment.hbs")),
@@ -71,13 +76,18 @@ pub struct Source {
 #[derive(Debug, Clone)]
 pub struct TemplateSet {
     sources: BTreeMap<String, Source>,
-    /// The registry, compiled on first use and kept: a comment is rendered several times
-    /// (size budget, publisher, step summary), and compiling the templates costs as much
-    /// as a render.
-    compiled: OnceLock<Handlebars<'static>>,
-    /// Inline built-in partials into built-in templates ([`TemplateSet::set_inlining`]).
-    inlining: bool,
+    /// The registries, as written and with partials copied in, each compiled on first use
+    /// and kept: a comment is rendered several times (size budget, publisher, step
+    /// summary), and compiling the templates costs as much as a render.
+    compiled: [OnceLock<Handlebars<'static>>; 2],
+    /// Comments with at least this many entries use the registry with partials copied in
+    /// ([`TemplateSet::set_inline_from`]).
+    inline_from: usize,
 }
+
+/// The default of [`TemplateSet::set_inline_from`]: below this many entries the context
+/// copies cost less than compiling the copied-in templates.
+const INLINE_FROM: usize = 200;
 
 impl Default for TemplateSet {
     fn default() -> Self {
@@ -94,8 +104,8 @@ impl Default for TemplateSet {
             .collect();
         TemplateSet {
             sources,
-            compiled: OnceLock::new(),
-            inlining: true,
+            compiled: Default::default(),
+            inline_from: INLINE_FROM,
         }
     }
 }
@@ -104,18 +114,29 @@ impl TemplateSet {
     /// Replaces (or adds) a template.
     pub fn set(&mut self, source: Source) {
         self.sources.insert(source.name.clone(), source);
-        self.compiled = OnceLock::new();
+        self.compiled = Default::default();
     }
 
-    /// Whether built-in templates get the built-in partials they include on a line of
-    /// their own copied in (on by default). Handlebars copies the whole current context for
-    /// each partial it expands, and the plan template expands ten of them per plan; the
-    /// copied-in text renders the same (tests check it) without those copies. A template
-    /// or partial the user replaced is never copied in or into, so errors in it keep their
-    /// file and line.
-    pub fn set_inlining(&mut self, on: bool) {
-        self.inlining = on;
-        self.compiled = OnceLock::new();
+    /// From how many entries (resource changes, drift, deferred changes, outputs) a
+    /// comment is rendered with the built-in partials copied into the built-in templates
+    /// that include them on a line of their own (never the plan part; default 200; 0:
+    /// always, `usize::MAX`: never). Handlebars copies the whole current context for each
+    /// partial it expands, about a dozen per plan, which costs more than a render on a
+    /// comment listing hundreds of entries; compiling the copied-in templates costs about
+    /// as much as a small comment's render. The copied-in text renders the same (tests
+    /// check it). A template or partial the user replaced is never copied in or into, so
+    /// errors in it keep their file and line.
+    pub fn set_inline_from(&mut self, entries: usize) {
+        self.inline_from = entries;
+    }
+
+    /// Checks the templates (the first syntax error, with its place); the built-in ones
+    /// need no check.
+    pub fn check(&self) -> Result<()> {
+        if self.sources.values().all(|s| self.is_built_in(s)) {
+            return Ok(());
+        }
+        self.registry().map(|_| ())
     }
 
     /// Is `source` the built-in template of its name, unchanged?
@@ -135,6 +156,7 @@ impl TemplateSet {
                 .strip_suffix('\n')
                 .and_then(|l| l.strip_prefix("{{> "))
                 .and_then(|l| l.strip_suffix("}}"))
+                .filter(|name| *name != NOT_INLINED)
                 .and_then(|name| self.sources.get(name))
                 .filter(|p| depth < 8 && self.is_built_in(p) && p.text.ends_with('\n'));
             match partial {
@@ -148,23 +170,33 @@ impl TemplateSet {
     /// The Handlebars registry (compiled on first use), or the first syntax error with its
     /// place.
     pub fn registry(&self) -> Result<Renderer<'_>> {
-        if let Some(hb) = self.compiled.get() {
+        self.registry_for(0)
+    }
+
+    /// The registry for a comment of `entries` entries (see
+    /// [`TemplateSet::set_inline_from`]).
+    pub fn registry_for(&self, entries: usize) -> Result<Renderer<'_>> {
+        let inline = entries >= self.inline_from;
+        let slot = &self.compiled[usize::from(inline)];
+        if let Some(hb) = slot.get() {
             return Ok(Renderer { hb, set: self });
         }
-        let hb = self.compile()?;
+        let hb = self.compile(inline)?;
         // Another thread may have compiled the same templates meanwhile: either will do.
-        let hb = self.compiled.get_or_init(|| hb);
+        let hb = slot.get_or_init(|| hb);
         Ok(Renderer { hb, set: self })
     }
 
-    fn compile(&self) -> Result<Handlebars<'static>> {
+    fn compile(&self, inline: bool) -> Result<Handlebars<'static>> {
         let mut hb = Handlebars::new();
         hb.set_strict_mode(true);
         hb.set_prevent_indent(true);
         hb.register_escape_fn(escape::inline);
         register_helpers(&mut hb);
         for source in self.sources.values() {
-            let text = if self.inlining && self.is_built_in(source) {
+            // Partials stay registered on their own too, for the user's templates (and the
+            // partial calls not copied in).
+            let text = if inline && self.is_built_in(source) {
                 self.inline_partials(&source.text, 0)
             } else {
                 source.text.clone()
