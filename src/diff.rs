@@ -390,14 +390,18 @@ pub trait ResourceChanges {
     /// The diff of change `i` (computed again on each call where it is not stored: a
     /// caller asking twice keeps it).
     fn diff(&self, i: usize) -> Result<Cow<'_, ResourceDiff>>;
-    /// The diffs of the changes `want` accepts, in plan order, ending at the first error
-    /// (an implementation may compute them a chunk at a time, on several threads).
-    fn diffs<'s>(
-        &'s self,
-        want: &'s (dyn Fn(usize) -> bool + Sync),
-    ) -> Box<dyn Iterator<Item = Result<Cow<'s, ResourceDiff>>> + 's> {
-        let n = self.summaries().len();
-        Box::new((0..n).filter(move |i| want(*i)).map(|i| self.diff(i)))
+    /// Calls `visit` with the diff of each change `want` accepts, in plan order, and stops
+    /// at the first error (the first in plan order, from the diff or from `visit`). An
+    /// implementation may diff ahead on other threads while `visit` runs.
+    fn each_diff(
+        &self,
+        want: &(dyn Fn(usize) -> bool + Sync),
+        visit: &mut dyn FnMut(&ResourceDiff) -> Result<()>,
+    ) -> Result<()> {
+        for i in (0..self.summaries().len()).filter(|i| want(*i)) {
+            visit(&*self.diff(i)?)?;
+        }
+        Ok(())
     }
     /// No change's body changes anything and none moves (Terraform then hides drift in a
     /// normal plan). Stops at the first change that says otherwise.

@@ -106,9 +106,11 @@ fn chunks_diffed_on_several_threads_keep_plan_order() {
 
 #[test]
 fn the_first_unreadable_resource_in_plan_order_is_reported() {
-    // Both in the second chunk (2048..4096), in the halves of different threads (on a
-    // machine with two cores or more), and in a third chunk: the first in the plan wins.
-    let plan = many_replacements(5_000, &[4_500, 3_500, 3_001]);
+    // The whole-plan path: 3,001 and 3,500 in the second chunk (2048..4096), in the halves
+    // of different threads (on a machine with two cores or more), 4,500 in a third chunk.
+    // The streamed text: 3,001 and 4,500 in parts (of 256) of one worker, 3,100 in a part
+    // of another. The first in the plan wins.
+    let plan = many_replacements(5_000, &[4_500, 3_500, 3_100, 3_001]);
     for err in [
         whole(plan.as_bytes(), None).map(|_| ()).unwrap_err(),
         streamed(plan.as_bytes(), None).map(|_| ()).unwrap_err(),

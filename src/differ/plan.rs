@@ -20,6 +20,8 @@ use crate::value::{ParseError, Value};
 /// Resource changes diffed per chunk by [`Differ::resources`]: big enough to keep every
 /// core busy, small enough that a chunk's trees stay a few megabytes.
 const CHUNK: usize = 2048;
+/// Resource changes per part handed from a worker to [`Differ::each_resource`]'s visitor.
+const PART: usize = 256;
 /// Fewer resource changes than this are diffed on the calling thread: starting threads
 /// costs more than it saves.
 const PARALLEL_MIN: usize = 512;
@@ -45,9 +47,11 @@ pub fn diff_plan(
 
 /// A plan being diffed in parts, so that a huge plan never holds all its diff trees:
 /// [`Differ::head`] diffs everything but the resource changes, [`Differ::summaries`]
-/// describes those without diffing them, [`Differ::resource`] diffs one, and
-/// [`Differ::resources`] diffs the wanted ones a chunk at a time, on every core, in plan
-/// order. [`Differ::lazy`] offers them all as [`ResourceChanges`] for the renderers.
+/// describes those without diffing them, [`Differ::resource`] diffs one,
+/// [`Differ::each_resource`] hands the wanted ones to a visitor in plan order while worker
+/// threads diff ahead, and [`Differ::resources`] diffs them a chunk at a time, on every
+/// core, in plan order. [`Differ::lazy`] offers them all as [`ResourceChanges`] for the
+/// renderers.
 pub struct Differ<'p, 'a> {
     path: &'p str,
     plan: &'p Plan<'a>,
@@ -187,6 +191,65 @@ impl<'p, 'a> Differ<'p, 'a> {
         })
     }
 
+    /// Calls `visit` with the diff of each resource change `want` accepts, in plan order,
+    /// on the calling thread, while worker threads diff the next ones a part (256) at a time
+    /// (so that rendering overlaps diffing). Each worker is at most two parts ahead, so
+    /// memory stays bounded; a part whose worker the system will not start is diffed here.
+    /// The first error in plan order ends it.
+    pub fn each_resource(
+        &self,
+        want: &(dyn Fn(usize) -> bool + Sync),
+        visit: &mut dyn FnMut(&ResourceDiff) -> Result<()>,
+    ) -> Result<()> {
+        let wanted: Vec<usize> = (0..self.plan.resource_changes.len())
+            .filter(|i| want(*i))
+            .collect();
+        let diff_part = |part: &[usize]| -> Result<Vec<ResourceDiff>> {
+            part.iter().map(|&i| self.resource(i)).collect()
+        };
+        let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+        if workers < 2 || wanted.len() < PARALLEL_MIN {
+            for &i in &wanted {
+                visit(&self.resource(i)?)?;
+            }
+            return Ok(());
+        }
+        let parts: Vec<&[usize]> = wanted.chunks(PART).collect();
+        std::thread::scope(|scope| {
+            // Worker `w` diffs parts w, w + workers, … in order, each into its own queue.
+            let queues: Vec<_> = (0..workers)
+                .map(|w| {
+                    let (sender, receiver) = std::sync::mpsc::sync_channel(2);
+                    let mine: Vec<&[usize]> =
+                        parts.iter().skip(w).step_by(workers).copied().collect();
+                    let worker = std::thread::Builder::new().spawn_scoped(scope, move || {
+                        for part in mine {
+                            let diffs = diff_part(part);
+                            let failed = diffs.is_err();
+                            // The receiver is gone once the visit has ended (done or failed).
+                            if sender.send(diffs).is_err() || failed {
+                                break;
+                            }
+                        }
+                    });
+                    worker.ok().map(|_| receiver)
+                })
+                .collect();
+            for (k, part) in parts.iter().enumerate() {
+                // A worker that could not start, or that ended without its part (it
+                // panicked: the scope reports that), leaves the part to this thread.
+                let diffs = queues[k % workers]
+                    .as_ref()
+                    .and_then(|queue| queue.recv().ok())
+                    .unwrap_or_else(|| diff_part(part));
+                for diff in diffs? {
+                    visit(&diff)?;
+                }
+            }
+            Ok(())
+        })
+    }
+
     /// Diffs `changes` in order, split across the machine's cores when there are many.
     fn diff_many(&self, changes: &[&ResourceChange<'_>]) -> Result<Vec<ResourceDiff>> {
         let one = |rc: &&ResourceChange<'_>| self.diff_change(rc, Relevance::All);
@@ -248,11 +311,12 @@ impl ResourceChanges for Lazy<'_, '_, '_> {
         self.differ.resource(i).map(Cow::Owned)
     }
 
-    fn diffs<'s>(
-        &'s self,
-        want: &'s (dyn Fn(usize) -> bool + Sync),
-    ) -> Box<dyn Iterator<Item = Result<Cow<'s, ResourceDiff>>> + 's> {
-        Box::new(self.differ.resources(want).map(|d| d.map(Cow::Owned)))
+    fn each_diff(
+        &self,
+        want: &(dyn Fn(usize) -> bool + Sync),
+        visit: &mut dyn FnMut(&ResourceDiff) -> Result<()>,
+    ) -> Result<()> {
+        self.differ.each_resource(want, visit)
     }
 }
 

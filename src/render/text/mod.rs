@@ -191,15 +191,15 @@ pub fn write_plan(
             "\nTerraform will perform the following actions:\n"
         });
         let shown = |i: usize| shows(&summaries[i]);
-        for r in resources.diffs(&shown) {
-            let r = r?;
+        resources.each_diff(&shown, &mut |r| {
             out.push('\n');
-            render_resource(&mut out, &r, Cause::Planned, false);
+            render_resource(&mut out, r, Cause::Planned, false);
             out.push('\n');
             if out.len() >= FLUSH_AT {
                 flush(&mut out, sink)?;
             }
-        }
+            Ok(())
+        })?;
         out.push_str("\nPlan: ");
         if importing > 0 {
             let _ = write!(out, "{importing} to import, ");
