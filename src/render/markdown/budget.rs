@@ -57,28 +57,30 @@ impl<'a> Sizes<'a> {
         }
     }
 
-    fn measure_entry(&self, i: usize, compact: bool) -> Result<usize> {
-        let text = entry_text(self.plans, &self.catalog.entries[i], compact)?;
-        Ok(measure(&text.text))
-    }
-
     /// Diff text length of entry `i` in full.
     pub fn full(&mut self, i: usize) -> Result<usize> {
-        if let Some(n) = self.full[i] {
-            return Ok(n);
-        }
-        let n = self.measure_entry(i, false)?;
-        self.full[i] = Some(n);
-        Ok(n)
+        self.measured(i, false)
     }
 
     /// Diff text length of entry `i` without unchanged context.
     pub fn compact(&mut self, i: usize) -> Result<usize> {
-        if let Some(n) = self.compact[i] {
+        self.measured(i, true)
+    }
+
+    /// Diff text length of entry `i`, measured on first use.
+    fn measured(&mut self, i: usize, compact: bool) -> Result<usize> {
+        let known = if compact { &self.compact } else { &self.full };
+        if let Some(n) = known[i] {
             return Ok(n);
         }
-        let n = self.measure_entry(i, true)?;
-        self.compact[i] = Some(n);
+        let text = entry_text(self.plans, &self.catalog.entries[i], compact)?;
+        let n = measure(&text.text);
+        let known = if compact {
+            &mut self.compact
+        } else {
+            &mut self.full
+        };
+        known[i] = Some(n);
         Ok(n)
     }
 
