@@ -1,5 +1,5 @@
 //! The lazy paths the CLI takes against the whole-plan path (`diff_plan`, then
-//! `render_plan` or the comment over every diff): the streamed text (`Differ` chunks
+//! `render_plan` or the comment over every diff): the streamed text (`Differ` parts
 //! diffed on several threads, written as it goes) has the same text, order and first
 //! error; the comment (only the changes it shows diffed) is the same comment, and diffs a
 //! bounded number of changes however big the plan.
@@ -84,7 +84,7 @@ fn many_replacements(n: usize, broken: &[usize]) -> String {
 
 #[test]
 fn chunks_diffed_on_several_threads_keep_plan_order() {
-    // More than two chunks, each split across threads.
+    // Many parts of 256, spread over the worker threads.
     let n = 5_000;
     let plan = many_replacements(n, &[]);
     let diff = whole(plan.as_bytes(), None).expect("diffs");
@@ -106,10 +106,9 @@ fn chunks_diffed_on_several_threads_keep_plan_order() {
 
 #[test]
 fn the_first_unreadable_resource_in_plan_order_is_reported() {
-    // The whole-plan path: 3,001 and 3,500 in the second chunk (2048..4096), in the halves
-    // of different threads (on a machine with two cores or more), 4,500 in a third chunk.
-    // The streamed text: 3,001 and 4,500 in parts (of 256) of one worker, 3,100 in a part
-    // of another. The first in the plan wins.
+    // 3,001 and 4,500 are in parts (of 256) of one worker, 3,100 in a part of another (on
+    // a machine with two cores or more), 3,500 in a later part. The first in the plan wins,
+    // on the whole-plan path and in the streamed text alike.
     let plan = many_replacements(5_000, &[4_500, 3_500, 3_100, 3_001]);
     for err in [
         whole(plan.as_bytes(), None).map(|_| ()).unwrap_err(),

@@ -3,7 +3,7 @@
 //! Contract: given a resource change's parsed values and (optionally) its provider schema
 //! block, [`diff_resource`] returns the diff tree Terraform's own renderer would compute,
 //! with sensitive values already removed; [`diff_output`] does the same for an output.
-//! [`Differ`] does a whole plan in parts (one resource on demand, or a chunk at a time on
+//! [`Differ`] does a whole plan in parts (one resource on demand, or a part at a time on
 //! every core, in plan order) so that a huge plan need not hold all its trees, and a
 //! renderer that shows few of them diffs only those ([`Lazy`]); [`diff_plan`] is all of it
 //! at once. List pairing is near-linear ([`sequence`]), so huge lists stay cheap.

@@ -17,9 +17,6 @@ use crate::plan::{ParsedChange, Plan, ResourceChange};
 use crate::schema::ProviderSchemas;
 use crate::value::{ParseError, Value};
 
-/// Resource changes diffed per chunk by [`Differ::resources`]: big enough to keep every
-/// core busy, small enough that a chunk's trees stay a few megabytes.
-const CHUNK: usize = 2048;
 /// Resource changes per part handed from a worker to [`Differ::each_resource`]'s visitor.
 const PART: usize = 256;
 /// Fewer resource changes than this are diffed on the calling thread: starting threads
@@ -37,9 +34,10 @@ pub fn diff_plan(
     // Resources first: a plan broken in several places reports its first resource. The
     // vector is sized up front: growing it by doubling would copy a huge plan's diffs.
     let mut resources = Vec::with_capacity(plan.resource_changes.len());
-    for diff in differ.resources(|_| true) {
-        resources.push(diff?);
-    }
+    differ.each_resource(&|_| true, &mut |diff| {
+        resources.push(diff);
+        Ok(())
+    })?;
     let mut diff = differ.head(mode)?;
     diff.resources = resources;
     Ok(diff)
@@ -48,10 +46,9 @@ pub fn diff_plan(
 /// A plan being diffed in parts, so that a huge plan never holds all its diff trees:
 /// [`Differ::head`] diffs everything but the resource changes, [`Differ::summaries`]
 /// describes those without diffing them, [`Differ::resource`] diffs one,
-/// [`Differ::each_resource`] hands the wanted ones to a visitor in plan order while worker
-/// threads diff ahead, and [`Differ::resources`] diffs them a chunk at a time, on every
-/// core, in plan order. [`Differ::lazy`] offers them all as [`ResourceChanges`] for the
-/// renderers.
+/// and [`Differ::each_resource`] hands the wanted ones to a visitor in plan order while
+/// worker threads diff ahead. [`Differ::lazy`] offers them all as [`ResourceChanges`] for
+/// the renderers.
 pub struct Differ<'p, 'a> {
     path: &'p str,
     plan: &'p Plan<'a>,
@@ -154,43 +151,6 @@ impl<'p, 'a> Differ<'p, 'a> {
         self.diff_change(&self.plan.resource_changes[i], Relevance::All)
     }
 
-    /// The resource changes whose index `want` accepts, diffed in plan order. The first
-    /// error ends the iteration.
-    pub fn resources<'d, F>(
-        &'d self,
-        want: F,
-    ) -> impl Iterator<Item = Result<ResourceDiff>> + use<'d, 'p, 'a, F>
-    where
-        F: Fn(usize) -> bool + 'd,
-    {
-        let changes = &self.plan.resource_changes;
-        let mut next = 0;
-        let mut ready = Vec::new().into_iter();
-        let mut failed = false;
-        std::iter::from_fn(move || loop {
-            if let Some(diff) = ready.next() {
-                return Some(Ok(diff));
-            }
-            if failed || next >= changes.len() {
-                return None;
-            }
-            let mut chunk = Vec::with_capacity(CHUNK);
-            while next < changes.len() && chunk.len() < CHUNK {
-                if want(next) {
-                    chunk.push(&changes[next]);
-                }
-                next += 1;
-            }
-            match self.diff_many(&chunk) {
-                Ok(diffs) => ready = diffs.into_iter(),
-                Err(err) => {
-                    failed = true;
-                    return Some(Err(err));
-                }
-            }
-        })
-    }
-
     /// Calls `visit` with the diff of each resource change `want` accepts, in plan order,
     /// on the calling thread, while worker threads diff the next ones a part (256) at a time
     /// (so that rendering overlaps diffing). Each worker is at most two parts ahead, so
@@ -199,7 +159,7 @@ impl<'p, 'a> Differ<'p, 'a> {
     pub fn each_resource(
         &self,
         want: &(dyn Fn(usize) -> bool + Sync),
-        visit: &mut dyn FnMut(&ResourceDiff) -> Result<()>,
+        visit: &mut dyn FnMut(ResourceDiff) -> Result<()>,
     ) -> Result<()> {
         let wanted: Vec<usize> = (0..self.plan.resource_changes.len())
             .filter(|i| want(*i))
@@ -210,7 +170,7 @@ impl<'p, 'a> Differ<'p, 'a> {
         let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
         if workers < 2 || wanted.len() < PARALLEL_MIN {
             for &i in &wanted {
-                visit(&self.resource(i)?)?;
+                visit(self.resource(i)?)?;
             }
             return Ok(());
         }
@@ -243,46 +203,10 @@ impl<'p, 'a> Differ<'p, 'a> {
                     .and_then(|queue| queue.recv().ok())
                     .unwrap_or_else(|| diff_part(part));
                 for diff in diffs? {
-                    visit(&diff)?;
+                    visit(diff)?;
                 }
             }
             Ok(())
-        })
-    }
-
-    /// Diffs `changes` in order, split across the machine's cores when there are many.
-    fn diff_many(&self, changes: &[&ResourceChange<'_>]) -> Result<Vec<ResourceDiff>> {
-        let one = |rc: &&ResourceChange<'_>| self.diff_change(rc, Relevance::All);
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
-        if threads < 2 || changes.len() < PARALLEL_MIN {
-            return changes.iter().map(one).collect();
-        }
-        let per_thread = changes.len().div_ceil(threads);
-        std::thread::scope(|scope| {
-            let mut parts = changes.chunks(per_thread);
-            let first = parts.next().unwrap_or_default();
-            // The other parts on new threads, or here if the system will not start one.
-            let others: Vec<_> = parts
-                .map(|part| {
-                    let thread = std::thread::Builder::new().spawn_scoped(scope, move || {
-                        part.iter().map(one).collect::<Result<Vec<_>>>()
-                    });
-                    (part, thread.ok())
-                })
-                .collect();
-            let mut diffs = Vec::with_capacity(changes.len());
-            diffs.extend(first.iter().map(one).collect::<Result<Vec<_>>>()?);
-            // In order, so the first error reported is the first in the plan.
-            for (part, thread) in others {
-                let part = match thread {
-                    Some(thread) => thread
-                        .join()
-                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-                    None => part.iter().map(one).collect(),
-                };
-                diffs.extend(part?);
-            }
-            Ok(diffs)
         })
     }
 }
@@ -316,7 +240,7 @@ impl ResourceChanges for Lazy<'_, '_, '_> {
         want: &(dyn Fn(usize) -> bool + Sync),
         visit: &mut dyn FnMut(&ResourceDiff) -> Result<()>,
     ) -> Result<()> {
-        self.differ.each_resource(want, visit)
+        self.differ.each_resource(want, &mut |diff| visit(&diff))
     }
 }
 
