@@ -4,7 +4,9 @@
 
 use crate::diff::{Action, PlanMode, ResourceDiff, ResourceSummary};
 use crate::error::Result;
-use crate::render::text::{deferred_text, outputs_text, resource_text, shows, MarkedText};
+use crate::render::text::{
+    deferred_text, outputs_text, plan_is_empty, resource_text, shows, MarkedText,
+};
 
 use super::source::Plans;
 use super::words::Kind;
@@ -82,8 +84,7 @@ fn drift_shown(plans: &Plans<'_>, p: usize) -> Result<bool> {
     if plan.drift.is_empty() || plan.mode == PlanMode::RefreshOnly {
         return Ok(true);
     }
-    let outputs_quiet = plan.outputs.iter().all(|o| o.diff.action == Action::NoOp);
-    Ok(!(outputs_quiet && plans.named()[p].resources.bodies_quiet()?))
+    Ok(!plan_is_empty(plan, plans.named()[p].resources)?)
 }
 
 impl Catalog {

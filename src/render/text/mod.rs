@@ -311,8 +311,9 @@ fn render_drift(out: &mut Out, plan: &PlanDiff, resources: &dyn ResourceChanges)
     Ok(true)
 }
 
-/// No resource change other than no-op (moves count as changes) and no output change.
-fn plan_is_empty(plan: &PlanDiff, resources: &dyn ResourceChanges) -> Result<bool> {
+/// No resource change other than no-op (moves count as changes) and no output change:
+/// Terraform then hides drift in a normal plan (the text and the comment alike).
+pub fn plan_is_empty(plan: &PlanDiff, resources: &dyn ResourceChanges) -> Result<bool> {
     let outputs_quiet = plan.outputs.iter().all(|o| o.diff.action == Action::NoOp);
     Ok(outputs_quiet && resources.bodies_quiet()?)
 }
