@@ -47,11 +47,17 @@ pub(super) fn with_loaded<T>(
         let bytes = read_input_at_most(&arg.path, args.max_input_size)?;
         inputs.push((arg, bytes));
     }
-    let mut plans = Vec::with_capacity(inputs.len());
-    let mut hashes = Vec::with_capacity(inputs.len());
-    for (arg, bytes) in &inputs {
-        // The marker's hash reads the whole input: on another core, beside the parse.
-        let (plan, sha256) = std::thread::scope(|scope| {
+    let input_bytes = inputs.iter().map(|(_, bytes)| bytes.len()).sum();
+    std::thread::scope(|scope| {
+        // The templates compile on another core while the plans are parsed.
+        if let Some(templates) = templates.filter(|t| !t.is_compiled()) {
+            let _ = std::thread::Builder::new()
+                .spawn_scoped(scope, move || templates.prepare(input_bytes));
+        }
+        let mut plans = Vec::with_capacity(inputs.len());
+        let mut hashes = Vec::with_capacity(inputs.len());
+        for (arg, bytes) in &inputs {
+            // The marker's hash reads the whole input: on another core, beside the parse.
             let sha256 = hash.then(|| scope.spawn(|| plan_sha256(bytes)));
             let plan = parse_plan(&arg.path, bytes);
             let sha256 = sha256.map(|thread| {
@@ -59,26 +65,25 @@ pub(super) fn with_loaded<T>(
                     .join()
                     .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
             });
-            (plan, sha256.unwrap_or_default())
-        });
-        plans.push(plan?);
-        hashes.push(sha256);
-    }
-    let differs: Vec<Differ> = inputs
-        .iter()
-        .zip(&plans)
-        .map(|((arg, _), plan)| Differ::new(&arg.path, plan, schemas.as_ref()))
-        .collect();
-    let mut loaded = Vec::with_capacity(differs.len());
-    for (((arg, _), differ), sha256) in inputs.iter().zip(&differs).zip(hashes) {
-        loaded.push(Loaded {
-            arg: arg.clone(),
-            head: differ.head(mode)?,
-            resources: Box::new(differ.lazy()),
-            sha256,
-        });
-    }
-    run(&loaded)
+            plans.push(plan?);
+            hashes.push(sha256.unwrap_or_default());
+        }
+        let differs: Vec<Differ> = inputs
+            .iter()
+            .zip(&plans)
+            .map(|((arg, _), plan)| Differ::new(&arg.path, plan, schemas.as_ref()))
+            .collect();
+        let mut loaded = Vec::with_capacity(differs.len());
+        for (((arg, _), differ), sha256) in inputs.iter().zip(&differs).zip(hashes) {
+            loaded.push(Loaded {
+                arg: arg.clone(),
+                head: differ.head(mode)?,
+                resources: Box::new(differ.lazy()),
+                sha256,
+            });
+        }
+        run(&loaded)
+    })
 }
 
 fn load_schemas(args: &CommonArgs) -> Result<Option<ProviderSchemas>> {

@@ -21,6 +21,9 @@ pub mod source;
 pub mod templates;
 pub mod words;
 
+use std::cell::RefCell;
+use std::thread::ScopedJoinHandle;
+
 use crate::error::Result;
 use budget::{effective_limit, measure, Sizes};
 use catalog::Catalog;
@@ -28,7 +31,7 @@ pub use context::{Context, Meta};
 pub use extras::Extras;
 pub use source::NamedPlan;
 use source::Plans;
-pub use templates::{Source, TemplateSet};
+pub use templates::{Renderer, Source, TemplateSet};
 
 /// GitHub's limit on a comment body, in characters.
 pub const GITHUB_MAX_CHARS: usize = 65_536;
@@ -64,21 +67,67 @@ pub fn render_comment_with(
     max_chars: usize,
 ) -> Result<Comment> {
     let max_chars = max_chars.max(MIN_MAX_CHARS);
-    let limit = effective_limit(max_chars);
     let plans = Plans::new(plans);
     let catalog = Catalog::new(&plans)?;
-    let renderer = templates.registry_for(catalog.entries.len())?;
-    let mut sizes = Sizes::new(&plans, &catalog);
+    let entries = catalog.entries.len();
+    std::thread::scope(|scope| {
+        // Compiling the templates takes milliseconds (handlebars' parser is slow on long
+        // templates): it runs on another core while the budget diffs and measures entries.
+        let compiling = (!templates.is_compiled())
+            .then(|| {
+                std::thread::Builder::new()
+                    .spawn_scoped(scope, || templates.registry_for(entries).map(drop))
+                    .ok()
+            })
+            .flatten();
+        let registry = Registry {
+            templates,
+            entries,
+            compiling: RefCell::new(compiling),
+        };
+        fit(&plans, &catalog, &registry, meta, extras, max_chars)
+    })
+}
+
+/// The template registry, compiled on another thread until first needed.
+struct Registry<'s, 'scope> {
+    templates: &'s TemplateSet,
+    entries: usize,
+    compiling: RefCell<Option<ScopedJoinHandle<'scope, Result<()>>>>,
+}
+
+impl<'s> Registry<'s, '_> {
+    fn get(&self) -> Result<Renderer<'s>> {
+        if let Some(thread) = self.compiling.borrow_mut().take() {
+            thread
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+        }
+        self.templates.registry_for(self.entries)
+    }
+}
+
+/// Renders the fullest comment within `max_chars` (see [`budget`]).
+fn fit(
+    plans: &Plans<'_>,
+    catalog: &Catalog,
+    registry: &Registry<'_, '_>,
+    meta: &Meta,
+    extras: &Extras<'_>,
+    max_chars: usize,
+) -> Result<Comment> {
+    let limit = effective_limit(max_chars);
+    let mut sizes = Sizes::new(plans, catalog);
     let attempt = |plan: budget::Plan| -> Result<Comment> {
         let context = context::build(
-            &plans,
+            plans,
             meta,
-            &catalog,
+            catalog,
             &plan.details,
             plan.truncation,
             (extras, max_chars),
         )?;
-        let markdown = renderer.render(&context)?;
+        let markdown = registry.get()?.render(&context)?;
         Ok(Comment { markdown, context })
     };
 
@@ -91,7 +140,7 @@ pub fn render_comment_with(
         }
     }
     // Greedy fills: the base is what the comment costs with every entry only counted.
-    let floor = attempt(budget::counts_only(&catalog, max_chars))?;
+    let floor = attempt(budget::counts_only(catalog, max_chars))?;
     let base = measure(&floor.markdown);
     if base <= limit {
         // The per-entry costs are estimates: each fill's real cost (its size above the

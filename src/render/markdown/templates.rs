@@ -7,7 +7,7 @@
 //! [`escape::inline`], and helpers escape for the other contexts. Helper output is written
 //! as is, so the helpers are the only way plan text reaches the comment unescaped-by-us.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
 
 use handlebars::{
@@ -76,10 +76,11 @@ pub struct Source {
 #[derive(Debug, Clone)]
 pub struct TemplateSet {
     sources: BTreeMap<String, Source>,
-    /// The registries, as written and with partials copied in, each compiled on first use
-    /// and kept: a comment is rendered several times (size budget, publisher, step
-    /// summary), and compiling the templates costs as much as a render.
-    compiled: [OnceLock<Handlebars<'static>>; 2],
+    /// The registry (or the first syntax error), compiled on first use and kept: a comment
+    /// is rendered several times (size budget, publisher, step summary), and compiling
+    /// the templates costs as much as a render. Whether partials are copied in is decided
+    /// by the first use; both forms render the same text.
+    compiled: OnceLock<std::result::Result<Handlebars<'static>, Failure>>,
     /// Comments with at least this many entries use the registry with partials copied in
     /// ([`TemplateSet::set_inline_from`]).
     inline_from: usize,
@@ -88,6 +89,11 @@ pub struct TemplateSet {
 /// The default of [`TemplateSet::set_inline_from`]: below this many entries the context
 /// copies cost less than compiling the copied-in templates.
 const INLINE_FROM: usize = 200;
+
+/// Input size from which [`TemplateSet::prepare`] copies partials in: a megabyte of plan
+/// JSON usually holds hundreds of resource changes (a thousand or so in Terraform's
+/// compact form).
+const PREPARE_INLINE_BYTES: usize = 1 << 20;
 
 impl Default for TemplateSet {
     fn default() -> Self {
@@ -114,7 +120,7 @@ impl TemplateSet {
     /// Replaces (or adds) a template.
     pub fn set(&mut self, source: Source) {
         self.sources.insert(source.name.clone(), source);
-        self.compiled = Default::default();
+        self.compiled = OnceLock::new();
     }
 
     /// From how many entries (resource changes, drift, deferred changes, outputs) a
@@ -128,6 +134,7 @@ impl TemplateSet {
     /// errors in it keep their file and line.
     pub fn set_inline_from(&mut self, entries: usize) {
         self.inline_from = entries;
+        self.compiled = OnceLock::new();
     }
 
     /// Checks the templates (the first syntax error, with its place); the built-in ones
@@ -148,10 +155,15 @@ impl TemplateSet {
 
     /// `text` with each line that is only `{{> NAME}}` replaced by the built-in partial
     /// NAME (itself inlined), where NAME is built-in and its text ends with a newline (so
-    /// that its last line stays standalone, as in its own file).
+    /// that its last line stays standalone, as in its own file); lines that are only a
+    /// comment are dropped.
     fn inline_partials(&self, text: &str, depth: usize) -> String {
         let mut out = String::with_capacity(text.len());
         for line in text.split_inclusive('\n') {
+            if is_comment_line(line) {
+                // Renders as nothing; dropped, it costs nothing to compile.
+                continue;
+            }
             let partial = line
                 .strip_suffix('\n')
                 .and_then(|l| l.strip_prefix("{{> "))
@@ -173,42 +185,133 @@ impl TemplateSet {
         self.registry_for(0)
     }
 
-    /// The registry for a comment of `entries` entries (see
-    /// [`TemplateSet::set_inline_from`]).
-    pub fn registry_for(&self, entries: usize) -> Result<Renderer<'_>> {
-        let inline = entries >= self.inline_from;
-        let slot = &self.compiled[usize::from(inline)];
-        if let Some(hb) = slot.get() {
-            return Ok(Renderer { hb, set: self });
-        }
-        let hb = self.compile(inline)?;
-        // Another thread may have compiled the same templates meanwhile: either will do.
-        let hb = slot.get_or_init(|| hb);
-        Ok(Renderer { hb, set: self })
+    /// Compiles the registry ahead of the first render (on another thread while the plans
+    /// are read, say), for plans of `input_bytes` bytes in all: their entry count is not
+    /// known yet, so partials are copied in from [`PREPARE_INLINE_BYTES`] of input.
+    pub fn prepare(&self, input_bytes: usize) {
+        let entries = if input_bytes >= PREPARE_INLINE_BYTES {
+            self.inline_from
+        } else {
+            0
+        };
+        // A syntax error is kept with the registry and reported by the render.
+        let _ = self.registry_for(entries);
     }
 
-    fn compile(&self, inline: bool) -> Result<Handlebars<'static>> {
+    /// Is the registry compiled already (see [`TemplateSet::registry_for`])?
+    pub fn is_compiled(&self) -> bool {
+        self.compiled.get().is_some()
+    }
+
+    /// The registry for a comment of `entries` entries: compiled on first use, with
+    /// partials copied in when `entries` reaches [`TemplateSet::set_inline_from`]; later
+    /// uses get it as compiled then. A thread asking while another compiles waits for it.
+    pub fn registry_for(&self, entries: usize) -> Result<Renderer<'_>> {
+        let inline = self.inline_from != usize::MAX && entries >= self.inline_from;
+        let compiled = self.compiled.get_or_init(|| self.compile(inline));
+        match compiled {
+            Ok(hb) => Ok(Renderer { hb, set: self }),
+            Err(failure) => Err(failure.error()),
+        }
+    }
+
+    fn compile(&self, inline: bool) -> std::result::Result<Handlebars<'static>, Failure> {
         let mut hb = Handlebars::new();
         hb.set_strict_mode(true);
         hb.set_prevent_indent(true);
         hb.register_escape_fn(escape::inline);
         register_helpers(&mut hb);
-        for source in self.sources.values() {
-            // Partials stay registered on their own too, for the user's templates (and the
-            // partial calls not copied in).
-            let text = if inline && self.is_built_in(source) {
-                self.inline_partials(&source.text, 0)
-            } else {
-                source.text.clone()
-            };
-            hb.register_template_string(&source.name, &text)
-                .map_err(|e| {
-                    let (line, column) = e.pos().unwrap_or((0, 0));
-                    template_error(&source.origin, line, column, &e.reason().to_string())
-                })?;
+        let texts: BTreeMap<&str, String> = self
+            .sources
+            .values()
+            .map(|source| {
+                let text = if inline && self.is_built_in(source) {
+                    self.inline_partials(&source.text, 0)
+                } else {
+                    source.text.clone()
+                };
+                (source.name.as_str(), text)
+            })
+            .collect();
+        // Built-in partials copied everywhere they are called need no registry entry of
+        // their own (handlebars' compile time grows faster than a template's length). A
+        // user's template may call any partial: then every template is registered.
+        let all_built_in = self.sources.values().all(|s| self.is_built_in(s));
+        let called = (inline && all_built_in).then(|| called_from(MAIN, &texts));
+        for (name, text) in &texts {
+            if called.as_ref().is_some_and(|called| !called.contains(name)) {
+                continue;
+            }
+            let source = &self.sources[*name];
+            hb.register_template_string(name, text).map_err(|e| {
+                let (line, column) = e.pos().unwrap_or((0, 0));
+                Failure {
+                    origin: source.origin.clone(),
+                    line,
+                    column,
+                    reason: e.reason().to_string(),
+                }
+            })?;
         }
         Ok(hb)
     }
+}
+
+/// A template that does not compile: kept with the registry, so every use reports it.
+#[derive(Debug, Clone)]
+struct Failure {
+    origin: String,
+    line: usize,
+    column: usize,
+    reason: String,
+}
+
+impl Failure {
+    fn error(&self) -> Error {
+        template_error(&self.origin, self.line, self.column, &self.reason)
+    }
+}
+
+/// The templates `main` calls, directly or through others (and `main`).
+fn called_from<'t>(main: &'t str, texts: &'t BTreeMap<&str, String>) -> BTreeSet<&'t str> {
+    let mut called = BTreeSet::from([main]);
+    let mut pending = vec![main];
+    while let Some(name) = pending.pop() {
+        let Some(text) = texts.get(name) else {
+            continue;
+        };
+        for callee in partial_calls(text) {
+            if let Some((callee, _)) = texts.get_key_value(callee) {
+                if called.insert(callee) {
+                    pending.push(callee);
+                }
+            }
+        }
+    }
+    called
+}
+
+/// The names in `text`'s partial calls: `{{> NAME`, `{{#> NAME` (block form), with or
+/// without `~`.
+fn partial_calls(text: &str) -> impl Iterator<Item = &str> {
+    text.match_indices("{{").filter_map(move |(at, _)| {
+        let rest = text[at + 2..].trim_start_matches('~');
+        let rest = rest.strip_prefix('#').unwrap_or(rest);
+        let rest = rest.strip_prefix('>')?.trim_start();
+        let end = rest
+            .find(|c: char| c.is_whitespace() || c == '}' || c == '~')
+            .unwrap_or(rest.len());
+        Some(&rest[..end])
+    })
+}
+
+/// Is `line` a comment on a line of its own (`{{!-- … --}}` and a newline), which
+/// renders as nothing?
+fn is_comment_line(line: &str) -> bool {
+    line.strip_suffix('\n')
+        .and_then(|l| l.strip_prefix("{{!--"))
+        .and_then(|l| l.strip_suffix("--}}"))
+        .is_some_and(|inner| !inner.contains("--}}"))
 }
 
 /// A ready registry.
@@ -487,5 +590,82 @@ mod tests {
         assert_eq!(out, "run");
         let out = render("{{link \"run\" u}}", json!({"u": "https://x/y"})).unwrap();
         assert_eq!(out, "[run](<https://x/y>)");
+    }
+
+    fn registered(set: &TemplateSet) -> BTreeSet<String> {
+        let hb = set.compiled.get().unwrap().as_ref().unwrap();
+        hb.get_templates().keys().cloned().collect()
+    }
+
+    #[test]
+    fn partial_calls_in_every_form() {
+        let text = "{{> a}} x {{~> b~}} {{#> c}}{{/c}} {{> d x=1}} {{>e}} {{!-- {{ --}} {{f}}";
+        let calls: Vec<&str> = partial_calls(text).collect();
+        assert_eq!(calls, ["a", "b", "c", "d", "e"]);
+    }
+
+    #[test]
+    fn comment_lines_only_when_alone() {
+        assert!(is_comment_line("{{!-- note --}}\n"));
+        assert!(
+            !is_comment_line("{{!-- note --}}"),
+            "no newline: not standalone"
+        );
+        assert!(!is_comment_line("{{!-- a --}} {{x}} {{!-- b --}}\n"));
+        assert!(!is_comment_line("x {{!-- note --}}\n"));
+    }
+
+    #[test]
+    fn copied_in_partials_are_not_registered_again() {
+        let mut set = TemplateSet::default();
+        set.set_inline_from(0);
+        set.registry_for(0).unwrap();
+        // The plan part is never copied in; check_cell is called within a line.
+        let expected = BTreeSet::from(["check_cell", "comment", "plan"].map(String::from));
+        assert_eq!(registered(&set), expected);
+        // Partials as written: every template registered.
+        let plain = TemplateSet::default();
+        plain.registry_for(0).unwrap();
+        assert_eq!(registered(&plain).len(), BUILT_IN.len());
+        // A user's template may call any partial: every one stays registered.
+        set.set(Source {
+            name: "footer".into(),
+            origin: "footer.hbs".into(),
+            text: "{{> danger}}\n".into(),
+        });
+        set.registry_for(0).unwrap();
+        assert_eq!(registered(&set).len(), BUILT_IN.len());
+    }
+
+    #[test]
+    fn prepare_chooses_by_input_size_and_the_first_use_decides() {
+        let small = TemplateSet::default();
+        small.prepare(1000);
+        assert_eq!(registered(&small).len(), BUILT_IN.len());
+        // A later render of many entries keeps the registry compiled first.
+        small.registry_for(10_000).unwrap();
+        assert_eq!(registered(&small).len(), BUILT_IN.len());
+        let big = TemplateSet::default();
+        big.prepare(PREPARE_INLINE_BYTES);
+        assert_eq!(registered(&big).len(), 3);
+        let mut never = TemplateSet::default();
+        never.set_inline_from(usize::MAX);
+        never.prepare(PREPARE_INLINE_BYTES);
+        assert_eq!(registered(&never).len(), BUILT_IN.len());
+    }
+
+    #[test]
+    fn a_syntax_error_is_reported_on_every_use() {
+        let mut set = TemplateSet::default();
+        set.set(Source {
+            name: MAIN.into(),
+            origin: "broken.hbs".into(),
+            text: "ok\n{{#if x}}".into(),
+        });
+        set.prepare(0);
+        let first = set.registry().map(|_| ()).unwrap_err().to_string();
+        let second = set.registry_for(1000).map(|_| ()).unwrap_err().to_string();
+        assert!(first.starts_with("broken.hbs:2:"), "{first}");
+        assert_eq!(first, second);
     }
 }
