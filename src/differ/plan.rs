@@ -126,14 +126,11 @@ impl<'p, 'a> Differ<'p, 'a> {
         self.plan
             .resource_changes
             .iter()
-            .map(|rc| ResourceSummary {
-                action: ResourceAction::from_actions(&rc.change.actions),
-                data_source: rc.mode == "data",
-                moved: rc
-                    .previous_address
-                    .as_deref()
-                    .is_some_and(|previous| previous != rc.address),
-                importing: rc.change.importing.is_some(),
+            .map(|entry| ResourceSummary {
+                action: ResourceAction::from_actions(&entry.actions),
+                data_source: entry.data_source,
+                moved: entry.moved,
+                importing: entry.importing,
             })
             .collect()
     }
@@ -148,7 +145,18 @@ impl<'p, 'a> Differ<'p, 'a> {
 
     /// Resource change `i`, diffed.
     pub fn resource(&self, i: usize) -> Result<ResourceDiff> {
-        self.diff_change(&self.plan.resource_changes[i], Relevance::All)
+        let Some(change) = self.plan.resource_change(i) else {
+            // Read once already, so only a plan not read by `parse_plan` gets here.
+            let address = self.plan.resource_changes.get(i).map(|e| &*e.address);
+            return Err(Error::input(
+                self.path,
+                format!(
+                    "resource change {i} (`{}`) cannot be read again from the plan text",
+                    address.unwrap_or("?")
+                ),
+            ));
+        };
+        self.diff_change(&change, Relevance::All)
     }
 
     /// Calls `visit` with the diff of each resource change `want` accepts, in plan order,

@@ -4,6 +4,7 @@
 //! or an [`Error::Input`] naming the file and the problem in one line (not JSON, truncated,
 //! a state file, a binary plan, an unsupported version, a field of the wrong type).
 
+mod entries;
 mod model;
 mod segmented;
 mod values;
@@ -41,7 +42,7 @@ pub fn parse_plan<'a>(path: &str, bytes: &'a [u8]) -> Result<Plan<'a>> {
     let mut de = serde_json::Deserializer::from_str(text);
     // Plain deserialization is much faster than path tracking; the rare failure is
     // deserialized again with tracking, which fails the same way and names the field.
-    let plan: Plan<'a> = match Plan::deserialize(&mut de) {
+    let mut plan: Plan<'a> = match Plan::deserialize(&mut de) {
         Ok(plan) => plan,
         Err(_) => {
             de = serde_json::Deserializer::from_str(text);
@@ -63,6 +64,7 @@ pub fn parse_plan<'a>(path: &str, bytes: &'a [u8]) -> Result<Plan<'a>> {
             format!("has trailing data after the plan JSON ({err})"),
         ));
     }
+    plan.text = text;
     match &plan.format_version {
         Some(version) => check_version(path, version)?,
         None => return Err(Error::input(path, missing_version_problem(text))),

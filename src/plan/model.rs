@@ -11,25 +11,27 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-type Str<'a> = Cow<'a, str>;
+pub(super) type Str<'a> = Cow<'a, str>;
 
+pub use super::entries::ChangeEntry;
 pub use super::segmented::Segmented;
 
 /// The whole plan document.
 #[derive(Debug, Deserialize)]
 pub struct Plan<'a> {
     /// `"1.2"` etc.; checked by the loader before this struct is built.
-    #[serde(borrow)]
-    pub format_version: Option<Str<'a>>,
+    #[serde(borrow, default, deserialize_with = "borrowed_option")]
+    pub format_version: Option<Cow<'a, str>>,
     /// Version of Terraform (or OpenTofu) that made the plan.
-    #[serde(borrow, default)]
-    pub terraform_version: Option<Str<'a>>,
+    #[serde(borrow, default, deserialize_with = "borrowed_option")]
+    pub terraform_version: Option<Cow<'a, str>>,
     /// Root module input variables (values only; sensitivity is in `configuration`).
     #[serde(borrow, default)]
     pub variables: BTreeMap<Str<'a>, Variable<'a>>,
-    /// Planned changes, in Terraform's order (sorted by address, then deposed key).
+    /// Planned changes, in Terraform's order (sorted by address, then deposed key), each
+    /// read in full again when diffed ([`Plan::resource_change`]).
     #[serde(borrow, default)]
-    pub resource_changes: Segmented<ResourceChange<'a>>,
+    pub resource_changes: Segmented<ChangeEntry<'a>>,
     /// Changes detected outside Terraform.
     #[serde(borrow, default)]
     pub resource_drift: Vec<ResourceChange<'a>>,
@@ -58,8 +60,11 @@ pub struct Plan<'a> {
     #[serde(default)]
     pub complete: Option<bool>,
     /// When the plan was made (1.5+).
-    #[serde(borrow, default)]
-    pub timestamp: Option<Str<'a>>,
+    #[serde(borrow, default, deserialize_with = "borrowed_option")]
+    pub timestamp: Option<Cow<'a, str>>,
+    /// The JSON text this plan was read from (set by [`super::parse_plan`]).
+    #[serde(skip)]
+    pub text: &'a str,
 }
 
 /// A root module variable value.
@@ -71,26 +76,26 @@ pub struct Variable<'a> {
 }
 
 /// One resource instance change (planned, drifted or deferred).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 pub struct ResourceChange<'a> {
     /// Full instance address, e.g. `module.a.aws_instance.web["x"]`.
     #[serde(borrow)]
-    pub address: Str<'a>,
+    pub address: Cow<'a, str>,
     /// Address before a `moved` block applied (1.1+).
-    #[serde(borrow, default)]
-    pub previous_address: Option<Str<'a>>,
+    #[serde(borrow, default, deserialize_with = "borrowed_option")]
+    pub previous_address: Option<Cow<'a, str>>,
     /// Module address, absent for the root module.
-    #[serde(borrow, default)]
-    pub module_address: Option<Str<'a>>,
+    #[serde(borrow, default, deserialize_with = "borrowed_option")]
+    pub module_address: Option<Cow<'a, str>>,
     /// `managed` or `data` (ephemeral resources never appear in plans).
     #[serde(borrow, default)]
-    pub mode: Str<'a>,
+    pub mode: Cow<'a, str>,
     /// Resource type.
     #[serde(borrow, rename = "type", default)]
-    pub type_: Str<'a>,
+    pub type_: Cow<'a, str>,
     /// Resource name.
     #[serde(borrow, default)]
-    pub name: Str<'a>,
+    pub name: Cow<'a, str>,
     /// `count` index (number) or `for_each` key (string); kept as raw JSON text.
     #[serde(borrow, default)]
     pub index: Option<&'a RawValue>,
@@ -98,21 +103,21 @@ pub struct ResourceChange<'a> {
     #[serde(default)]
     pub index_unknown: bool,
     /// Deposed object key, for objects left over from create-before-destroy.
-    #[serde(borrow, default)]
-    pub deposed: Option<Str<'a>>,
+    #[serde(borrow, default, deserialize_with = "borrowed_option")]
+    pub deposed: Option<Cow<'a, str>>,
     /// Provider source address, e.g. `registry.terraform.io/hashicorp/aws`.
     #[serde(borrow, default)]
-    pub provider_name: Str<'a>,
+    pub provider_name: Cow<'a, str>,
     /// Why this action was chosen; an open set, unknown values mean "no special reason".
-    #[serde(borrow, default)]
-    pub action_reason: Option<Str<'a>>,
+    #[serde(borrow, default, deserialize_with = "borrowed_option")]
+    pub action_reason: Option<Cow<'a, str>>,
     /// The change itself.
     #[serde(borrow)]
     pub change: Change<'a>,
 }
 
 /// Before/after values of a resource or output and the masks describing them.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 pub struct Change<'a> {
     /// Actions in order, e.g. `["delete","create"]`.
     #[serde(borrow, default, deserialize_with = "borrowed_strs")]
@@ -139,16 +144,16 @@ pub struct Change<'a> {
     #[serde(borrow, default)]
     pub importing: Option<Importing<'a>>,
     /// HCL generated for an import without configuration (1.5+).
-    #[serde(borrow, default)]
-    pub generated_config: Option<Str<'a>>,
+    #[serde(borrow, default, deserialize_with = "borrowed_option")]
+    pub generated_config: Option<Cow<'a, str>>,
 }
 
 /// Import details.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 pub struct Importing<'a> {
     /// The import ID; empty or absent for identity-based imports.
-    #[serde(borrow, default)]
-    pub id: Option<Str<'a>>,
+    #[serde(borrow, default, deserialize_with = "borrowed_option")]
+    pub id: Option<Cow<'a, str>>,
     /// The import ID is not known yet (1.10+).
     #[serde(default)]
     pub unknown: bool,
@@ -159,7 +164,7 @@ pub struct Importing<'a> {
 pub struct RelevantAttribute<'a> {
     /// Resource instance address.
     #[serde(borrow, default)]
-    pub resource: Str<'a>,
+    pub resource: Cow<'a, str>,
     /// Attribute path (array of string/number steps).
     #[serde(borrow, default)]
     pub attribute: Option<&'a RawValue>,
@@ -173,7 +178,7 @@ pub struct CheckResult<'a> {
     pub address: CheckAddress<'a>,
     /// `pass`, `fail`, `error` or `unknown`.
     #[serde(borrow, default)]
-    pub status: Str<'a>,
+    pub status: Cow<'a, str>,
     /// Per-instance results; absent when the object has no instances.
     #[serde(borrow, default)]
     pub instances: Vec<CheckInstance<'a>>,
@@ -184,10 +189,10 @@ pub struct CheckResult<'a> {
 pub struct CheckAddress<'a> {
     /// `resource`, `output_value`, `check` or `var`.
     #[serde(borrow, default)]
-    pub kind: Str<'a>,
+    pub kind: Cow<'a, str>,
     /// Human-readable address.
     #[serde(borrow, default)]
-    pub to_display: Str<'a>,
+    pub to_display: Cow<'a, str>,
 }
 
 /// One instance's check status.
@@ -198,7 +203,7 @@ pub struct CheckInstance<'a> {
     pub address: CheckInstanceAddress<'a>,
     /// `pass`, `fail`, `error` or `unknown`.
     #[serde(borrow, default)]
-    pub status: Str<'a>,
+    pub status: Cow<'a, str>,
     /// Failure messages.
     #[serde(borrow, default)]
     pub problems: Vec<CheckProblem<'a>>,
@@ -209,7 +214,7 @@ pub struct CheckInstance<'a> {
 pub struct CheckInstanceAddress<'a> {
     /// Human-readable address.
     #[serde(borrow, default)]
-    pub to_display: Str<'a>,
+    pub to_display: Cow<'a, str>,
 }
 
 /// A failure message from a check.
@@ -217,7 +222,7 @@ pub struct CheckInstanceAddress<'a> {
 pub struct CheckProblem<'a> {
     /// The message (author-supplied `error_message`).
     #[serde(borrow, default)]
-    pub message: Str<'a>,
+    pub message: Cow<'a, str>,
 }
 
 /// A change Terraform postponed.
@@ -225,10 +230,21 @@ pub struct CheckProblem<'a> {
 pub struct DeferredChange<'a> {
     /// Why it was deferred.
     #[serde(borrow, default)]
-    pub reason: Str<'a>,
+    pub reason: Cow<'a, str>,
     /// The change as far as it is known.
     #[serde(borrow)]
     pub resource_change: ResourceChange<'a>,
+}
+
+/// A string that borrows from the input when it can, or null. serde borrows only into a
+/// field whose type is written `Cow<'a, str>` (an alias or an `Option` around it copies
+/// every string), so every string field is written so, and options come here.
+fn borrowed_option<'de: 'a, 'a, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<Cow<'a, str>>, D::Error> {
+    #[derive(Deserialize)]
+    struct Borrowed<'a>(#[serde(borrow)] Cow<'a, str>);
+    Ok(Option::<Borrowed<'a>>::deserialize(deserializer)?.map(|b| b.0))
 }
 
 /// A string list whose strings borrow from the input when they can (serde borrows a
@@ -238,7 +254,7 @@ fn borrowed_strs<'de: 'a, 'a, D: serde::Deserializer<'de>>(
     deserializer: D,
 ) -> Result<Box<[Str<'a>]>, D::Error> {
     #[derive(Deserialize)]
-    struct Borrowed<'a>(#[serde(borrow)] Str<'a>);
+    struct Borrowed<'a>(#[serde(borrow)] Cow<'a, str>);
     let list = Vec::<Borrowed<'a>>::deserialize(deserializer)?;
     Ok(list.into_iter().map(|b| b.0).collect())
 }

@@ -1,0 +1,255 @@
+//! Plan model: `resource_changes` entries kept small between parsing and diffing.
+//!
+//! Each entry keeps what every renderer reads up front (address, type, actions and a few
+//! flags) and is read again in full from the plan text when it is diffed
+//! ([`super::Plan::resource_change`]). Holding every change as read (some 400 bytes each,
+//! besides the text they borrow from) would cost a 100,000-change plan 40 MB. The parse
+//! still reads and checks each change in full, so a malformed one fails there, named.
+
+use serde::{Deserialize, Deserializer};
+
+use super::model::{Plan, ResourceChange, Str};
+
+impl<'a> Plan<'a> {
+    /// Resource change `i` in full, read again from the plan text; `None` when the plan
+    /// was not read by [`super::parse_plan`] (which keeps its text) or `i` is out of range.
+    pub fn resource_change(&self, i: usize) -> Option<ResourceChange<'a>> {
+        self.resource_changes.get(i)?.read(self.text)
+    }
+}
+
+/// One `resource_changes` entry (see the module documentation).
+#[derive(Debug)]
+pub struct ChangeEntry<'a> {
+    /// Full instance address; borrowed from the plan text, it locates the change there.
+    pub address: Str<'a>,
+    /// Resource type.
+    pub type_: Str<'a>,
+    /// Actions in order, e.g. `["delete","create"]`.
+    pub actions: Box<[Str<'a>]>,
+    /// A data source (`mode` is `data`).
+    pub data_source: bool,
+    /// Moving from another address (`previous_address` differs).
+    pub moved: bool,
+    /// Being imported.
+    pub importing: bool,
+    /// The change as read, kept when its address has escapes (so is no place in the text).
+    kept: Option<Box<ResourceChange<'a>>>,
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for ChangeEntry<'a> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let change = ResourceChange::deserialize(deserializer)?;
+        Ok(ChangeEntry::new(change))
+    }
+}
+
+impl<'a> ChangeEntry<'a> {
+    fn new(mut change: ResourceChange<'a>) -> Self {
+        let moved = change
+            .previous_address
+            .as_deref()
+            .is_some_and(|previous| previous != change.address);
+        let in_text = matches!(change.address, Str::Borrowed(_));
+        ChangeEntry {
+            address: change.address.clone(),
+            type_: std::mem::take(&mut change.type_),
+            actions: std::mem::take(&mut change.change.actions),
+            data_source: change.mode == "data",
+            moved,
+            importing: change.change.importing.is_some(),
+            kept: (!in_text).then(|| Box::new(change)),
+        }
+    }
+
+    /// The change in full: read again from `text` (the plan text it was parsed from), or
+    /// the one kept. `None` if `text` is not that text.
+    pub(super) fn read(&self, text: &'a str) -> Option<ResourceChange<'a>> {
+        if let Some(kept) = &self.kept {
+            let mut change = (**kept).clone();
+            change.type_ = self.type_.clone();
+            change.change.actions = self.actions.clone();
+            return Some(change);
+        }
+        let anchor = (self.address.as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
+        let start = object_start(text.as_bytes(), anchor)?;
+        let mut de = serde_json::Deserializer::from_str(&text[start..]);
+        let change = ResourceChange::deserialize(&mut de).ok()?;
+        // The object found must be the one whose address this entry holds.
+        (change.address.as_ptr() == self.address.as_ptr()).then_some(change)
+    }
+}
+
+/// Where the object holding the member value whose string content starts at `value` begins
+/// (its `{`), walking back over the members before it.
+fn object_start(text: &[u8], value: usize) -> Option<usize> {
+    // The value's opening quote; then, before it: `:`, the key, and `{` or `,` and the
+    // member before.
+    let mut at = value
+        .checked_sub(1)
+        .filter(|&q| text.get(q) == Some(&b'"'))?;
+    loop {
+        at = before_space(text, at).filter(|&c| text[c] == b':')?;
+        at = before_space(text, at).filter(|&q| text[q] == b'"')?;
+        at = string_start(text, at)?;
+        let c = before_space(text, at)?;
+        match text[c] {
+            b'{' => return Some(c),
+            b',' => at = value_start(text, before_space(text, c)?)?,
+            _ => return None,
+        }
+    }
+}
+
+/// The last place before `at` that is not JSON whitespace.
+fn before_space(text: &[u8], at: usize) -> Option<usize> {
+    text[..at]
+        .iter()
+        .rposition(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+}
+
+/// The opening quote of the string whose closing quote is at `close`: the first quote
+/// before it not escaped (a string holds no unescaped quote).
+fn string_start(text: &[u8], close: usize) -> Option<usize> {
+    let mut end = close;
+    loop {
+        let quote = memchr::memrchr(b'"', &text[..end])?;
+        let backslashes = text[..quote]
+            .iter()
+            .rev()
+            .take_while(|&&b| b == b'\\')
+            .count();
+        if backslashes % 2 == 0 {
+            return Some(quote);
+        }
+        end = quote;
+    }
+}
+
+/// The start of the JSON value whose last byte is at `last`.
+fn value_start(text: &[u8], last: usize) -> Option<usize> {
+    match text[last] {
+        b'"' => string_start(text, last),
+        b'}' | b']' => {
+            let mut depth = 0usize;
+            let mut at = last;
+            loop {
+                match text[at] {
+                    b'"' => at = string_start(text, at)?,
+                    b'}' | b']' => depth += 1,
+                    b'{' | b'[' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Some(at);
+                        }
+                    }
+                    _ => {}
+                }
+                at = at.checked_sub(1)?;
+            }
+        }
+        // A number, `true`, `false` or `null`.
+        _ => {
+            let scalar = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.');
+            let len = text[..=last].iter().rev().take_while(|b| scalar(b)).count();
+            (len > 0).then(|| last + 1 - len)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::borrow::Cow;
+
+    const PLAN: &str = r#"{"format_version":"1.2","resource_changes":[
+        {"address":"a.x","mode":"managed","type":"a","name":"x","provider_name":"p",
+         "change":{"actions":["create"],"before":null,"after":{"v":"}{\"]["}}},
+        {"mode":"data","type":"b","name":"y","provider_name":"p","index":0,"index_unknown":false,
+         "change":{"actions":["read"],"after":{"w":[1,{"q":"\\"}]}},"address":"data.b.y[0]"},
+        {"address":"c.z[\"k\"]","previous_address":"c.old","mode":"managed","type":"c","name":"z",
+         "provider_name":"p","change":{"actions":["delete","create"],"importing":{"id":"i"}}}
+    ]}"#;
+
+    #[test]
+    fn every_change_reads_again_as_it_was_read() {
+        let plan = crate::plan::parse_plan("plan.json", PLAN.as_bytes()).unwrap();
+        let full: serde_json::Value = serde_json::from_str(PLAN).unwrap();
+        for (i, expected) in full["resource_changes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .enumerate()
+        {
+            let change = plan.resource_change(i).unwrap();
+            let entry = &plan.resource_changes[i];
+            assert_eq!(change.address, expected["address"].as_str().unwrap());
+            assert_eq!(entry.address, change.address);
+            assert_eq!(entry.type_, change.type_);
+            assert_eq!(entry.actions, change.change.actions);
+            let after = change.change.after.map(|raw| raw.get().to_string());
+            let expected_after = expected["change"].get("after").map(|v| v.to_string());
+            assert_eq!(after, expected_after, "change {i}");
+        }
+        let [a, b, c] = [0, 1, 2].map(|i| &plan.resource_changes[i]);
+        assert!(!a.data_source && b.data_source && !c.data_source);
+        assert!(!a.moved && !b.moved && c.moved);
+        assert!(!a.importing && !b.importing && c.importing);
+        // The escaped address is no place in the text: that change is kept as read.
+        assert!(a.kept.is_none() && b.kept.is_none() && c.kept.is_some());
+        assert!(plan.resource_change(3).is_none());
+    }
+
+    #[test]
+    fn strings_borrow_from_the_input() {
+        // serde copies strings it could borrow unless a field's type is spelt `Cow<'a, str>`:
+        // a copy of every address, type and name doubled a huge plan's memory.
+        let plan = crate::plan::parse_plan("plan.json", PLAN.as_bytes()).unwrap();
+        let change = plan.resource_change(0).unwrap();
+        let borrowed = |s: &Cow<'_, str>| matches!(s, Cow::Borrowed(_));
+        assert!(borrowed(&change.address) && borrowed(&change.mode) && borrowed(&change.type_));
+        assert!(borrowed(&change.name) && borrowed(&change.provider_name));
+        assert!(change.change.actions.iter().all(borrowed));
+        assert!(plan.format_version.as_ref().is_some_and(borrowed));
+        let moved = plan.resource_change(2).unwrap();
+        assert!(moved.previous_address.as_ref().is_some_and(borrowed));
+        assert!(!borrowed(&moved.address), "escaped: decoded into a copy");
+    }
+
+    /// The start `object_start` finds for the `"address"` value in `json`.
+    fn start_of(json: &str) -> Option<usize> {
+        let value = json.find("\"address\"")? + json[json.find("\"address\"")?..].find(":")?;
+        let value = value + json[value..].find('"')? + 1;
+        object_start(json.as_bytes(), value)
+    }
+
+    #[test]
+    fn finds_the_object_whatever_comes_before_the_address() {
+        let cases = [
+            r#"{"address":"a"}"#,
+            r#"  { "address" : "a"}"#,
+            r#"[1,{"mode":"managed","address":"a"}]"#,
+            r#"{"x":{"y":[1,"}",{"z":"\"{"}]},"n":-1.5e+3,"t":true,"nul":null,"address":"a"}"#,
+            r#"{"s":"ends in a backslash \\","e":"","address":"a"}"#,
+            r#"{"q":"\"quoted\" \\\"","a\"b":1,"address":"a"}"#,
+            "{\n\t\"i\": 0 ,\r\n \"address\"\n:\n\"a\"}",
+        ];
+        for json in cases {
+            let start = start_of(json).unwrap_or_else(|| panic!("{json}"));
+            let object: serde_json::Value = serde_json::Deserializer::from_str(&json[start..])
+                .into_iter()
+                .next()
+                .unwrap()
+                .unwrap();
+            assert_eq!(object["address"], "a", "{json}");
+        }
+    }
+
+    #[test]
+    fn refuses_what_is_not_an_object_member() {
+        for json in [r#"["address","a"]"#, r#""address":"a""#, r#"x"a""#] {
+            let value = json.rfind("\"a\"").unwrap() + 1;
+            assert_eq!(object_start(json.as_bytes(), value), None, "{json}");
+        }
+    }
+}
