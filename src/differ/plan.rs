@@ -123,16 +123,21 @@ impl<'p, 'a> Differ<'p, 'a> {
 
     /// One summary per resource change, in plan order, without diffing any.
     pub fn summaries(&self) -> Vec<ResourceSummary> {
-        self.plan
-            .resource_changes
-            .iter()
-            .map(|entry| ResourceSummary {
-                action: ResourceAction::from_actions(&entry.actions),
-                data_source: entry.data_source,
-                moved: entry.moved,
-                importing: entry.importing,
-            })
-            .collect()
+        // Sized up front: the segmented list's iterator does not know its length, and a
+        // vector grown by doubling leaves its earlier copies in the allocator's memory.
+        let mut summaries = Vec::with_capacity(self.plan.resource_changes.len());
+        summaries.extend(
+            self.plan
+                .resource_changes
+                .iter()
+                .map(|entry| ResourceSummary {
+                    action: ResourceAction::from_actions(&entry.actions),
+                    data_source: entry.data_source,
+                    moved: entry.moved,
+                    importing: entry.importing,
+                }),
+        );
+        summaries
     }
 
     /// The resource changes as a renderer reads them, each diffed only when asked.

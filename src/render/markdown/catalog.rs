@@ -37,6 +37,16 @@ pub enum Item {
     Outputs,
 }
 
+impl Item {
+    /// The index within its section (0 for the outputs).
+    fn index(&self) -> usize {
+        match *self {
+            Item::Resource(i) | Item::Drift(i) | Item::Deferred(i) => i,
+            Item::Outputs => 0,
+        }
+    }
+}
+
 /// One entry of one plan.
 #[derive(Debug, Clone, Copy)]
 pub struct Entry {
@@ -90,7 +100,15 @@ fn drift_shown(plans: &Plans<'_>, p: usize) -> Result<bool> {
 impl Catalog {
     /// Lists every entry of `plans`, ordered by section and risk, then plan, then plan order.
     pub fn new(plans: &Plans<'_>) -> Result<Catalog> {
-        let mut entries = Vec::new();
+        // Sized for every entry up front: growing by doubling would leave a huge plan's
+        // catalog copied several times over in the allocator's memory.
+        let most: usize = (0..plans.named().len())
+            .map(|p| {
+                let head = plans.head(p);
+                plans.summaries(p).len() + head.drift.len() + head.deferred.len() + 1
+            })
+            .sum();
+        let mut entries = Vec::with_capacity(most);
         let mut drift = Vec::with_capacity(plans.named().len());
         for p in 0..plans.named().len() {
             let plan = plans.head(p);
@@ -133,8 +151,9 @@ impl Catalog {
                 });
             }
         }
-        // A stable sort keeps plan order within each rank.
-        entries.sort_by_key(|e| (rank(e), e.plan));
+        // Plan order within each rank; the key is unique (each section is one rank), so
+        // this in-place sort orders as a stable sort would, without its scratch copy.
+        entries.sort_unstable_by_key(|e| (rank(e), e.plan, e.item.index()));
         Ok(Catalog {
             entries,
             drift_shown: drift,
