@@ -226,18 +226,22 @@ pub enum ResourceAction {
 impl ResourceAction {
     /// Reads a JSON `actions` list.
     pub fn from_actions<S: AsRef<str>>(actions: &[S]) -> Self {
-        let list: Vec<&str> = actions.iter().map(AsRef::as_ref).collect();
-        match list.as_slice() {
-            ["no-op"] => ResourceAction::NoOp,
-            ["create"] => ResourceAction::Create,
-            ["read"] => ResourceAction::Read,
-            ["update"] => ResourceAction::Update,
-            ["delete", "create"] => ResourceAction::DeleteThenCreate,
-            ["create", "delete"] => ResourceAction::CreateThenDelete,
-            ["delete"] => ResourceAction::Delete,
-            ["forget"] => ResourceAction::Forget,
-            ["create", "forget"] => ResourceAction::CreateThenForget,
-            other => ResourceAction::Unsupported(other.join(",")),
+        // Matched in place: this runs for every change of a plan, before any is diffed.
+        let action = |i: usize| actions.get(i).map(AsRef::as_ref);
+        match (actions.len(), action(0), action(1)) {
+            (1, Some("no-op"), _) => ResourceAction::NoOp,
+            (1, Some("create"), _) => ResourceAction::Create,
+            (1, Some("read"), _) => ResourceAction::Read,
+            (1, Some("update"), _) => ResourceAction::Update,
+            (2, Some("delete"), Some("create")) => ResourceAction::DeleteThenCreate,
+            (2, Some("create"), Some("delete")) => ResourceAction::CreateThenDelete,
+            (1, Some("delete"), _) => ResourceAction::Delete,
+            (1, Some("forget"), _) => ResourceAction::Forget,
+            (2, Some("create"), Some("forget")) => ResourceAction::CreateThenForget,
+            _ => {
+                let list: Vec<&str> = actions.iter().map(AsRef::as_ref).collect();
+                ResourceAction::Unsupported(list.join(","))
+            }
         }
     }
 
@@ -542,4 +546,36 @@ pub struct CheckInstanceResult {
     pub status: CheckStatus,
     /// Failure messages (already redacted by Terraform when they involve sensitive values).
     pub problems: Vec<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ResourceAction as A;
+
+    #[test]
+    fn action_lists() {
+        let cases: [(&[&str], A); 12] = [
+            (&["no-op"], A::NoOp),
+            (&["create"], A::Create),
+            (&["read"], A::Read),
+            (&["update"], A::Update),
+            (&["delete", "create"], A::DeleteThenCreate),
+            (&["create", "delete"], A::CreateThenDelete),
+            (&["delete"], A::Delete),
+            (&["forget"], A::Forget),
+            (&["create", "forget"], A::CreateThenForget),
+            (&[], A::Unsupported(String::new())),
+            (
+                &["create", "delete", "x"],
+                A::Unsupported("create,delete,x".into()),
+            ),
+            (
+                &["delete", "update"],
+                A::Unsupported("delete,update".into()),
+            ),
+        ];
+        for (list, expected) in cases {
+            assert_eq!(A::from_actions(list), expected, "{list:?}");
+        }
+    }
 }
