@@ -31,7 +31,8 @@ pub use context::{Context, Meta};
 pub use extras::Extras;
 pub use source::NamedPlan;
 use source::Plans;
-pub use templates::{Renderer, Source, TemplateSet};
+use templates::Renderer;
+pub use templates::{Source, TemplateSet};
 
 /// GitHub's limit on a comment body, in characters.
 pub const GITHUB_MAX_CHARS: usize = 65_536;
