@@ -582,9 +582,10 @@ fn plan_context(
     let named = &plans.named()[p];
     let plan = named.diff;
     let summaries = plans.summaries(p);
-    let shown: Vec<usize> = (0..summaries.len())
-        .filter(|i| shows(&summaries[*i]))
-        .collect();
+    // Per-change vectors are sized before they are filled (and sorted in place): grown by
+    // doubling, a huge plan's would leave their copies in the allocator on every render.
+    let mut shown = Vec::with_capacity(summaries.len());
+    shown.extend((0..summaries.len()).filter(|i| shows(&summaries[*i])));
     let mut counts = Counts::default();
     let mut by_kind: Vec<(Kind, usize)> = Kind::ALL.iter().map(|k| (*k, 0)).collect();
     for r in shown.iter().map(|i| &summaries[*i]) {
@@ -636,12 +637,11 @@ fn plan_context(
     // Destroys first, then replacements, each in plan order; only the banner's few are
     // diffed (for their reasons).
     let kind = |i: usize| Kind::of_summary(&summaries[i]);
-    let mut dangerous: Vec<usize> = shown
-        .iter()
-        .copied()
-        .filter(|i| kind(*i).is_dangerous())
-        .collect();
-    dangerous.sort_by_key(|i| kind(*i));
+    let is_dangerous = |i: &usize| kind(*i).is_dangerous();
+    let mut dangerous = Vec::with_capacity(shown.iter().filter(|i| is_dangerous(i)).count());
+    dangerous.extend(shown.iter().copied().filter(is_dangerous));
+    // Plan order within each kind: the index makes the key unique.
+    dangerous.sort_unstable_by_key(|i| (kind(*i), *i));
     let items = dangerous
         .iter()
         .take(BANNER_ITEMS[tight])
