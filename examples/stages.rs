@@ -1,5 +1,6 @@
 //! Times each pipeline stage on a real plan file, in process, the way `planmark render`
-//! runs them: read, parse, head (everything but the resource changes, diffed, and their
+//! runs them: read, parse, hash (the comment marker's SHA-256, which runs on a second core
+//! beside the parse), head (everything but the resource changes, diffed, and their
 //! summaries), text (every resource change diffed and rendered, streamed), Markdown (only
 //! the changes the comment shows diffed); best of `--runs`, default 5. Complements the criterion
 //! benchmarks (generated plans) and whole-process timings (`hyperfine`), see
@@ -13,6 +14,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use planmark::differ::Differ;
+use planmark::render::markdown::marker::plan_sha256;
 use planmark::render::markdown::{render_comment, Meta, NamedPlan, TemplateSet};
 use planmark::render::text::write_plan;
 
@@ -68,10 +70,10 @@ fn run() -> Result<(), String> {
         time: "2026-01-01T00:00:00Z".into(),
         marker: String::new(),
     };
-    let mut best = [Duration::MAX; 5];
+    let mut best = [Duration::MAX; 6];
     let mut sizes = (0, 0, 0);
     for _ in 0..runs.max(1) {
-        let mut times = [Duration::ZERO; 5];
+        let mut times = [Duration::ZERO; 6];
         let t = Instant::now();
         let bytes = std::fs::read(&plan_path).map_err(|e| format!("{plan_path}: {e}"))?;
         times[0] = t.elapsed();
@@ -79,14 +81,17 @@ fn run() -> Result<(), String> {
         let plan = planmark::plan::parse_plan(&plan_path, &bytes).map_err(|e| e.to_string())?;
         times[1] = t.elapsed();
         let t = Instant::now();
+        std::hint::black_box(plan_sha256(&bytes));
+        times[2] = t.elapsed();
+        let t = Instant::now();
         let differ = Differ::new(&plan_path, &plan, schemas.as_ref());
         let head = differ.head(None).map_err(|e| e.to_string())?;
         let resources = differ.lazy();
-        times[2] = t.elapsed();
+        times[3] = t.elapsed();
         let t = Instant::now();
         let mut text = Vec::new();
         write_plan(&head, &resources, &mut text).map_err(|e| e.to_string())?;
-        times[3] = t.elapsed();
+        times[4] = t.elapsed();
         let t = Instant::now();
         let plans = [NamedPlan {
             name: &plan_path,
@@ -95,7 +100,7 @@ fn run() -> Result<(), String> {
         }];
         let comment =
             render_comment(&plans, &meta, &templates, 65_536).map_err(|e| e.to_string())?;
-        times[4] = t.elapsed();
+        times[5] = t.elapsed();
         sizes = (bytes.len(), text.len(), comment.markdown.len());
         for (b, t) in best.iter_mut().zip(times) {
             *b = (*b).min(t);
@@ -105,7 +110,7 @@ fn run() -> Result<(), String> {
         "{plan_path}: {} bytes in, text {} bytes, Markdown {} bytes (best of {runs})",
         sizes.0, sizes.1, sizes.2
     );
-    for (name, t) in ["read", "parse", "head", "text", "markdown"]
+    for (name, t) in ["read", "parse", "hash", "head", "text", "markdown"]
         .iter()
         .zip(best)
     {

@@ -16,4 +16,6 @@ if "planned_values" in p:
 if "prior_state" in p:
     ch = p["prior_state"]["values"]["root_module"].get("child_modules", [])
     p["prior_state"]["values"]["root_module"]["child_modules"] = [renum(c, m) for m in range(factor) for c in ch]
-json.dump(p, open(dst, "w"))
+# Written the way Terraform writes it: compact, UTF-8 (Python would add spaces after
+# separators and escape non-ASCII, which a real plan never has).
+json.dump(p, open(dst, "w", encoding="utf-8"), separators=(",", ":"), ensure_ascii=False)

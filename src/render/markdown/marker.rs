@@ -57,36 +57,89 @@ pub fn parse_marker(body: &str) -> Option<serde_json::Value> {
 /// (`\u0041` and `A` hash alike), keys in document order (Terraform writes them in a fixed
 /// order). One pass, no allocation per value, so it costs about as much as reading the file.
 pub fn plan_sha256(json: &[u8]) -> String {
-    let mut hasher = Sha256::new();
+    let mut hasher = Sink::default();
     let mut state = Normaliser::default();
     // Blocks without whitespace or backslashes are their own normal form: only their
-    // quotes are counted (to know whether the next block starts inside a string). Terraform
-    // writes compact JSON, so most blocks are; the others are walked event by event.
+    // quotes are counted (to know whether the next block starts inside a string), and they
+    // are hashed while still in cache. Terraform writes compact JSON, so most blocks are;
+    // the others are walked event by event.
     let mut block = 0;
     while block < json.len() {
         let end = (block + HASH_BLOCK).min(json.len());
         let from = block.max(state.resume);
-        let bytes = &json[from.min(end)..end];
-        let plain = memchr::memchr3(b' ', b'\\', b'\n', bytes).is_none()
-            && memchr::memchr2(b'\t', b'\r', bytes).is_none();
-        if plain {
-            let quotes = bytes.iter().filter(|b| **b == b'"').count();
-            state.in_string ^= quotes % 2 == 1;
-        } else {
-            state.walk(json, from, end, &mut hasher);
+        match plain_quotes(&json[from.min(end)..end]) {
+            Some(quotes) => {
+                state.in_string ^= quotes % 2 == 1;
+                if state.start < end {
+                    hasher.update(&json[state.start..end]);
+                    state.start = end;
+                }
+            }
+            None => state.walk(json, from, end, &mut hasher),
         }
         block = end;
     }
     hasher.update(&json[state.start..]);
-    hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    hasher.finish().iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Bytes per block of [`plan_sha256`]'s fast path.
 const HASH_BLOCK: usize = 4096;
+
+/// The number of quotes in `bytes`, or `None` when it holds whitespace, a backslash or
+/// another control character (which only [`Normaliser::walk`] handles).
+fn plain_quotes(bytes: &[u8]) -> Option<usize> {
+    let mut quotes = 0;
+    // One pass, 128 bytes at a time into byte-wide counters, which the compiler turns into
+    // vector compares; memchr per needle plus a count took three passes.
+    for chunk in bytes.chunks(128) {
+        let (mut count, mut special) = (0u8, 0u8);
+        for &b in chunk {
+            count += u8::from(b == b'"');
+            special |= u8::from(b <= b' ') | u8::from(b == b'\\');
+        }
+        if special != 0 {
+            return None;
+        }
+        quotes += usize::from(count);
+    }
+    Some(quotes)
+}
+
+/// The normal form's hasher, fed in large pieces: between whitespace in pretty-printed
+/// JSON the pieces are a few bytes long, and the hasher's cost per call would dominate.
+#[derive(Default)]
+struct Sink {
+    hasher: Sha256,
+    pending: Vec<u8>,
+}
+
+impl Sink {
+    /// Pieces are gathered up to this many bytes; larger ones are hashed as they come.
+    const GATHER: usize = 16 * 1024;
+
+    fn update(&mut self, bytes: &[u8]) {
+        if bytes.len() >= Self::GATHER {
+            self.flush();
+            self.hasher.update(bytes);
+            return;
+        }
+        self.pending.extend_from_slice(bytes);
+        if self.pending.len() >= Self::GATHER {
+            self.flush();
+        }
+    }
+
+    fn flush(&mut self) {
+        self.hasher.update(&self.pending);
+        self.pending.clear();
+    }
+
+    fn finish(mut self) -> sha2::digest::Output<Sha256> {
+        self.flush();
+        self.hasher.finalize()
+    }
+}
 
 /// Where [`plan_sha256`] is in the document.
 #[derive(Default)]
@@ -102,45 +155,51 @@ struct Normaliser {
 impl Normaliser {
     /// Hashes up to each place in `json[from..end]` where the normal form differs from the
     /// input (whitespace outside strings is dropped, escapes are decoded), tracking quotes.
-    fn walk(&mut self, json: &[u8], from: usize, end: usize, hasher: &mut Sha256) {
-        let events = memchr::memchr3_iter(b'"', b'\\', b' ', &json[from..end]);
-        let rare = memchr::memchr3_iter(b'\n', b'\t', b'\r', &json[from..end]);
-        let mut events = events.map(|at| from + at).peekable();
-        let mut rare = rare.map(|at| from + at).peekable();
-        loop {
-            let at = match (events.peek(), rare.peek()) {
-                (Some(&e), Some(&r)) if r < e => rare.next(),
-                (Some(_), _) => events.next(),
-                (None, _) => rare.next(),
-            };
-            let Some(at) = at else { break };
-            if at < self.resume {
+    /// Strings are crossed with `memchr` to their next quote or backslash; between them
+    /// (punctuation, numbers, literals and the whitespace) the walk goes byte by byte.
+    fn walk(&mut self, json: &[u8], from: usize, end: usize, hasher: &mut Sink) {
+        let mut at = from.max(self.resume);
+        while at < end {
+            if self.in_string {
+                let Some(found) = memchr::memchr2(b'"', b'\\', &json[at..end]) else {
+                    break;
+                };
+                at += found;
+                // A backslash that ends the input is malformed: hashed as it is.
+                if json[at] == b'"' || at + 1 == json.len() {
+                    self.in_string = json[at] != b'"';
+                    at += 1;
+                    continue;
+                }
+                hasher.update(&json[self.start..at]);
+                let (c, next) = unescape(json, at);
+                self.escaped.clear();
+                match c {
+                    Some(c) => push_char(&mut self.escaped, c),
+                    None => self.escaped.extend_from_slice(&json[at..next]),
+                }
+                hasher.update(&self.escaped);
+                (self.start, self.resume, at) = (next, next, next);
                 continue;
             }
             match json[at] {
-                b'"' => self.in_string = !self.in_string,
-                // A backslash that ends the input is malformed: hashed as it is.
-                b'\\' if self.in_string && at + 1 < json.len() => {
+                b'"' => self.in_string = true,
+                // Whitespace outside strings is dropped (a run at once, as in indented
+                // JSON); inside them it is content (raw controls there are malformed). A
+                // backslash outside strings is malformed too: hashed as it is.
+                b' ' | b'\n' | b'\t' | b'\r' => {
                     hasher.update(&json[self.start..at]);
-                    let (c, next) = unescape(json, at);
-                    self.escaped.clear();
-                    match c {
-                        Some(c) => push_char(&mut self.escaped, c),
-                        None => self.escaped.extend_from_slice(&json[at..next]),
-                    }
-                    hasher.update(&self.escaped);
-                    self.start = next;
-                    self.resume = next;
-                }
-                // Whitespace outside strings is dropped; inside them it is content (raw
-                // controls there are malformed). A backslash outside strings is malformed
-                // too: hashed as it is.
-                b' ' | b'\n' | b'\t' | b'\r' if !self.in_string => {
-                    hasher.update(&json[self.start..at]);
-                    self.start = at + 1;
+                    let run = json[at..]
+                        .iter()
+                        .take_while(|b| matches!(b, b' ' | b'\n' | b'\t' | b'\r'))
+                        .count();
+                    (self.start, self.resume) = (at + run, at + run);
+                    at += run;
+                    continue;
                 }
                 _ => {}
             }
+            at += 1;
         }
     }
 }
@@ -253,6 +312,27 @@ mod tests {
             }
         }
         assert!(checked > 5, "only {checked} fixtures");
+    }
+
+    #[test]
+    fn hash_skips_whitespace_runs_across_blocks() {
+        // Runs longer than a block, and a long string with spaces and escapes across blocks.
+        let value = "x y\\n\\u0041".repeat(HASH_BLOCK / 4);
+        let spaced = format!(
+            "{{{}\"a\" :{}\"{value}\",\n\"b\":{}[1 ,\t2]}}",
+            " ".repeat(HASH_BLOCK + 7),
+            "\n".repeat(2 * HASH_BLOCK),
+            "\r\n ".repeat(HASH_BLOCK),
+        );
+        let compact = format!("{{\"a\":\"{value}\",\"b\":[1,2]}}");
+        assert_eq!(
+            plan_sha256(spaced.as_bytes()),
+            reference_sha256(spaced.as_bytes())
+        );
+        assert_eq!(
+            plan_sha256(spaced.as_bytes()),
+            plan_sha256(compact.as_bytes())
+        );
     }
 
     /// `json` with whitespace after every `{`, `[`, `:` and `,` outside strings.
