@@ -166,3 +166,30 @@ fn hostile_plan_keeps_every_secret_hidden() {
     }
     assert!(text.contains("(sensitive value)"), "{text}");
 }
+
+/// Without a schema the differ infers one from the values: the keys of a sensitive object
+/// must not become attribute names of a type shown elsewhere (found by tests/properties.rs:
+/// a map of objects, one element sensitive, another turning unknown, listed the sensitive
+/// element's keys under the unknown one).
+#[test]
+fn keys_of_sensitive_objects_stay_hidden_without_a_schema() {
+    let plan = r#"{
+      "format_version": "1.2",
+      "resource_changes": [{
+        "address": "test_instance.example", "mode": "managed", "type": "test_instance",
+        "name": "example", "provider_name": "registry.terraform.io/hashicorp/test",
+        "change": {
+          "actions": ["delete", "create"],
+          "before": {"m": {"y": {"z": null}, "a": {}}, "l": [{"SECRET-key-before": 1}]},
+          "after": {"m": {"y": {"SECRET-key-after": null}, "a": null}, "l": [{"k": 1}]},
+          "after_unknown": {"m": {"a": true, "y": {"SECRET-key-unknown": true}}},
+          "before_sensitive": {"l": [true]},
+          "after_sensitive": {"m": {"y": true}}
+        }
+      }]
+    }"#;
+    let text = render(plan.as_bytes(), None);
+    assert!(!text.contains("SECRET"), "a sensitive key leaked:\n{text}");
+    assert!(text.contains("(sensitive value)"), "{text}");
+    assert!(text.contains("+ z = (known after apply)"), "{text}");
+}

@@ -232,6 +232,47 @@ fn uniform_kind(values: &[&Value<'_>]) -> Option<Kind> {
     kinds.all(|k| k == first).then_some(first)
 }
 
+/// `value` with everything its sensitivity `mask` marks replaced by null, or `None` when
+/// the mask marks nothing (as for most resources). Inference must not learn from what is
+/// sensitive: a sensitive object's keys would become attribute names of the inferred
+/// type, shown wherever that type is shown (under an unknown object beside it, say).
+pub(crate) fn redacted<'a>(value: &Value<'a>, mask: &Value<'_>) -> Option<Value<'a>> {
+    marks_any(mask).then(|| redact(value, mask))
+}
+
+fn marks_any(mask: &Value<'_>) -> bool {
+    match mask {
+        Value::Bool(marked) => *marked,
+        Value::Array(items) => items.iter().any(marks_any),
+        Value::Object(members) => members.iter().any(|(_, m)| marks_any(m)),
+        _ => false,
+    }
+}
+
+fn redact<'a>(value: &Value<'a>, mask: &Value<'_>) -> Value<'a> {
+    let child = |v: &Value<'a>, m: Option<&Value<'_>>| match m {
+        Some(m) => redact(v, m),
+        None => v.clone(),
+    };
+    match (value, mask) {
+        (_, Value::Bool(true)) => Value::Null,
+        (Value::Object(members), Value::Object(_)) => Value::Object(
+            members
+                .iter()
+                .map(|(k, v)| (k.clone(), child(v, mask.get(k))))
+                .collect(),
+        ),
+        (Value::Array(items), Value::Array(masks)) => Value::Array(
+            items
+                .iter()
+                .enumerate()
+                .map(|(i, v)| child(v, masks.get(i)))
+                .collect(),
+        ),
+        _ => value.clone(),
+    }
+}
+
 /// Objects merged key-wise (first value wins), so nested blocks see every key.
 fn merge_objects<'a>(objects: &[&Value<'a>]) -> Option<Value<'a>> {
     let mut merged: BTreeMap<std::borrow::Cow<'a, str>, Value<'a>> = BTreeMap::new();
@@ -273,6 +314,26 @@ mod tests {
         assert!(rules.attributes.contains_key("from"));
         let obj = block.attributes["obj"].nested_type.as_ref().unwrap();
         assert_eq!(obj.nesting_mode, NestingMode::Single);
+    }
+
+    #[test]
+    fn learns_nothing_from_sensitive_values() {
+        // A map of objects: the element type's attributes come from every element, but
+        // not from one marked sensitive (its keys are as secret as its values).
+        let after =
+            Value::parse(r#"{"m":{"a":{"k":1},"s":{"SECRET":1}},"l":[{"SECRET2":1}]}"#).unwrap();
+        let mask = Value::parse(r#"{"m":{"s":true},"l":[true]}"#).unwrap();
+        let unknown = Value::parse(r#"{"m":{"s":{"SECRET3":true}}}"#).unwrap();
+        let redacted_after = redacted(&after, &mask).unwrap();
+        let redacted_unknown = redacted(&unknown, &mask).unwrap();
+        let block = infer_block(&[&redacted_after], Some(&redacted_unknown), None);
+        let debug = format!("{block:?}");
+        assert!(!debug.contains("SECRET"), "{debug}");
+        let m = block.attributes["m"].nested_type.as_ref().unwrap();
+        assert!(m.attributes.contains_key("k"));
+        // Nothing marked: nothing copied.
+        assert!(redacted(&after, &Value::parse(r#"{"m":{"s":false}}"#).unwrap()).is_none());
+        assert!(redacted(&after, &Value::Null).is_none());
     }
 
     #[test]

@@ -114,9 +114,16 @@ pub(crate) fn diff_resource_values<'v, 'a>(
     match schema {
         Some(block) => block::diff_root(change, block, forget_only),
         None => {
+            // What is sensitive is left out of what the schema is inferred from.
+            let before = infer::redacted(values.before, values.before_sensitive);
+            let after = infer::redacted(values.after, values.after_sensitive);
+            let unknown = infer::redacted(values.after_unknown, values.after_sensitive);
             let inferred = infer::infer_block(
-                &[values.before, values.after],
-                Some(values.after_unknown),
+                &[
+                    before.as_ref().unwrap_or(values.before),
+                    after.as_ref().unwrap_or(values.after),
+                ],
+                Some(unknown.as_ref().unwrap_or(values.after_unknown)),
                 expressions,
             );
             block::diff_root(change, &inferred, forget_only)
