@@ -61,7 +61,11 @@ async fn comment(gh: &FakeGitHub, args: &[&str]) -> Output {
     std::fs::create_dir_all(&dir).unwrap();
     let event =
         serde_json::json!({"number": PR, "pull_request": {"number": PR, "head": {"sha": HEAD}}});
-    let event_path = dir.join(format!("event-{PR}.json"));
+    // One file per run: tests run in parallel, and rewriting a shared file could let one
+    // run read it while another has just truncated it.
+    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let run = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let event_path = dir.join(format!("event-{PR}-{run}.json"));
     std::fs::write(&event_path, event.to_string()).unwrap();
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_planmark"));
     cmd.arg("comment").args(args);
