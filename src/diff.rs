@@ -11,6 +11,7 @@ use std::borrow::Cow;
 use serde::Serialize;
 
 use crate::error::Result;
+pub use crate::plan::ResourceAction;
 
 /// What happens to a value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -197,65 +198,6 @@ pub enum PlanMode {
     RefreshOnly,
 }
 
-/// The actions Terraform plans for one resource instance.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ResourceAction {
-    /// Nothing (shown only when moved or imported).
-    NoOp,
-    /// Create.
-    Create,
-    /// Read a data source during apply.
-    Read,
-    /// Update in place.
-    Update,
-    /// Destroy then create a replacement.
-    DeleteThenCreate,
-    /// Create a replacement then destroy.
-    CreateThenDelete,
-    /// Destroy.
-    Delete,
-    /// Remove from state without destroying.
-    Forget,
-    /// Create a replacement and forget the old object.
-    CreateThenForget,
-    /// An action list this version does not know.
-    Unsupported(String),
-}
-
-impl ResourceAction {
-    /// Reads a JSON `actions` list.
-    pub fn from_actions<S: AsRef<str>>(actions: &[S]) -> Self {
-        // Matched in place: this runs for every change of a plan, before any is diffed.
-        let action = |i: usize| actions.get(i).map(AsRef::as_ref);
-        match (actions.len(), action(0), action(1)) {
-            (1, Some("no-op"), _) => ResourceAction::NoOp,
-            (1, Some("create"), _) => ResourceAction::Create,
-            (1, Some("read"), _) => ResourceAction::Read,
-            (1, Some("update"), _) => ResourceAction::Update,
-            (2, Some("delete"), Some("create")) => ResourceAction::DeleteThenCreate,
-            (2, Some("create"), Some("delete")) => ResourceAction::CreateThenDelete,
-            (1, Some("delete"), _) => ResourceAction::Delete,
-            (1, Some("forget"), _) => ResourceAction::Forget,
-            (2, Some("create"), Some("forget")) => ResourceAction::CreateThenForget,
-            _ => {
-                let list: Vec<&str> = actions.iter().map(AsRef::as_ref).collect();
-                ResourceAction::Unsupported(list.join(","))
-            }
-        }
-    }
-
-    /// Is this a replacement (an old object goes, a new one comes)?
-    pub fn is_replace(&self) -> bool {
-        matches!(
-            self,
-            ResourceAction::DeleteThenCreate
-                | ResourceAction::CreateThenDelete
-                | ResourceAction::CreateThenForget
-        )
-    }
-}
-
 /// Why Terraform chose an action (`action_reason`); unknown values read as `None`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -356,7 +298,7 @@ impl ResourceDiff {
 /// What a plan's summary needs of one resource change: known from the change's header,
 /// without diffing its values (so a renderer can count and filter a huge plan before the
 /// bodies are computed, and compute only the bodies it shows).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ResourceSummary {
     /// Planned actions.
     pub action: ResourceAction,
@@ -372,7 +314,7 @@ impl ResourceSummary {
     /// The summary of a diffed resource.
     pub fn of(r: &ResourceDiff) -> Self {
         ResourceSummary {
-            action: r.action.clone(),
+            action: r.action,
             data_source: r.data_source,
             moved: r.moved_from().is_some(),
             importing: r.importing.is_some(),
@@ -546,36 +488,4 @@ pub struct CheckInstanceResult {
     pub status: CheckStatus,
     /// Failure messages (already redacted by Terraform when they involve sensitive values).
     pub problems: Vec<String>,
-}
-
-#[cfg(test)]
-mod tests {
-    use super::ResourceAction as A;
-
-    #[test]
-    fn action_lists() {
-        let cases: [(&[&str], A); 12] = [
-            (&["no-op"], A::NoOp),
-            (&["create"], A::Create),
-            (&["read"], A::Read),
-            (&["update"], A::Update),
-            (&["delete", "create"], A::DeleteThenCreate),
-            (&["create", "delete"], A::CreateThenDelete),
-            (&["delete"], A::Delete),
-            (&["forget"], A::Forget),
-            (&["create", "forget"], A::CreateThenForget),
-            (&[], A::Unsupported(String::new())),
-            (
-                &["create", "delete", "x"],
-                A::Unsupported("create,delete,x".into()),
-            ),
-            (
-                &["delete", "update"],
-                A::Unsupported("delete,update".into()),
-            ),
-        ];
-        for (list, expected) in cases {
-            assert_eq!(A::from_actions(list), expected, "{list:?}");
-        }
-    }
 }

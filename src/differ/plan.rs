@@ -131,7 +131,7 @@ impl<'p, 'a> Differ<'p, 'a> {
                 .resource_changes
                 .iter()
                 .map(|entry| ResourceSummary {
-                    action: ResourceAction::from_actions(&entry.actions),
+                    action: entry.action,
                     data_source: entry.data_source,
                     moved: entry.moved,
                     importing: entry.importing,
@@ -412,7 +412,7 @@ impl Differ<'_, '_> {
             after_sensitive: after_sensitive.as_ref().unwrap_or(&before_sensitive),
             replace_paths: &replace_paths,
         };
-        let action = ResourceAction::from_actions(&rc.change.actions);
+        let action = rc.change.action;
         let schema = self
             .schemas
             .and_then(|s| s.resource(&rc.provider_name, &rc.mode, &rc.type_));

@@ -8,6 +8,7 @@
 
 use serde::{Deserialize, Deserializer};
 
+use super::actions::ResourceAction;
 use super::model::{Plan, ResourceChange, Str};
 
 impl<'a> Plan<'a> {
@@ -25,8 +26,8 @@ pub struct ChangeEntry<'a> {
     pub address: Str<'a>,
     /// Resource type.
     pub type_: Str<'a>,
-    /// Actions in order, e.g. `["delete","create"]`.
-    pub actions: Box<[Str<'a>]>,
+    /// The planned actions.
+    pub action: ResourceAction,
     /// A data source (`mode` is `data`).
     pub data_source: bool,
     /// Moving from another address (`previous_address` differs).
@@ -45,20 +46,35 @@ impl<'de: 'a, 'a> Deserialize<'de> for ChangeEntry<'a> {
 }
 
 impl<'a> ChangeEntry<'a> {
-    fn new(mut change: ResourceChange<'a>) -> Self {
+    fn new(change: ResourceChange<'a>) -> Self {
         let moved = change
             .previous_address
             .as_deref()
             .is_some_and(|previous| previous != change.address);
-        let in_text = matches!(change.address, Str::Borrowed(_));
+        let (action, data_source) = (change.change.action, change.mode == "data");
+        let importing = change.change.importing.is_some();
+        if let Str::Borrowed(_) = change.address {
+            let (address, type_) = (change.address, change.type_);
+            let kept = None;
+            return ChangeEntry {
+                address,
+                type_,
+                action,
+                data_source,
+                moved,
+                importing,
+                kept,
+            };
+        }
+        // No place in the text to read it again from: kept as read.
         ChangeEntry {
             address: change.address.clone(),
-            type_: std::mem::take(&mut change.type_),
-            actions: std::mem::take(&mut change.change.actions),
-            data_source: change.mode == "data",
+            type_: change.type_.clone(),
+            action,
+            data_source,
             moved,
-            importing: change.change.importing.is_some(),
-            kept: (!in_text).then(|| Box::new(change)),
+            importing,
+            kept: Some(Box::new(change)),
         }
     }
 
@@ -66,10 +82,7 @@ impl<'a> ChangeEntry<'a> {
     /// the one kept. `None` if `text` is not that text.
     pub(super) fn read(&self, text: &'a str) -> Option<ResourceChange<'a>> {
         if let Some(kept) = &self.kept {
-            let mut change = (**kept).clone();
-            change.type_ = self.type_.clone();
-            change.change.actions = self.actions.clone();
-            return Some(change);
+            return Some((**kept).clone());
         }
         let anchor = (self.address.as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
         let start = object_start(text.as_bytes(), anchor)?;
@@ -186,7 +199,7 @@ mod tests {
             assert_eq!(change.address, expected["address"].as_str().unwrap());
             assert_eq!(entry.address, change.address);
             assert_eq!(entry.type_, change.type_);
-            assert_eq!(entry.actions, change.change.actions);
+            assert_eq!(entry.action, change.change.action);
             let after = change.change.after.map(|raw| raw.get().to_string());
             let expected_after = expected["change"].get("after").map(|v| v.to_string());
             assert_eq!(after, expected_after, "change {i}");
@@ -195,6 +208,15 @@ mod tests {
         assert!(!a.data_source && b.data_source && !c.data_source);
         assert!(!a.moved && !b.moved && c.moved);
         assert!(!a.importing && !b.importing && c.importing);
+        let actions = [a, b, c].map(|e| e.action);
+        assert_eq!(
+            actions,
+            [
+                ResourceAction::Create,
+                ResourceAction::Read,
+                ResourceAction::DeleteThenCreate
+            ]
+        );
         // The escaped address is no place in the text: that change is kept as read.
         assert!(a.kept.is_none() && b.kept.is_none() && c.kept.is_some());
         assert!(plan.resource_change(3).is_none());
@@ -209,7 +231,6 @@ mod tests {
         let borrowed = |s: &Cow<'_, str>| matches!(s, Cow::Borrowed(_));
         assert!(borrowed(&change.address) && borrowed(&change.mode) && borrowed(&change.type_));
         assert!(borrowed(&change.name) && borrowed(&change.provider_name));
-        assert!(change.change.actions.iter().all(borrowed));
         assert!(plan.format_version.as_ref().is_some_and(borrowed));
         let moved = plan.resource_change(2).unwrap();
         assert!(moved.previous_address.as_ref().is_some_and(borrowed));

@@ -4,11 +4,13 @@
 //! or an [`Error::Input`] naming the file and the problem in one line (not JSON, truncated,
 //! a state file, a binary plan, an unsupported version, a field of the wrong type).
 
+mod actions;
 mod entries;
 mod model;
 mod segmented;
 mod values;
 
+pub use actions::ResourceAction;
 pub use model::*;
 pub use values::{sensitive_variables, ParsedChange};
 

@@ -11,6 +11,8 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
+use super::actions::ResourceAction;
+
 pub(super) type Str<'a> = Cow<'a, str>;
 
 pub use super::entries::ChangeEntry;
@@ -119,9 +121,9 @@ pub struct ResourceChange<'a> {
 /// Before/after values of a resource or output and the masks describing them.
 #[derive(Debug, Clone, Deserialize)]
 pub struct Change<'a> {
-    /// Actions in order, e.g. `["delete","create"]`.
-    #[serde(borrow, default, deserialize_with = "borrowed_strs")]
-    pub actions: Box<[Str<'a>]>,
+    /// The `actions` list, e.g. `["delete","create"]`.
+    #[serde(rename = "actions", default = "unsupported")]
+    pub action: ResourceAction,
     /// Value before; absent or null for creates.
     #[serde(borrow, default)]
     pub before: Option<&'a RawValue>,
@@ -247,14 +249,7 @@ fn borrowed_option<'de: 'a, 'a, D: serde::Deserializer<'de>>(
     Ok(Option::<Borrowed<'a>>::deserialize(deserializer)?.map(|b| b.0))
 }
 
-/// A string list whose strings borrow from the input when they can (serde borrows a
-/// `Cow` only where `#[serde(borrow)]` names it, not inside a `Vec`), stored at its exact
-/// length: every resource change has one, so a huge plan would pay twice over otherwise.
-fn borrowed_strs<'de: 'a, 'a, D: serde::Deserializer<'de>>(
-    deserializer: D,
-) -> Result<Box<[Str<'a>]>, D::Error> {
-    #[derive(Deserialize)]
-    struct Borrowed<'a>(#[serde(borrow)] Cow<'a, str>);
-    let list = Vec::<Borrowed<'a>>::deserialize(deserializer)?;
-    Ok(list.into_iter().map(|b| b.0).collect())
+/// A missing `actions` list says nothing about the change.
+fn unsupported() -> ResourceAction {
+    ResourceAction::Unsupported
 }

@@ -41,9 +41,15 @@ pub fn measure(text: &str) -> usize {
 pub struct Sizes<'a> {
     plans: &'a Plans<'a>,
     catalog: &'a Catalog,
-    full: Vec<Option<usize>>,
-    compact: Vec<Option<usize>>,
+    /// Per entry, [`UNMEASURED`] or the length (4 bytes each: a huge plan has as many
+    /// entries as changes).
+    full: Vec<u32>,
+    compact: Vec<u32>,
 }
+
+/// An entry not measured yet; lengths are stored saturated below it (one that long is far
+/// beyond any comment's limit either way).
+const UNMEASURED: u32 = u32::MAX;
 
 impl<'a> Sizes<'a> {
     /// Sizes of `catalog`'s entries.
@@ -52,8 +58,8 @@ impl<'a> Sizes<'a> {
         Sizes {
             plans,
             catalog,
-            full: vec![None; n],
-            compact: vec![None; n],
+            full: vec![UNMEASURED; n],
+            compact: vec![UNMEASURED; n],
         }
     }
 
@@ -70,8 +76,8 @@ impl<'a> Sizes<'a> {
     /// Diff text length of entry `i`, measured on first use.
     fn measured(&mut self, i: usize, compact: bool) -> Result<usize> {
         let known = if compact { &self.compact } else { &self.full };
-        if let Some(n) = known[i] {
-            return Ok(n);
+        if known[i] != UNMEASURED {
+            return Ok(known[i] as usize);
         }
         let text = entry_text(self.plans, &self.catalog.entries[i], compact)?;
         let n = measure(&text.text);
@@ -80,7 +86,7 @@ impl<'a> Sizes<'a> {
         } else {
             &mut self.full
         };
-        known[i] = Some(n);
+        known[i] = u32::try_from(n).map_or(UNMEASURED - 1, |n| n.min(UNMEASURED - 1));
         Ok(n)
     }
 

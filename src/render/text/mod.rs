@@ -255,7 +255,7 @@ struct Counts {
 impl Counts {
     fn add(&mut self, action: &ResourceAction) {
         let slot = match action {
-            ResourceAction::NoOp | ResourceAction::Unsupported(_) => return,
+            ResourceAction::NoOp | ResourceAction::Unsupported => return,
             ResourceAction::Create => &mut self.create,
             ResourceAction::Read => &mut self.read,
             ResourceAction::Update => &mut self.update,

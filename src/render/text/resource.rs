@@ -25,7 +25,7 @@ pub(crate) fn top_symbol(action: &ResourceAction) -> &'static str {
         ResourceAction::Delete => "  -",
         ResourceAction::Forget => " .",
         ResourceAction::CreateThenForget => " +/.",
-        ResourceAction::Unsupported(_) => "  ?",
+        ResourceAction::Unsupported => "  ?",
     }
 }
 
@@ -166,7 +166,7 @@ fn comment(out: &mut String, r: &ResourceDiff, cause: Cause) {
                 );
             }
         }
-        ResourceAction::NoOp | ResourceAction::Unsupported(_) => {
+        ResourceAction::NoOp | ResourceAction::Unsupported => {
             if let (ResourceAction::NoOp, Some(previous)) = (&r.action, r.moved_from()) {
                 let _ = write!(out, "  # {previous} has moved to {addr}");
                 printed_moved = true;
