@@ -57,6 +57,20 @@ impl<'a> Value<'a> {
         Ok(value)
     }
 
+    /// Parses the JSON value at the start of `text` (after whitespace), ignoring whatever
+    /// follows it: one element read out of a larger document.
+    pub fn parse_prefix(text: &'a str) -> Result<Value<'a>, ParseError> {
+        let mut parser = Parser {
+            text,
+            bytes: text.as_bytes(),
+            pos: 0,
+            items: Vec::new(),
+            members: Vec::new(),
+        };
+        parser.skip_ws();
+        parser.value(0)
+    }
+
     /// Looks up an object member.
     pub fn get(&self, key: &str) -> Option<&Value<'a>> {
         match self {

@@ -150,7 +150,7 @@ impl<'p, 'a> Differ<'p, 'a> {
 
     /// Resource change `i`, diffed.
     pub fn resource(&self, i: usize) -> Result<ResourceDiff> {
-        let Some(change) = self.plan.resource_change(i) else {
+        let Some(read) = self.plan.read_resource_change(i) else {
             // Read once already, so only a plan not read by `parse_plan` gets here.
             let address = self.plan.resource_changes.get(i).map(|e| &*e.address);
             return Err(Error::input(
@@ -161,7 +161,23 @@ impl<'p, 'a> Differ<'p, 'a> {
                 ),
             ));
         };
-        self.diff_change(&change, Relevance::All)
+        let address = || {
+            self.plan
+                .resource_changes
+                .get(i)
+                .map_or("?", |e| &*e.address)
+        };
+        let read = read.map_err(|e| value_error(self.path, address(), e))?;
+        let v = &read.values;
+        let values = Values {
+            before: &v.before,
+            after: &v.after,
+            after_unknown: &v.after_unknown,
+            before_sensitive: &v.before_sensitive,
+            after_sensitive: &v.after_sensitive,
+            replace_paths: &v.replace_paths,
+        };
+        Ok(self.diff_values(&read.change, values, Relevance::All))
     }
 
     /// Calls `visit` with the diff of each resource change `want` accepts, in plan order,
@@ -412,6 +428,16 @@ impl Differ<'_, '_> {
             after_sensitive: after_sensitive.as_ref().unwrap_or(&before_sensitive),
             replace_paths: &replace_paths,
         };
+        Ok(self.diff_values(rc, values, relevance))
+    }
+
+    /// The diff of `rc` given its parsed values.
+    fn diff_values(
+        &self,
+        rc: &ResourceChange<'_>,
+        values: Values<'_, '_>,
+        relevance: Relevance<'_, '_>,
+    ) -> ResourceDiff {
         let action = rc.change.action;
         let schema = self
             .schemas
@@ -427,14 +453,14 @@ impl Differ<'_, '_> {
             relevance,
             action == ResourceAction::Forget,
         );
-        Ok(ResourceDiff {
+        ResourceDiff {
             address: rc.address.to_string(),
             previous_address: rc.previous_address.as_deref().map(str::to_string),
             module_address: rc.module_address.as_deref().map(str::to_string),
             data_source: rc.mode == "data",
             type_: rc.type_.to_string(),
             name: rc.name.to_string(),
-            index: rc.index.map(|raw| raw.get().to_string()),
+            index: rc.index.as_deref().map(str::to_string),
             deposed: rc.deposed.as_deref().map(str::to_string),
             provider: rc.provider_name.to_string(),
             action,
@@ -450,7 +476,7 @@ impl Differ<'_, '_> {
                 .as_deref()
                 .is_some_and(|g| !g.is_empty()),
             body,
-        })
+        }
     }
 }
 

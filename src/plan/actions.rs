@@ -44,7 +44,7 @@ impl ResourceAction {
     }
 
     /// The action of a list of `len` names starting with `first` and `second`.
-    fn from_parts(len: usize, first: Option<&str>, second: Option<&str>) -> Self {
+    pub(crate) fn from_parts(len: usize, first: Option<&str>, second: Option<&str>) -> Self {
         match (len, first, second) {
             (1, Some("no-op"), _) => ResourceAction::NoOp,
             (1, Some("create"), _) => ResourceAction::Create,

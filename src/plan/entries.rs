@@ -10,11 +10,15 @@ use serde::{Deserialize, Deserializer};
 
 use super::actions::ResourceAction;
 use super::model::{Plan, ResourceChange, Str};
+use super::reread::{self, ReadChange};
+use super::values::ParsedChange;
+use crate::value::{ParseError, Value};
 
 impl<'a> Plan<'a> {
-    /// Resource change `i` in full, read again from the plan text; `None` when the plan
-    /// was not read by [`super::parse_plan`] (which keeps its text) or `i` is out of range.
-    pub fn resource_change(&self, i: usize) -> Option<ResourceChange<'a>> {
+    /// Resource change `i` read again from the plan text, its values parsed; `None` when
+    /// the plan was not read by [`super::parse_plan`] (which keeps its text) or `i` is out
+    /// of range, an error when a value cannot be parsed.
+    pub fn read_resource_change(&self, i: usize) -> Option<Result<ReadChange<'a>, ParseError>> {
         self.resource_changes.get(i)?.read(self.text)
     }
 }
@@ -78,18 +82,22 @@ impl<'a> ChangeEntry<'a> {
         }
     }
 
-    /// The change in full: read again from `text` (the plan text it was parsed from), or
-    /// the one kept. `None` if `text` is not that text.
-    pub(super) fn read(&self, text: &'a str) -> Option<ResourceChange<'a>> {
+    /// The change in full, read again from `text` (the plan text it was parsed from) or
+    /// the one kept, with its values parsed. `None` if `text` is not that text.
+    pub(super) fn read(&self, text: &'a str) -> Option<Result<ReadChange<'a>, ParseError>> {
         if let Some(kept) = &self.kept {
-            return Some((**kept).clone());
+            let change = (**kept).clone();
+            let values = ParsedChange::parse(&change.change);
+            return Some(values.map(|values| ReadChange { change, values }));
         }
         let anchor = (self.address.as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
         let start = object_start(text.as_bytes(), anchor)?;
-        let mut de = serde_json::Deserializer::from_str(&text[start..]);
-        let change = ResourceChange::deserialize(&mut de).ok()?;
+        let read = match Value::parse_prefix(&text[start..]) {
+            Ok(object) => reread::from_object(object)?,
+            Err(err) => return Some(Err(err)),
+        };
         // The object found must be the one whose address this entry holds.
-        (change.address.as_ptr() == self.address.as_ptr()).then_some(change)
+        (read.change.address.as_ptr() == self.address.as_ptr()).then_some(Ok(read))
     }
 }
 
@@ -178,8 +186,14 @@ mod tests {
     const PLAN: &str = r#"{"format_version":"1.2","resource_changes":[
         {"address":"a.x","mode":"managed","type":"a","name":"x","provider_name":"p",
          "change":{"actions":["create"],"before":null,"after":{"v":"}{\"]["}}},
-        {"mode":"data","type":"b","name":"y","provider_name":"p","index":0,"index_unknown":false,
-         "change":{"actions":["read"],"after":{"w":[1,{"q":"\\"}]}},"address":"data.b.y[0]"},
+        {"mode":"data","type":"b","name":"y","provider_name":"p","index":"\\u0041b","index_unknown":true,
+         "module_address":"module.m","deposed":"dep1","action_reason":"read_because_config_unknown",
+         "future_member":{"x":[1,"]"]},
+         "change":{"actions":["read"],"before":{"w":0},"after":{"w":[1,{"q":"\\"}]},
+           "after_unknown":{"w":[false,{"q":false}]},"before_sensitive":false,
+           "after_sensitive":{"w":[false,{"q":true}]},"replace_paths":[["w"]],
+           "importing":{"unknown":true},"generated_config":"x = 1","future":1},
+         "address":"data.b.y[0]"},
         {"address":"c.z[\"k\"]","previous_address":"c.old","mode":"managed","type":"c","name":"z",
          "provider_name":"p","change":{"actions":["delete","create"],"importing":{"id":"i"}}}
     ]}"#;
@@ -187,27 +201,51 @@ mod tests {
     #[test]
     fn every_change_reads_again_as_it_was_read() {
         let plan = crate::plan::parse_plan("plan.json", PLAN.as_bytes()).unwrap();
-        let full: serde_json::Value = serde_json::from_str(PLAN).unwrap();
-        for (i, expected) in full["resource_changes"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .enumerate()
-        {
-            let change = plan.resource_change(i).unwrap();
-            let entry = &plan.resource_changes[i];
-            assert_eq!(change.address, expected["address"].as_str().unwrap());
+        #[derive(serde::Deserialize)]
+        struct Full<'a> {
+            #[serde(borrow)]
+            resource_changes: Vec<ResourceChange<'a>>,
+        }
+        let full: Full = serde_json::from_str(PLAN).unwrap();
+        assert_eq!(full.resource_changes.len(), 3);
+        for (i, expected) in full.resource_changes.iter().enumerate() {
+            let read = plan.read_resource_change(i).unwrap().unwrap();
+            let (change, entry) = (&read.change, &plan.resource_changes[i]);
+            // Every member the serde parse reads, the same (the value members parsed).
+            // Every member as the serde parse reads it, the values parsed instead of kept
+            // as text, and a string key written again (perhaps escaped differently).
+            let mut expected_members = expected.clone();
+            let c = &mut expected_members.change;
+            (c.before, c.after, c.after_unknown) = (None, None, None);
+            (c.before_sensitive, c.after_sensitive, c.replace_paths) = (None, None, None);
+            let index = |text: Option<&str>| {
+                text.map(|t| serde_json::from_str::<serde_json::Value>(t).unwrap())
+            };
+            assert_eq!(
+                index(change.index.as_deref()),
+                index(expected.index.as_deref())
+            );
+            let mut read_members = change.clone();
+            read_members.index = expected.index.clone();
+            assert_eq!(
+                format!("{read_members:?}"),
+                format!("{expected_members:?}"),
+                "change {i}"
+            );
+            let values = ParsedChange::parse(&expected.change).unwrap();
+            assert_eq!(
+                format!("{:?}", read.values),
+                format!("{values:?}"),
+                "change {i}"
+            );
             assert_eq!(entry.address, change.address);
             assert_eq!(entry.type_, change.type_);
             assert_eq!(entry.action, change.change.action);
-            let after = change.change.after.map(|raw| raw.get().to_string());
-            let expected_after = expected["change"].get("after").map(|v| v.to_string());
-            assert_eq!(after, expected_after, "change {i}");
         }
         let [a, b, c] = [0, 1, 2].map(|i| &plan.resource_changes[i]);
         assert!(!a.data_source && b.data_source && !c.data_source);
         assert!(!a.moved && !b.moved && c.moved);
-        assert!(!a.importing && !b.importing && c.importing);
+        assert!(!a.importing && b.importing && c.importing);
         let actions = [a, b, c].map(|e| e.action);
         assert_eq!(
             actions,
@@ -219,7 +257,7 @@ mod tests {
         );
         // The escaped address is no place in the text: that change is kept as read.
         assert!(a.kept.is_none() && b.kept.is_none() && c.kept.is_some());
-        assert!(plan.resource_change(3).is_none());
+        assert!(plan.read_resource_change(3).is_none());
     }
 
     #[test]
@@ -227,12 +265,15 @@ mod tests {
         // serde copies strings it could borrow unless a field's type is spelt `Cow<'a, str>`:
         // a copy of every address, type and name doubled a huge plan's memory.
         let plan = crate::plan::parse_plan("plan.json", PLAN.as_bytes()).unwrap();
-        let change = plan.resource_change(0).unwrap();
         let borrowed = |s: &Cow<'_, str>| matches!(s, Cow::Borrowed(_));
+        let entry = &plan.resource_changes[0];
+        assert!(borrowed(&entry.address) && borrowed(&entry.type_));
+        assert!(plan.format_version.as_ref().is_some_and(borrowed));
+        // Read again, in full.
+        let change = plan.read_resource_change(0).unwrap().unwrap().change;
         assert!(borrowed(&change.address) && borrowed(&change.mode) && borrowed(&change.type_));
         assert!(borrowed(&change.name) && borrowed(&change.provider_name));
-        assert!(plan.format_version.as_ref().is_some_and(borrowed));
-        let moved = plan.resource_change(2).unwrap();
+        let moved = plan.read_resource_change(2).unwrap().unwrap().change;
         assert!(moved.previous_address.as_ref().is_some_and(borrowed));
         assert!(!borrowed(&moved.address), "escaped: decoded into a copy");
     }

@@ -7,11 +7,13 @@
 mod actions;
 mod entries;
 mod model;
+mod reread;
 mod segmented;
 mod values;
 
 pub use actions::ResourceAction;
 pub use model::*;
+pub use reread::ReadChange;
 pub use values::{sensitive_variables, ParsedChange};
 
 use serde::Deserialize;

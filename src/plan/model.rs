@@ -98,9 +98,9 @@ pub struct ResourceChange<'a> {
     /// Resource name.
     #[serde(borrow, default)]
     pub name: Cow<'a, str>,
-    /// `count` index (number) or `for_each` key (string); kept as raw JSON text.
-    #[serde(borrow, default)]
-    pub index: Option<&'a RawValue>,
+    /// `count` index (number) or `for_each` key (string), as JSON text.
+    #[serde(borrow, default, deserialize_with = "raw_text")]
+    pub index: Option<Cow<'a, str>>,
     /// The instance key is not known yet (deferred changes, 1.10+).
     #[serde(default)]
     pub index_unknown: bool,
@@ -247,6 +247,14 @@ fn borrowed_option<'de: 'a, 'a, D: serde::Deserializer<'de>>(
     #[derive(Deserialize)]
     struct Borrowed<'a>(#[serde(borrow)] Cow<'a, str>);
     Ok(Option::<Borrowed<'a>>::deserialize(deserializer)?.map(|b| b.0))
+}
+
+/// A member's JSON text (`None` when absent or null).
+fn raw_text<'de: 'a, 'a, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<Cow<'a, str>>, D::Error> {
+    let raw = Option::<&'a RawValue>::deserialize(deserializer)?;
+    Ok(raw.map(|raw| Cow::Borrowed(raw.get())))
 }
 
 /// A missing `actions` list says nothing about the change.

@@ -22,6 +22,20 @@ pub struct ParsedChange<'a> {
     pub replace_paths: Value<'a>,
 }
 
+impl Default for ParsedChange<'_> {
+    /// Every member absent (null).
+    fn default() -> Self {
+        ParsedChange {
+            before: Value::Null,
+            after: Value::Null,
+            after_unknown: Value::Null,
+            before_sensitive: Value::Null,
+            after_sensitive: Value::Null,
+            replace_paths: Value::Null,
+        }
+    }
+}
+
 impl<'a> ParsedChange<'a> {
     /// Parses every value member of `change`.
     pub fn parse(change: &Change<'a>) -> Result<Self, ParseError> {
