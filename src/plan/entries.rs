@@ -2,9 +2,10 @@
 //!
 //! Each entry keeps what every renderer reads up front (address, type, actions and a few
 //! flags) and is read again in full from the plan text when it is diffed
-//! ([`super::Plan::resource_change`]). Holding every change as read (some 400 bytes each,
-//! besides the text they borrow from) would cost a 100,000-change plan 40 MB. The parse
-//! still reads and checks each change in full, so a malformed one fails there, named.
+//! ([`super::Plan::read_resource_change`], in one pass of the value parser). Holding every
+//! change as read (some 400 bytes each, besides the text they borrow from) would cost a
+//! 100,000-change plan 40 MB. The parse still reads and checks each change in full, so a
+//! malformed one fails there, named.
 
 use serde::{Deserialize, Deserializer};
 

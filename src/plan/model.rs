@@ -31,7 +31,7 @@ pub struct Plan<'a> {
     #[serde(borrow, default)]
     pub variables: BTreeMap<Str<'a>, Variable<'a>>,
     /// Planned changes, in Terraform's order (sorted by address, then deposed key), each
-    /// read in full again when diffed ([`Plan::resource_change`]).
+    /// read in full again when diffed ([`Plan::read_resource_change`]).
     #[serde(borrow, default)]
     pub resource_changes: Segmented<ChangeEntry<'a>>,
     /// Changes detected outside Terraform.

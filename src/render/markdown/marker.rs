@@ -314,6 +314,33 @@ mod tests {
         assert!(checked > 5, "only {checked} fixtures");
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        /// Any bytes (JSON-like, malformed or not, some longer than a block) hash as the
+        /// reference does.
+        #[test]
+        fn hash_matches_the_reference_on_any_bytes(
+            pieces in proptest::collection::vec(
+                (
+                    // Long stretches without whitespace or backslashes (the fast path),
+                    proptest::collection::vec(
+                        proptest::sample::select(b"\"u0dA{}[]:,x".to_vec()),
+                        0..2 * HASH_BLOCK,
+                    ),
+                    // and short ones with them (the walk), malformed escapes included.
+                    proptest::collection::vec(
+                        proptest::sample::select(b"\"\\ \n\t\ru0dA{:,\x01".to_vec()),
+                        0..12,
+                    ),
+                ),
+                0..6,
+            )
+        ) {
+            let bytes: Vec<u8> = pieces.into_iter().flat_map(|(a, b)| a.into_iter().chain(b)).collect();
+            proptest::prop_assert_eq!(plan_sha256(&bytes), reference_sha256(&bytes));
+        }
+    }
+
     #[test]
     fn hash_skips_whitespace_runs_across_blocks() {
         // Runs longer than a block, and a long string with spaces and escapes across blocks.
