@@ -12,7 +12,7 @@ use serde::de::{Deserialize, Deserializer, SeqAccess, Visitor};
 /// Elements per segment.
 const SEGMENT: usize = 1024;
 
-/// A read-only list stored in segments of [`SEGMENT`] elements.
+/// A read-only list stored in segments of `SEGMENT` (1,024) elements.
 #[derive(Debug, Clone)]
 pub struct Segmented<T> {
     segments: Vec<Vec<T>>,

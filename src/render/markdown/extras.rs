@@ -3,7 +3,7 @@
 //! and the header of a plan that failed before it was made.
 //!
 //! Contract: log text is hostile and unbounded, so every part is shortened here to fit a
-//! share of the size limit that [`budget::diagnostics_room`] grants (errors first, then
+//! share of the size limit that [`super::budget::diagnostics_room`] grants (errors first, then
 //! warnings, the rest counted); templates escape it. The same data is built in two sizes:
 //! normal, and tight for the counts-only form.
 

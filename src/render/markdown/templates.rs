@@ -187,7 +187,7 @@ impl TemplateSet {
 
     /// Compiles the registry ahead of the first render (on another thread while the plans
     /// are read, say), for plans of `input_bytes` bytes in all: their entry count is not
-    /// known yet, so partials are copied in from [`PREPARE_INLINE_BYTES`] of input.
+    /// known yet, so partials are copied in from a megabyte of input (`PREPARE_INLINE_BYTES`).
     pub fn prepare(&self, input_bytes: usize) {
         let entries = if input_bytes >= PREPARE_INLINE_BYTES {
             self.inline_from
