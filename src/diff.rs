@@ -349,6 +349,24 @@ pub trait ResourceChanges {
         }
         Ok(())
     }
+    /// Like [`ResourceChanges::each_diff`], but each diff is turned into text by `render`
+    /// (appending to the string it is given) where it is made, and `visit` gets the texts
+    /// in plan order, as pieces of one or more changes. An implementation diffing on other
+    /// threads renders there too, so the calling thread only copies text out and each
+    /// diff is dropped by the thread that made it.
+    fn each_rendered(
+        &self,
+        want: &(dyn Fn(usize) -> bool + Sync),
+        render: &(dyn Fn(&ResourceDiff, &mut String) + Sync),
+        visit: &mut dyn FnMut(&str) -> Result<()>,
+    ) -> Result<()> {
+        let mut text = String::new();
+        self.each_diff(want, &mut |diff| {
+            text.clear();
+            render(diff, &mut text);
+            visit(&text)
+        })
+    }
     /// No change's body changes anything and none moves (Terraform then hides drift in a
     /// normal plan). Stops at the first change that says otherwise.
     fn bodies_quiet(&self) -> Result<bool> {

@@ -181,58 +181,110 @@ impl<'p, 'a> Differ<'p, 'a> {
     }
 
     /// Calls `visit` with the diff of each resource change `want` accepts, in plan order,
-    /// on the calling thread, while worker threads diff the next ones a part (256) at a time
-    /// (so that rendering overlaps diffing). Each worker is at most two parts ahead, so
-    /// memory stays bounded; a part whose worker the system will not start is diffed here.
-    /// The first error in plan order ends it.
+    /// on the calling thread, while worker threads diff the next ones (see
+    /// [`Differ::each_part`]). The first error in plan order ends it.
     pub fn each_resource(
         &self,
         want: &(dyn Fn(usize) -> bool + Sync),
         visit: &mut dyn FnMut(ResourceDiff) -> Result<()>,
     ) -> Result<()> {
+        let diff_part = |part: &[usize], mut diffs: Vec<ResourceDiff>| -> Result<_> {
+            for &i in part {
+                diffs.push(self.resource(i)?);
+            }
+            Ok(diffs)
+        };
+        self.each_part(want, &diff_part, &mut |diffs| {
+            diffs.drain(..).try_for_each(&mut *visit)
+        })
+    }
+
+    /// Calls `visit` with the text `render` makes of each resource change `want` accepts,
+    /// a part at a time in plan order, while worker threads diff and render the next
+    /// parts (each diff is rendered and dropped by the thread that made it).
+    pub fn each_rendered(
+        &self,
+        want: &(dyn Fn(usize) -> bool + Sync),
+        render: &(dyn Fn(&ResourceDiff, &mut String) + Sync),
+        visit: &mut dyn FnMut(&str) -> Result<()>,
+    ) -> Result<()> {
+        let render_part = |part: &[usize], mut text: String| -> Result<_> {
+            // Sized once (the buffer goes back to this worker and is reused): grown by
+            // doubling, each worker left a trail of freed buffers, which the allocator's
+            // huge pages kept resident.
+            text.reserve(PART * 1024);
+            for &i in part {
+                render(&self.resource(i)?, &mut text);
+            }
+            Ok(text)
+        };
+        self.each_part(want, &render_part, &mut |text| {
+            visit(text)?;
+            text.clear();
+            Ok(())
+        })
+    }
+
+    /// Calls `visit` with what `make` makes of each part (256) of the resource changes
+    /// `want` accepts, in plan order, on the calling thread, while worker threads make the
+    /// next parts (so that the visit overlaps the work). Each worker is at most two parts
+    /// ahead, so memory stays bounded; a part whose worker the system will not start is
+    /// made here. The first error in plan order ends it. `make` fills a container the
+    /// visit has emptied: each worker's containers go back to it, so none is freed by
+    /// another thread than the one that made it (an allocator keeps memory freed that way
+    /// until its owner next looks, which made huge plans peak higher).
+    fn each_part<T: Send + Default>(
+        &self,
+        want: &(dyn Fn(usize) -> bool + Sync),
+        make: &(dyn Fn(&[usize], T) -> Result<T> + Sync),
+        visit: &mut dyn FnMut(&mut T) -> Result<()>,
+    ) -> Result<()> {
         let wanted: Vec<usize> = (0..self.plan.resource_changes.len())
             .filter(|i| want(*i))
             .collect();
-        let diff_part = |part: &[usize]| -> Result<Vec<ResourceDiff>> {
-            part.iter().map(|&i| self.resource(i)).collect()
-        };
         let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
         if workers < 2 || wanted.len() < PARALLEL_MIN {
-            for &i in &wanted {
-                visit(self.resource(i)?)?;
+            let mut made = T::default();
+            for part in wanted.chunks(PART) {
+                made = make(part, made)?;
+                visit(&mut made)?;
             }
             return Ok(());
         }
         let parts: Vec<&[usize]> = wanted.chunks(PART).collect();
         std::thread::scope(|scope| {
-            // Worker `w` diffs parts w, w + workers, … in order, each into its own queue.
+            // Worker `w` makes parts w, w + workers, … in order, each into its own queue,
+            // and takes back the containers emptied.
             let queues: Vec<_> = (0..workers)
                 .map(|w| {
                     let (sender, receiver) = std::sync::mpsc::sync_channel(2);
+                    let (give_back, given_back) = std::sync::mpsc::channel::<T>();
                     let mine: Vec<&[usize]> =
                         parts.iter().skip(w).step_by(workers).copied().collect();
                     let worker = std::thread::Builder::new().spawn_scoped(scope, move || {
                         for part in mine {
-                            let diffs = diff_part(part);
-                            let failed = diffs.is_err();
+                            let made = make(part, given_back.try_recv().unwrap_or_default());
+                            let failed = made.is_err();
                             // The receiver is gone once the visit has ended (done or failed).
-                            if sender.send(diffs).is_err() || failed {
+                            if sender.send(made).is_err() || failed {
                                 break;
                             }
                         }
                     });
-                    worker.ok().map(|_| receiver)
+                    worker.ok().map(|_| (receiver, give_back))
                 })
                 .collect();
             for (k, part) in parts.iter().enumerate() {
                 // A worker that could not start, or that ended without its part (it
                 // panicked: the scope reports that), leaves the part to this thread.
-                let diffs = queues[k % workers]
-                    .as_ref()
-                    .and_then(|queue| queue.recv().ok())
-                    .unwrap_or_else(|| diff_part(part));
-                for diff in diffs? {
-                    visit(diff)?;
+                let queue = queues[k % workers].as_ref();
+                let mut made = queue
+                    .and_then(|(made, _)| made.recv().ok())
+                    .unwrap_or_else(|| make(part, T::default()))?;
+                visit(&mut made)?;
+                if let Some((_, give_back)) = queue {
+                    // A worker already done has dropped its end: the container is freed here.
+                    let _ = give_back.send(made);
                 }
             }
             Ok(())
@@ -270,6 +322,15 @@ impl ResourceChanges for Lazy<'_, '_, '_> {
         visit: &mut dyn FnMut(&ResourceDiff) -> Result<()>,
     ) -> Result<()> {
         self.differ.each_resource(want, &mut |diff| visit(&diff))
+    }
+
+    fn each_rendered(
+        &self,
+        want: &(dyn Fn(usize) -> bool + Sync),
+        render: &(dyn Fn(&ResourceDiff, &mut String) + Sync),
+        visit: &mut dyn FnMut(&str) -> Result<()>,
+    ) -> Result<()> {
+        self.differ.each_rendered(want, render, visit)
     }
 }
 

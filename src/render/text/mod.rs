@@ -78,8 +78,9 @@ pub fn shows(r: &ResourceSummary) -> bool {
     shown && !(r.action == ResourceAction::Delete && r.data_source)
 }
 
-/// Text written to the sink in pieces of about this size, so the whole text of a huge
-/// plan is never in memory.
+/// Text is gathered up to this size before it is written (the parts of a huge plan, which
+/// come bigger, are written as they come), so the whole text of a huge plan is never in
+/// memory.
 const FLUSH_AT: usize = 1 << 16;
 
 /// Writes the whole plan as text to `sink`, diffing nothing itself: `plan` holds every
@@ -191,14 +192,22 @@ pub fn write_plan(
             "\nTerraform will perform the following actions:\n"
         });
         let shown = |i: usize| shows(&summaries[i]);
-        resources.each_diff(&shown, &mut |r| {
-            out.push('\n');
-            render_resource(&mut out, r, Cause::Planned, false);
-            out.push('\n');
-            if out.len() >= FLUSH_AT {
-                flush(&mut out, sink)?;
+        // Rendered where each change is diffed (worker threads), appended here.
+        let render = |r: &ResourceDiff, text: &mut String| {
+            let mut change = Out::from_text(std::mem::take(text));
+            change.push('\n');
+            render_resource(&mut change, r, Cause::Planned, false);
+            change.push('\n');
+            *text = change.into_parts().0;
+        };
+        resources.each_rendered(&shown, &render, &mut |text| {
+            if out.len() + text.len() < FLUSH_AT {
+                out.push_str(text);
+                return Ok(());
             }
-            Ok(())
+            // A big piece (a part of a huge plan) goes out as it is, not copied.
+            flush(&mut out, sink)?;
+            sink.write_all(text.as_bytes()).map_err(Error::Write)
         })?;
         out.push_str("\nPlan: ");
         if importing > 0 {

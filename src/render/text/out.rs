@@ -24,6 +24,11 @@ impl Out {
         }
     }
 
+    /// A buffer (recording no marks) continuing `text`.
+    pub(crate) fn from_text(text: String) -> Out {
+        Out { text, marks: None }
+    }
+
     /// An empty buffer recording marks when `self` does (for text built aside and then
     /// appended).
     pub(crate) fn sibling(&self) -> Out {
