@@ -17,7 +17,7 @@ use crate::plan::{ParsedChange, Plan, ResourceChange};
 use crate::schema::ProviderSchemas;
 use crate::value::{ParseError, Value};
 
-/// Resource changes per part handed from a worker to [`Differ::each_resource`]'s visitor.
+/// Resource changes per part a worker diffs (and renders) at a time ([`Differ::each_part`]).
 const PART: usize = 256;
 /// Fewer resource changes than this are diffed on the calling thread: starting threads
 /// costs more than it saves.
@@ -47,7 +47,8 @@ pub fn diff_plan(
 /// [`Differ::head`] diffs everything but the resource changes, [`Differ::summaries`]
 /// describes those without diffing them, [`Differ::resource`] diffs one,
 /// and [`Differ::each_resource`] hands the wanted ones to a visitor in plan order while
-/// worker threads diff ahead. [`Differ::lazy`] offers them all as [`ResourceChanges`] for
+/// worker threads diff ahead ([`Differ::each_rendered`]: their text, rendered by the
+/// workers too). [`Differ::lazy`] offers them all as [`ResourceChanges`] for
 /// the renderers.
 pub struct Differ<'p, 'a> {
     path: &'p str,
