@@ -183,7 +183,7 @@ impl<'p, 'a> Differ<'p, 'a> {
 
     /// Calls `visit` with the diff of each resource change `want` accepts, in plan order,
     /// on the calling thread, while worker threads diff the next ones (see
-    /// [`Differ::each_part`]). The first error in plan order ends it.
+    /// `Differ::each_part`). The first error in plan order ends it.
     pub fn each_resource(
         &self,
         want: &(dyn Fn(usize) -> bool + Sync),
