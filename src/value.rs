@@ -52,6 +52,7 @@ impl<'a> Value<'a> {
             pos: 0,
             items: Vec::new(),
             members: Vec::new(),
+            in_order_below: 0,
         };
         parser.skip_ws();
         let value = parser.value(0)?;
@@ -65,12 +66,25 @@ impl<'a> Value<'a> {
     /// Parses the JSON value at the start of `text` (after whitespace), ignoring whatever
     /// follows it: one element read out of a larger document.
     pub fn parse_prefix(text: &'a str) -> Result<Value<'a>, ParseError> {
+        Self::parse_prefix_in_order(text, 0)
+    }
+
+    /// [`Value::parse_prefix`], with the objects of the top `levels` levels left in
+    /// document order (duplicate keys included) instead of sorted: for a caller that only
+    /// walks their members (never looks one up with [`Value::get`], which needs the
+    /// order), and spares the sorting of members that are not in order (Terraform writes
+    /// a resource change's own members in its struct's order, not sorted).
+    pub(crate) fn parse_prefix_in_order(
+        text: &'a str,
+        levels: usize,
+    ) -> Result<Value<'a>, ParseError> {
         let mut parser = Parser {
             text,
             bytes: text.as_bytes(),
             pos: 0,
             items: Vec::new(),
             members: Vec::new(),
+            in_order_below: levels,
         };
         parser.skip_ws();
         parser.value(0)
@@ -212,6 +226,8 @@ struct Parser<'a> {
     /// when it closes (no growth reallocations, no spare capacity kept).
     items: Vec<Value<'a>>,
     members: Vec<(Cow<'a, str>, Value<'a>)>,
+    /// Objects less deep than this keep their members in document order.
+    in_order_below: usize,
 }
 
 /// A word with `b` in every byte.
@@ -486,7 +502,10 @@ impl<'a> Parser<'a> {
                 Some(b',') => self.pos += 1,
                 Some(b'}') => {
                     self.pos += 1;
-                    let members = self.members.drain(start..).collect();
+                    let members: Vec<_> = self.members.drain(start..).collect();
+                    if depth < self.in_order_below {
+                        return Ok(Value::Object(members));
+                    }
                     return Ok(Value::Object(sort_members(members)));
                 }
                 _ => return Err(self.error("expected , or } in object")),
@@ -531,6 +550,29 @@ fn sort_members<'a>(mut members: Vec<(Cow<'a, str>, Value<'a>)>) -> Vec<(Cow<'a,
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn top_levels_can_stay_in_document_order() {
+        let text = r#"{"b":{"y":1,"x":{"q":1,"p":2}},"a":2} trailing"#;
+        let keys = |v: &Value<'_>| match v {
+            Value::Object(members) => members.iter().map(|(k, _)| k.to_string()).collect(),
+            _ => Vec::new(),
+        };
+        let value = Value::parse_prefix_in_order(text, 2).unwrap();
+        assert_eq!(keys(&value), ["b", "a"]);
+        let Value::Object(members) = &value else {
+            unreachable!()
+        };
+        assert_eq!(keys(&members[0].1), ["y", "x"]);
+        let Value::Object(inner) = &members[0].1 else {
+            unreachable!()
+        };
+        assert_eq!(keys(&inner[1].1), ["p", "q"], "the third level is sorted");
+        // Sorted everywhere by default.
+        let sorted = Value::parse_prefix(text).unwrap();
+        assert_eq!(keys(&sorted), ["a", "b"]);
+        assert_eq!(keys(sorted.get("b").unwrap()), ["x", "y"]);
+    }
 
     #[test]
     fn values_stay_four_words() {
