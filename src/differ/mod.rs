@@ -25,7 +25,7 @@ use crate::schema::Block;
 use crate::value::Value;
 
 pub use plan::{diff_plan, Differ, Lazy};
-pub(crate) use strings::go_quote;
+pub(crate) use strings::{go_quote, go_quote_into};
 
 /// Which attributes of a change matter (drift shows only the relevant ones).
 #[derive(Debug, Clone, Copy)]

@@ -175,6 +175,13 @@ fn json_node(before: Option<&Value<'_>>, after: Option<&Value<'_>>, action: Acti
 /// Quotes like Go's `%q`: escapes quotes, backslashes and non-printable characters.
 pub(crate) fn go_quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
+    go_quote_into(s, &mut out);
+    out
+}
+
+/// [`go_quote`], appended to `out` (renderers quote every string they show: no allocation
+/// each).
+pub(crate) fn go_quote_into(s: &str, out: &mut String) {
     out.push('"');
     let bytes = s.as_bytes();
     let mut i = 0;
@@ -190,12 +197,11 @@ pub(crate) fn go_quote(s: &str) -> String {
         }
         out.push_str(&s[run..i]);
         if let Some(c) = s[i..].chars().next() {
-            quote_char(c, &mut out);
+            quote_char(c, out);
             i += c.len_utf8();
         }
     }
     out.push('"');
-    out
 }
 
 /// Appends one character as Go's `%q` writes it.

@@ -344,13 +344,13 @@ fn render_deferred_section(out: &mut Out, plan: &PlanDiff) -> bool {
 
 /// The output change lines (no trailing newline), in a buffer like `like`.
 pub(crate) fn render_outputs(plan: &PlanDiff, like: &Out, compact: bool) -> Out {
-    let names: Vec<String> = plan
+    let names: Vec<std::borrow::Cow<'_, str>> = plan
         .outputs
         .iter()
         .map(|o| attribute_name(&o.name))
         .collect();
     // Alignment counts every output, shown or not.
-    let width = names.iter().map(String::len).max().unwrap_or(0);
+    let width = names.iter().map(|n| n.len()).max().unwrap_or(0);
     let mut text = like.sibling();
     for (output, name) in plan.outputs.iter().zip(&names) {
         if output.diff.action == Action::NoOp {

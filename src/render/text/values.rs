@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 use super::out::Out;
 use crate::diff::{Action, Block, Diff, Node};
-use crate::differ::go_quote;
+use crate::differ::{go_quote, go_quote_into};
 
 /// Rendering options. `force_replace`/`forbid_replace` apply to one level only: every
 /// child gets a copy with them cleared ([`Opts::child`]), as in Terraform.
@@ -85,7 +85,7 @@ fn padded(out: &mut String, text: &str, width: usize) {
 }
 
 /// An attribute name as HCL would accept it, quoted when it is not an identifier.
-pub(crate) fn attribute_name(name: &str) -> String {
+pub(crate) fn attribute_name(name: &str) -> Cow<'_, str> {
     let mut chars = name.chars();
     let valid = match chars.next() {
         Some(c) if c.is_alphabetic() || c == '_' => {
@@ -94,9 +94,9 @@ pub(crate) fn attribute_name(name: &str) -> String {
         _ => false,
     };
     if valid {
-        name.to_string()
+        Cow::Borrowed(name)
     } else {
-        go_quote(name)
+        Cow::Owned(go_quote(name))
     }
 }
 
@@ -235,10 +235,11 @@ fn close_collection(out: &mut Out, level: usize, bracket: char, diff: &Diff, opt
     null_suffix(out, diff.action, opts);
 }
 
-fn quoted_or_null(value: &Option<String>) -> String {
-    value
-        .as_deref()
-        .map_or_else(|| "null".to_string(), go_quote)
+fn push_quoted_or_null(out: &mut String, value: &Option<String>) {
+    match value {
+        Some(text) => go_quote_into(text, out),
+        None => out.push_str("null"),
+    }
 }
 
 fn render_text(
@@ -249,21 +250,18 @@ fn render_text(
     opts: Opts,
 ) {
     match diff.action {
-        Action::Create | Action::NoOp => out.push_str(&quoted_or_null(after)),
+        Action::Create | Action::NoOp => push_quoted_or_null(out, after),
         Action::Delete => {
-            out.push_str(&quoted_or_null(before));
+            push_quoted_or_null(out, before);
             // "null -> null" would read oddly, so a null old value gets no suffix.
             if before.is_some() {
                 null_suffix(out, diff.action, opts);
             }
         }
         Action::Update => {
-            let _ = write!(
-                out,
-                "{} -> {}",
-                quoted_or_null(before),
-                quoted_or_null(after)
-            );
+            push_quoted_or_null(out, before);
+            out.push_str(" -> ");
+            push_quoted_or_null(out, after);
         }
     }
     forces_replacement(out, diff.replace, opts);
@@ -474,8 +472,22 @@ fn render_map(
     if open_collection(out, "{}", entries.is_empty(), diff, replace_self, opts) {
         return;
     }
-    let keys: Vec<String> = entries.iter().map(|(k, _)| go_quote(k)).collect();
-    let width = keys.iter().map(String::len).max().unwrap_or(0);
+    // Every key quoted into one buffer (a map's keys are many short strings).
+    let mut quoted = String::new();
+    let mut ends = Vec::with_capacity(entries.len());
+    for (k, _) in entries {
+        go_quote_into(k, &mut quoted);
+        ends.push(quoted.len());
+    }
+    let keys: Vec<&str> = ends
+        .iter()
+        .scan(0, |start, &end| {
+            let key = &quoted[*start..end];
+            *start = end;
+            Some(key)
+        })
+        .collect();
+    let width = keys.iter().map(|k| k.len()).max().unwrap_or(0);
     let mut element_opts = opts.child();
     element_opts.override_null_suffix = diff.action == Action::Delete || nested;
     element_opts.force_replace = replace_children;
@@ -538,8 +550,8 @@ fn render_attributes(
     opts: Opts,
     attribute_opts: Opts,
 ) -> usize {
-    let names: Vec<String> = attributes.iter().map(|(k, _)| attribute_name(k)).collect();
-    let width = names.iter().map(String::len).max().unwrap_or(0);
+    let names: Vec<Cow<'_, str>> = attributes.iter().map(|(k, _)| attribute_name(k)).collect();
+    let width = names.iter().map(|n| n.len()).max().unwrap_or(0);
     let mut hidden = 0;
     for ((key, attribute), name) in attributes.iter().zip(&names) {
         let attr_opts = if is_important(key) && !opts.compact {
