@@ -46,15 +46,7 @@ pub const MAX_DEPTH: usize = 256;
 impl<'a> Value<'a> {
     /// Parses a complete JSON text (surrounding whitespace allowed).
     pub fn parse(text: &'a str) -> Result<Value<'a>, ParseError> {
-        let mut parser = Parser {
-            text,
-            bytes: text.as_bytes(),
-            pos: 0,
-            items: Vec::new(),
-            members: Vec::new(),
-            in_order_below: 0,
-        };
-        parser.skip_ws();
+        let mut parser = Parser::new(text, 0);
         let value = parser.value(0)?;
         parser.skip_ws();
         if parser.pos != parser.bytes.len() {
@@ -64,30 +56,14 @@ impl<'a> Value<'a> {
     }
 
     /// Parses the JSON value at the start of `text` (after whitespace), ignoring whatever
-    /// follows it: one element read out of a larger document.
-    pub fn parse_prefix(text: &'a str) -> Result<Value<'a>, ParseError> {
-        Self::parse_prefix_in_order(text, 0)
-    }
-
-    /// [`Value::parse_prefix`], with the objects of the top `levels` levels left in
-    /// document order (duplicate keys included) instead of sorted: for a caller that only
-    /// walks their members (never looks one up with [`Value::get`], which needs the
-    /// order), and spares the sorting of members that are not in order (Terraform writes
-    /// a resource change's own members in its struct's order, not sorted).
-    pub(crate) fn parse_prefix_in_order(
-        text: &'a str,
-        levels: usize,
-    ) -> Result<Value<'a>, ParseError> {
-        let mut parser = Parser {
-            text,
-            bytes: text.as_bytes(),
-            pos: 0,
-            items: Vec::new(),
-            members: Vec::new(),
-            in_order_below: levels,
-        };
-        parser.skip_ws();
-        parser.value(0)
+    /// follows it: one element read out of a larger document. The objects of the top
+    /// `levels` levels are left in document order (duplicate keys included) instead of
+    /// sorted: for a caller that only walks their members (never looks one up with
+    /// [`Value::get`], which needs the order), and spares the sorting of members that are
+    /// not in order (Terraform writes a resource change's own members in its struct's
+    /// order, not sorted).
+    pub(crate) fn parse_prefix(text: &'a str, levels: usize) -> Result<Value<'a>, ParseError> {
+        Parser::new(text, levels).value(0)
     }
 
     /// Looks up an object member.
@@ -251,6 +227,20 @@ fn special_bytes(word: u64) -> u64 {
 }
 
 impl<'a> Parser<'a> {
+    /// A parser at the start of `text`'s first value (past any whitespace).
+    fn new(text: &'a str, in_order_below: usize) -> Self {
+        let mut parser = Parser {
+            text,
+            bytes: text.as_bytes(),
+            pos: 0,
+            items: Vec::new(),
+            members: Vec::new(),
+            in_order_below,
+        };
+        parser.skip_ws();
+        parser
+    }
+
     fn error(&self, reason: &'static str) -> ParseError {
         ParseError {
             offset: self.pos,
@@ -558,7 +548,7 @@ mod tests {
             Value::Object(members) => members.iter().map(|(k, _)| k.to_string()).collect(),
             _ => Vec::new(),
         };
-        let value = Value::parse_prefix_in_order(text, 2).unwrap();
+        let value = Value::parse_prefix(text, 2).unwrap();
         assert_eq!(keys(&value), ["b", "a"]);
         let Value::Object(members) = &value else {
             unreachable!()
@@ -569,7 +559,7 @@ mod tests {
         };
         assert_eq!(keys(&inner[1].1), ["p", "q"], "the third level is sorted");
         // Sorted everywhere by default.
-        let sorted = Value::parse_prefix(text).unwrap();
+        let sorted = Value::parse_prefix(text, 0).unwrap();
         assert_eq!(keys(&sorted), ["a", "b"]);
         assert_eq!(keys(sorted.get("b").unwrap()), ["x", "y"]);
     }

@@ -37,12 +37,6 @@ pub enum ResourceAction {
 }
 
 impl ResourceAction {
-    /// Reads a JSON `actions` list.
-    pub fn from_actions<S: AsRef<str>>(actions: &[S]) -> Self {
-        let name = |i: usize| actions.get(i).map(AsRef::as_ref);
-        Self::from_parts(actions.len(), name(0), name(1))
-    }
-
     /// The action of a list of `len` names starting with `first` and `second`.
     pub(crate) fn from_parts(len: usize, first: Option<&str>, second: Option<&str>) -> Self {
         match (len, first, second) {
@@ -125,13 +119,6 @@ mod tests {
         (&["create", "delete", "x"], A::Unsupported),
         (&["delete", "update"], A::Unsupported),
     ];
-
-    #[test]
-    fn action_lists() {
-        for (list, expected) in CASES {
-            assert_eq!(A::from_actions(list), expected, "{list:?}");
-        }
-    }
 
     #[test]
     fn action_lists_read_from_json() {

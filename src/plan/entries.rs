@@ -94,7 +94,7 @@ impl<'a> ChangeEntry<'a> {
         let anchor = (self.address.as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
         let start = object_start(text.as_bytes(), anchor)?;
         // The change and its `change` member are only walked: left unsorted.
-        let read = match Value::parse_prefix_in_order(&text[start..], 2) {
+        let read = match Value::parse_prefix(&text[start..], 2) {
             Ok(object) => reread::from_object(object)?,
             Err(err) => return Some(Err(err)),
         };
