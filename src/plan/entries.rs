@@ -125,7 +125,7 @@ fn object_start(text: &[u8], value: usize) -> Option<usize> {
 }
 
 /// The last place before `at` that is not JSON whitespace.
-fn before_space(text: &[u8], at: usize) -> Option<usize> {
+pub(super) fn before_space(text: &[u8], at: usize) -> Option<usize> {
     text[..at]
         .iter()
         .rposition(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))

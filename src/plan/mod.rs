@@ -7,6 +7,7 @@
 mod actions;
 mod entries;
 mod model;
+mod parallel;
 mod reread;
 mod segmented;
 mod values;
@@ -43,10 +44,40 @@ pub fn parse_plan<'a>(path: &str, bytes: &'a [u8]) -> Result<Plan<'a>> {
             return Err(Error::input(path, problem));
         }
     }
+    // A big document is read on two threads; one with an error, in order (which names it).
+    let parallel = (text.len() >= parallel::PARALLEL_MIN)
+        .then(|| parallel::parse(text))
+        .flatten();
+    let mut plan = match parallel {
+        Some(plan) => plan,
+        None => parse_in_order(path, text)?,
+    };
+    plan.text = text;
+    match &plan.format_version {
+        Some(version) => check_version(path, version)?,
+        None => return Err(Error::input(path, missing_version_problem(text))),
+    }
+    // Only a document with none of the plan-only properties can be state; checking that
+    // first spares big plans a second pass over their text.
+    let plan_properties = !plan.resource_changes.is_empty()
+        || !plan.output_changes.is_empty()
+        || !plan.resource_drift.is_empty()
+        || plan.configuration.is_some();
+    if !plan_properties && looks_like_state(text) {
+        return Err(Error::input(
+            path,
+            "is Terraform state JSON, not a plan; run `terraform plan -out=tfplan` then `terraform show -json tfplan`",
+        ));
+    }
+    Ok(plan)
+}
+
+/// Reads the document in order, on this thread; errors name the field and the place.
+fn parse_in_order<'a>(path: &str, text: &'a str) -> Result<Plan<'a>> {
     let mut de = serde_json::Deserializer::from_str(text);
     // Plain deserialization is much faster than path tracking; the rare failure is
     // deserialized again with tracking, which fails the same way and names the field.
-    let mut plan: Plan<'a> = match Plan::deserialize(&mut de) {
+    let plan: Plan<'a> = match Plan::deserialize(&mut de) {
         Ok(plan) => plan,
         Err(_) => {
             de = serde_json::Deserializer::from_str(text);
@@ -66,23 +97,6 @@ pub fn parse_plan<'a>(path: &str, bytes: &'a [u8]) -> Result<Plan<'a>> {
         return Err(Error::input(
             path,
             format!("has trailing data after the plan JSON ({err})"),
-        ));
-    }
-    plan.text = text;
-    match &plan.format_version {
-        Some(version) => check_version(path, version)?,
-        None => return Err(Error::input(path, missing_version_problem(text))),
-    }
-    // Only a document with none of the plan-only properties can be state; checking that
-    // first spares big plans a second pass over their text.
-    let plan_properties = !plan.resource_changes.is_empty()
-        || !plan.output_changes.is_empty()
-        || !plan.resource_drift.is_empty()
-        || plan.configuration.is_some();
-    if !plan_properties && looks_like_state(text) {
-        return Err(Error::input(
-            path,
-            "is Terraform state JSON, not a plan; run `terraform plan -out=tfplan` then `terraform show -json tfplan`",
         ));
     }
     Ok(plan)

@@ -18,9 +18,13 @@ pub(super) type Str<'a> = Cow<'a, str>;
 pub use super::entries::ChangeEntry;
 pub use super::segmented::Segmented;
 
-/// The whole plan document.
+/// The whole plan document, its `resource_changes` read.
+pub type Plan<'a> = PlanDocument<'a, Segmented<ChangeEntry<'a>>>;
+
+/// The whole plan document, its `resource_changes` read as `C`: [`Plan`] reads them in
+/// place; the parallel parse reads them as text, which other threads read meanwhile.
 #[derive(Debug, Deserialize)]
-pub struct Plan<'a> {
+pub struct PlanDocument<'a, C> {
     /// `"1.2"` etc.; checked by the loader before this struct is built.
     #[serde(borrow, default, deserialize_with = "borrowed_option")]
     pub format_version: Option<Cow<'a, str>>,
@@ -32,8 +36,8 @@ pub struct Plan<'a> {
     pub variables: BTreeMap<Str<'a>, Variable<'a>>,
     /// Planned changes, in Terraform's order (sorted by address, then deposed key), each
     /// read in full again when diffed ([`Plan::read_resource_change`]).
-    #[serde(borrow, default)]
-    pub resource_changes: Segmented<ChangeEntry<'a>>,
+    #[serde(default)]
+    pub resource_changes: C,
     /// Changes detected outside Terraform.
     #[serde(borrow, default)]
     pub resource_drift: Vec<ResourceChange<'a>>,
@@ -67,6 +71,29 @@ pub struct Plan<'a> {
     /// The JSON text this plan was read from (set by [`super::parse_plan`]).
     #[serde(skip)]
     pub text: &'a str,
+}
+
+impl<'a, C> PlanDocument<'a, C> {
+    /// The same document with `changes` for its `resource_changes`.
+    pub(super) fn with_changes<D>(self, changes: D) -> PlanDocument<'a, D> {
+        PlanDocument {
+            format_version: self.format_version,
+            terraform_version: self.terraform_version,
+            variables: self.variables,
+            resource_changes: changes,
+            resource_drift: self.resource_drift,
+            relevant_attributes: self.relevant_attributes,
+            output_changes: self.output_changes,
+            checks: self.checks,
+            deferred_changes: self.deferred_changes,
+            configuration: self.configuration,
+            errored: self.errored,
+            applyable: self.applyable,
+            complete: self.complete,
+            timestamp: self.timestamp,
+            text: self.text,
+        }
+    }
 }
 
 /// A root module variable value.

@@ -1,7 +1,8 @@
-//! Plan model: a list read in fixed-size segments. A huge `resource_changes` list read
-//! into one `Vec` would grow by doubling, copying everything read so far each time and
-//! leaving up to half its capacity unused; segments never move once filled, so reading
-//! costs the list's own size.
+//! Plan model: a list read in segments. A huge `resource_changes` list read into one
+//! `Vec` would grow by doubling, copying everything read so far each time and leaving up
+//! to half its capacity unused; segments never move once filled, so reading costs the
+//! list's own size. Segments are filled to a fixed size as elements come, or taken whole
+//! (the pieces of a list read on several threads).
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -9,13 +10,15 @@ use std::ops::Index;
 
 use serde::de::{Deserialize, Deserializer, SeqAccess, Visitor};
 
-/// Elements per segment.
+/// Elements per segment filled as elements come.
 const SEGMENT: usize = 1024;
 
-/// A read-only list stored in segments of `SEGMENT` (1,024) elements.
+/// A read-only list stored in segments.
 #[derive(Debug, Clone)]
 pub struct Segmented<T> {
     segments: Vec<Vec<T>>,
+    /// The index of each segment's first element.
+    starts: Vec<usize>,
     len: usize,
 }
 
@@ -23,6 +26,7 @@ impl<T> Default for Segmented<T> {
     fn default() -> Self {
         Segmented {
             segments: Vec::new(),
+            starts: Vec::new(),
             len: 0,
         }
     }
@@ -41,7 +45,13 @@ impl<T> Segmented<T> {
 
     /// The element at `index`, if there is one.
     pub fn get(&self, index: usize) -> Option<&T> {
-        self.segments.get(index / SEGMENT)?.get(index % SEGMENT)
+        // The last segment starting at or before `index` (found in a few steps: there is
+        // one per 1,024 elements, or per piece of a list read in pieces).
+        let segment = self
+            .starts
+            .partition_point(|&start| start <= index)
+            .checked_sub(1)?;
+        self.segments[segment].get(index - self.starts[segment])
     }
 
     /// The elements in order.
@@ -49,23 +59,44 @@ impl<T> Segmented<T> {
         self.segments.iter().flatten()
     }
 
-    fn push(&mut self, value: T) {
+    /// Number of segments.
+    #[cfg(test)]
+    pub(super) fn segment_count(&self) -> usize {
+        self.segments.len()
+    }
+
+    /// Adds an element at the end.
+    pub(super) fn push(&mut self, value: T) {
         match self.segments.last_mut() {
             Some(last) if last.len() < SEGMENT => last.push(value),
             _ => {
                 let mut segment = Vec::with_capacity(SEGMENT);
                 segment.push(value);
-                self.segments.push(segment);
+                self.push_segment(segment);
+                return;
             }
         }
         self.len += 1;
+    }
+
+    /// Adds the elements of `segment` at the end, keeping it as a segment.
+    pub(super) fn push_segment(&mut self, segment: Vec<T>) {
+        if segment.is_empty() {
+            return;
+        }
+        self.starts.push(self.len);
+        self.len += segment.len();
+        self.segments.push(segment);
     }
 }
 
 impl<T> Index<usize> for Segmented<T> {
     type Output = T;
     fn index(&self, index: usize) -> &T {
-        &self.segments[index / SEGMENT][index % SEGMENT]
+        match self.get(index) {
+            Some(value) => value,
+            None => panic!("index {index} out of a list of {}", self.len),
+        }
     }
 }
 
@@ -112,6 +143,23 @@ mod tests {
         assert_eq!(list.get(SEGMENT * 2 + 2), Some(&(SEGMENT * 2 + 2)));
         assert_eq!(list.get(SEGMENT * 2 + 3), None);
         assert_eq!(list.segments.len(), 3);
+    }
+
+    #[test]
+    fn segments_taken_whole_keep_their_place() {
+        let mut list = Segmented::default();
+        list.push_segment(vec![0, 1, 2]);
+        list.push_segment(Vec::new());
+        list.push(3);
+        list.push_segment((4..SEGMENT + 10).collect());
+        list.push(SEGMENT + 10);
+        assert_eq!(list.len(), SEGMENT + 11);
+        assert!(list.iter().copied().eq(0..SEGMENT + 11));
+        for i in 0..SEGMENT + 11 {
+            assert_eq!(list[i], i);
+        }
+        assert_eq!(list.get(SEGMENT + 11), None);
+        assert_eq!(list.starts, [0, 4, SEGMENT + 10]);
     }
 
     #[test]

@@ -1,0 +1,401 @@
+//! Plan model: a big plan read on two threads. The calling thread reads the document
+//! with its `resource_changes` list left as text, while a helper reads the list in
+//! pieces; when the document is read, the calling thread reads the list's head (up to the
+//! first piece) and takes pieces too.
+//!
+//! Where pieces start is guessed from the text (an object opening with an `"address"`
+//! member, as Terraform writes a change, after every 256 KiB of text) and checked before
+//! anything read from a guess is used: a piece is used only if what comes before it (the
+//! list's head, or another piece) was read up to where it starts, element by element. A
+//! wrong guess costs only the time spent on it. [`parse`] returns `None` when the document
+//! has an error: the caller then reads it in order, which is what names the error.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+use std::sync::{mpsc, OnceLock};
+
+use memchr::memmem;
+use serde::{Deserialize, Deserializer};
+use serde_json::value::RawValue;
+
+use super::entries::before_space;
+use super::model::{ChangeEntry, Plan, PlanDocument, Segmented};
+
+/// Documents smaller than this are read in order: a thread would cost more than it saves.
+pub(super) const PARALLEL_MIN: usize = 1 << 20;
+
+/// Bytes of text per piece of the list, about: small enough for the two threads to end
+/// together, large enough that guessing where pieces start costs nothing.
+const PIECE: usize = 256 * 1024;
+
+/// The document with its change list as text.
+type Unread<'a> = PlanDocument<'a, ListText<'a>>;
+
+/// The `resource_changes` member's text (`None` when it is absent).
+#[derive(Default)]
+struct ListText<'a>(Option<&'a RawValue>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for ListText<'a> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        // `null` too is kept as text, to be refused as a list is.
+        <&RawValue>::deserialize(deserializer).map(|raw| ListText(Some(raw)))
+    }
+}
+
+/// The elements of a piece of the list, and where its reader stopped.
+type Piece<'a> = (Vec<ChangeEntry<'a>>, Ended);
+
+/// Where a reader of a piece stopped.
+#[derive(Debug, PartialEq, Eq)]
+enum Ended {
+    /// At the start of piece `n`, where another reader started.
+    Met(usize),
+    /// At the end of the list; the offset just past its `]`.
+    List(usize),
+}
+
+/// The plan in `text`, read on two threads; `None` when the document has an error.
+pub(super) fn parse(text: &str) -> Option<Plan<'_>> {
+    parse_with(text, |text| piece_starts(text, PIECE))
+}
+
+/// [`parse`] with the guesses made by `guess`: the offsets of the `{` where pieces start,
+/// increasing.
+fn parse_with<'a>(
+    text: &'a str,
+    guess: impl FnOnce(&str) -> Vec<usize> + Send,
+) -> Option<Plan<'a>> {
+    let (send_starts, starts) = mpsc::sync_channel(1);
+    let pieces = Pieces::default();
+    let read = std::thread::scope(|scope| {
+        let pieces = &pieces;
+        scope.spawn(move || {
+            let starts = guess(text);
+            pieces.prepare(starts.len());
+            let _ = send_starts.send(starts.clone());
+            pieces.read(text, &starts);
+        });
+        let read = read(text, pieces, &starts);
+        if !matches!(read, Read::Pieces(..)) {
+            // The helper has nothing left to do.
+            pieces.stop.store(true, Relaxed);
+        }
+        read
+    });
+    match read {
+        Read::Failed => None,
+        Read::Whole(plan) => Some(plan),
+        Read::Pieces(document, list, head) => {
+            let entries = pieces
+                .joined(text, list, head)
+                .or_else(|| serde_json::from_str(list).ok())?;
+            Some(document.with_changes(entries))
+        }
+    }
+}
+
+/// What the calling thread read.
+enum Read<'a> {
+    /// The document has an error.
+    Failed,
+    /// All of it (the guess was wrong, or there is no list).
+    Whole(Plan<'a>),
+    /// The document, its list (this text) read in pieces; the list's head.
+    Pieces(Unread<'a>, &'a str, Piece<'a>),
+}
+
+/// The pieces of the list: which one to read next, each one's reading.
+#[derive(Default)]
+struct Pieces<'a> {
+    read: OnceLock<Vec<OnceLock<Option<Piece<'a>>>>>,
+    next: AtomicUsize,
+    stop: AtomicBool,
+}
+
+impl<'a> Pieces<'a> {
+    fn prepare(&self, count: usize) {
+        let _ = self.read.set((0..count).map(|_| OnceLock::new()).collect());
+    }
+
+    /// Reads pieces not yet taken, until none is left or it is told to stop.
+    fn read(&self, text: &'a str, starts: &[usize]) {
+        let Some(read) = self.read.get() else { return };
+        loop {
+            let n = self.next.fetch_add(1, Relaxed);
+            if n >= starts.len() || self.stop.load(Relaxed) {
+                return;
+            }
+            let _ = read[n].set(read_elements(text, starts, starts[n], n + 1, &self.stop));
+        }
+    }
+
+    /// The list put together: its `head`, the piece where that ended, the one where that
+    /// ended, and so on; `None` unless that ends at the end of `list` (in `text`).
+    fn joined(self, text: &str, list: &str, head: Piece<'a>) -> Option<Segmented<ChangeEntry<'a>>> {
+        let mut read: Vec<Option<Piece<'a>>> = self
+            .read
+            .into_inner()?
+            .into_iter()
+            .map(|piece| piece.into_inner().flatten())
+            .collect();
+        let mut entries = Segmented::default();
+        let mut piece = Some(head);
+        loop {
+            let (elements, ended) = piece?;
+            entries.push_segment(elements);
+            match ended {
+                Ended::Met(next) => piece = read.get_mut(next)?.take(),
+                Ended::List(end) => {
+                    return (end == offset(text, list) + list.len()).then_some(entries);
+                }
+            }
+        }
+    }
+}
+
+/// The document, read here; its list read in order or left to the pieces, which this
+/// thread reads too once the document is read.
+fn read<'a>(text: &'a str, pieces: &Pieces<'a>, starts: &mpsc::Receiver<Vec<usize>>) -> Read<'a> {
+    let Some(document) = read_document(text) else {
+        return Read::Failed;
+    };
+    let Some(list) = document.resource_changes.0.map(RawValue::get) else {
+        return Read::Whole(document.with_changes(Segmented::default()));
+    };
+    let starts = starts.recv().unwrap_or_default();
+    // The head of the list, up to the first piece it meets, is read here.
+    let at = offset(text, list);
+    let first = starts.partition_point(|&start| start <= at);
+    let Some(head) = read_elements(text, &starts, at + 1, first, &pieces.stop) else {
+        return Read::Failed;
+    };
+    pieces.read(text, &starts);
+    Read::Pieces(document, list, head)
+}
+
+/// The offset of `part` in `text` (which holds it).
+fn offset(text: &str, part: &str) -> usize {
+    part.as_ptr() as usize - text.as_ptr() as usize
+}
+
+/// The document with its change list as text, or `None` if it does not parse.
+fn read_document(text: &str) -> Option<Unread<'_>> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let document = Unread::deserialize(&mut de).ok()?;
+    de.end().ok()?;
+    Some(document)
+}
+
+/// Reads elements of the list from `at` (just after its `[`, or at an element's `{`) up
+/// to a piece's start from `starts[next..]` that it arrives at exactly, or to the list's
+/// end. Gives up (`None`) on an element that does not parse, or when told to stop.
+fn read_elements<'a>(
+    text: &'a str,
+    starts: &[usize],
+    mut at: usize,
+    mut next: usize,
+    stop: &AtomicBool,
+) -> Option<Piece<'a>> {
+    let bytes = text.as_bytes();
+    let mut entries = Vec::new();
+    at = after_space(bytes, at);
+    if bytes.get(at) == Some(&b']') {
+        return Some((entries, Ended::List(at + 1)));
+    }
+    loop {
+        // A start passed over was not an element's: the next one may be.
+        while starts.get(next).is_some_and(|&start| start < at) {
+            next += 1;
+        }
+        if starts.get(next) == Some(&at) {
+            return Some((entries, Ended::Met(next)));
+        }
+        if stop.load(Relaxed) {
+            return None;
+        }
+        // An object ends itself: the stream reader takes it without looking past it.
+        let mut stream = serde_json::Deserializer::from_str(&text[at..]).into_iter();
+        let entry: ChangeEntry = stream.next()?.ok()?;
+        entries.push(entry);
+        at = after_space(bytes, at + stream.byte_offset());
+        match bytes.get(at)? {
+            b',' => at = after_space(bytes, at + 1),
+            b']' => return Some((entries, Ended::List(at + 1))),
+            _ => return None,
+        }
+    }
+}
+
+/// Where pieces of about `size` bytes may start: at a `{` after a `,` and before an
+/// `"address"` key (Terraform writes it first), the first such after every `size` bytes
+/// of the text. Only those inside the list are ever used.
+fn piece_starts(text: &str, size: usize) -> Vec<usize> {
+    let bytes = text.as_bytes();
+    let finder = memmem::Finder::new(b"\"address\":");
+    let mut starts = Vec::new();
+    let mut from = size;
+    while from < bytes.len() {
+        let found = finder.find_iter(&bytes[from..]).find_map(|found| {
+            let key = from + found;
+            let open = before_space(bytes, key).filter(|&o| bytes[o] == b'{')?;
+            before_space(bytes, open).filter(|&c| bytes[c] == b',')?;
+            Some((open, key))
+        });
+        let Some((open, key)) = found else { break };
+        // The `{` may come before `from`: a start once only, and the search goes on.
+        if starts.last().is_none_or(|&last| last < open) {
+            starts.push(open);
+        }
+        from = open.saturating_add(size).max(key + 1);
+    }
+    starts
+}
+
+/// The first offset from `at` that is not JSON whitespace (or the text's length).
+fn after_space(bytes: &[u8], at: usize) -> usize {
+    let rest = bytes.get(at..).unwrap_or_default();
+    at + rest
+        .iter()
+        .position(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+        .unwrap_or(rest.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A plan as read, its list's segments aside (they differ with the way it is read).
+    fn shown(plan: Option<Plan<'_>>) -> String {
+        let plan = plan.expect("the plan parses");
+        let entries: Vec<String> = plan
+            .resource_changes
+            .iter()
+            .map(|e| format!("{e:?}"))
+            .collect();
+        format!("{:?}\n{}", plan.with_changes(()), entries.join("\n"))
+    }
+
+    fn in_order(text: &str) -> String {
+        shown(super::super::parse_in_order("plan.json", text).ok())
+    }
+
+    /// Changes whose values hold objects that look like changes, after a `,` and opening
+    /// with `"address"`: guessed piece starts that are no element's.
+    const HOSTILE: &str = r#"{"format_version":"1.2","variables":{"v":{"value":{"resource_changes":[{"address":"fake","change":{"actions":["delete"]}}]}}},
+      "resource_changes":[
+        {"address":"a.x","mode":"managed","type":"a","name":"x","provider_name":"p",
+         "change":{"actions":["create"],"before":null,"after":{"l":[{"address":"f1","change":{"actions":["delete"]}},{"address":"f2","change":{"actions":["delete"]}}]}}},
+        {"address":"a.\u0079","mode":"managed","type":"a","name":"y","provider_name":"p",
+         "change":{"actions":["update"],"before":{"s":",{\"address\":\"f3\"}"},"after":{"s":"]"}}} ,
+        { "address" : "b.z", "mode":"data","type":"b","name":"z","provider_name":"p",
+         "change":{"actions":["read"],"after":[1,{"address":"f4","change":{"actions":["delete"]}}]}}
+      ],
+      "configuration":{"root_module":{}}}"#;
+
+    fn fixtures() -> Vec<String> {
+        let dir =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/real-plans");
+        let mut plans: Vec<String> = std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|entry| std::fs::read_to_string(entry.path().join("plan.json")).ok())
+            .collect();
+        assert!(plans.len() >= 10, "the real plans are in tests/fixtures");
+        plans.push(HOSTILE.to_string());
+        plans
+    }
+
+    #[test]
+    fn the_same_plan_as_read_in_order_wherever_pieces_are_guessed_to_start() {
+        let mut joined = 0;
+        for text in fixtures() {
+            let expected = in_order(&text);
+            let objects = text.bytes().enumerate().filter(|&(_, b)| b == b'{');
+            // Each object in the text as the one piece guessed, then guesses as made.
+            for (at, _) in objects {
+                let plan = parse_with(&text, |_| vec![at]).unwrap();
+                // Two segments: the list's head, and the piece (at an element, not the first).
+                joined += usize::from(plan.resource_changes.segment_count() == 2);
+                assert_eq!(shown(Some(plan)), expected, "piece at {at}");
+            }
+            for size in [1, 100, 1000, usize::MAX] {
+                let plan = parse_with(&text, |text| piece_starts(text, size));
+                assert_eq!(shown(plan), expected, "pieces of {size} bytes");
+            }
+        }
+        // The guesses at an element's start, but for the first of each list, were used.
+        let elements: usize = fixtures()
+            .iter()
+            .map(|text| in_order(text).lines().count() - 1)
+            .map(|changes| changes.saturating_sub(1))
+            .sum();
+        assert!(elements > 20, "{elements}");
+        assert_eq!(joined, elements);
+    }
+
+    #[test]
+    fn guesses_skip_what_is_not_an_element() {
+        let starts = piece_starts(HOSTILE, 1);
+        let at = |needle: &str| HOSTILE.find(needle).unwrap();
+        // After a `,`: not the first change (after `[`), nor the first fake in `l`; not
+        // `"address" :` (Terraform writes no space).
+        assert_eq!(
+            starts,
+            [
+                at(r#"{"address":"f2""#),
+                at(r#"{"address":"a.\u0079""#),
+                at(r#"{"address":"f4""#)
+            ]
+        );
+    }
+
+    #[test]
+    fn a_document_with_an_error_is_left_to_the_reading_in_order() {
+        let broken = [
+            HOSTILE.replace(r#""actions":["read"]"#, r#""actions":"read""#),
+            HOSTILE.replace(r#""b.z""#, "1"),
+            HOSTILE.replace(
+                "\"resource_changes\":[",
+                "\"resource_changes\":null,\"x\":[",
+            ),
+            HOSTILE.replace(r#""configuration""#, r#""resource_changes":[],"c""#),
+            format!("{HOSTILE}]"),
+        ];
+        for text in broken {
+            assert!(
+                super::super::parse_in_order("plan.json", &text).is_err(),
+                "{text}"
+            );
+            for size in [1, 100, usize::MAX] {
+                assert!(
+                    parse_with(&text, |text| piece_starts(text, size)).is_none(),
+                    "{text}"
+                );
+            }
+        }
+        // No list, or an empty one.
+        for text in [r#"{"format_version":"1.0"}"#, r#"{"resource_changes":[ ]}"#] {
+            assert_eq!(shown(parse_with(text, |_| vec![0])), in_order(text));
+        }
+    }
+
+    #[test]
+    fn big_documents_are_read_so_and_fail_as_read_in_order() {
+        // Padding before the list makes the document big enough.
+        let padding = format!(
+            r#""planned_values":{{"pad":"{}"}},"#,
+            "p".repeat(PARALLEL_MIN)
+        );
+        let big = HOSTILE.replacen("\"variables\"", &format!("{padding}\"variables\""), 1);
+        let plan = super::super::parse_plan("plan.json", big.as_bytes()).map(|mut plan| {
+            plan.text = "";
+            plan
+        });
+        assert_eq!(shown(plan.ok()), in_order(&big));
+        let broken = big.replace(r#""actions":["read"]"#, r#""actions":"read""#);
+        let parsed = super::super::parse_plan("plan.json", broken.as_bytes()).map(|_| ());
+        let in_order = super::super::parse_in_order("plan.json", &broken).map(|_| ());
+        assert_eq!(format!("{parsed:?}"), format!("{in_order:?}"));
+        assert!(parsed.is_err());
+    }
+}
