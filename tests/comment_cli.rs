@@ -101,6 +101,33 @@ fn json_is_the_template_context() {
         .starts_with("<!-- planmark:v1 "));
 }
 
+/// The comment is rendered while the plans' hashes are computed, then given its marker:
+/// every comment format carries the marker of the plans' real hashes.
+#[test]
+fn the_marker_identifies_the_plans_in_every_format() {
+    use planmark::render::markdown::marker::{parse_marker, plan_sha256};
+    let hash = |path: &str| plan_sha256(&std::fs::read(root().join(path)).unwrap());
+    let other = "tests/fixtures/real-plans/teardown/plan.json";
+    let zeros = "0".repeat(64);
+    for plans in [vec![EXAMPLE], vec![EXAMPLE, other]] {
+        let with = |args: &[&str]| stdout(&planmark(&[args, &plans].concat()));
+        let markdown = with(&["render", "--format", "markdown"]);
+        let marker = parse_marker(&markdown).expect("a marker");
+        let sha256 = marker["plan_sha256"].as_str().unwrap().to_string();
+        match plans.as_slice() {
+            [one] => assert_eq!(sha256, hash(one)),
+            _ => assert!(sha256 != zeros && sha256 != hash(EXAMPLE) && sha256.len() == 64),
+        }
+        let json: serde_json::Value =
+            serde_json::from_str(&with(&["render", "--format", "json"])).unwrap();
+        let context_marker = json["marker"].as_str().unwrap();
+        assert!(markdown.contains(context_marker), "{context_marker}");
+        let dry_run = with(&["comment", "--dry-run", "--repo", "o/r", "--pr", "1"]);
+        assert!(dry_run.contains(context_marker), "{dry_run}");
+        assert_eq!(markdown.matches("<!-- planmark:v1 ").count(), 1);
+    }
+}
+
 #[test]
 fn the_documented_schema_is_current() {
     let schema = stdout(&planmark(&["templates", "schema"]));

@@ -4,7 +4,7 @@
 use std::io::Write;
 
 use super::render::{
-    extras, meta, named, policy_result, template_set, violations, with_loaded, Loaded,
+    extras, named, policy_result, template_set, violations, with_loaded, Loaded, Marked,
 };
 use super::{CommentArgs, CommentMode, NoChangesArg};
 use crate::error::{Error, Result};
@@ -40,8 +40,14 @@ fn comment_on(
     // Policy is evaluated before anything is posted, but reported (exit 3) only after.
     let violations = violations(&args.common, loaded);
     let extras = extras(&args.common, log.as_ref(), &violations);
-    let meta = meta(&args.common, loaded, log.as_ref());
-    let first = render(loaded, &meta, &extras, templates, args.common.max_chars)?;
+    let marked = Marked {
+        args: &args.common,
+        loaded,
+        log: log.as_ref(),
+        extras: &extras,
+        templates,
+    };
+    let (meta, first) = marked.render(args.common.max_chars)?;
     // A failed plan is news even with `--on-no-changes skip`.
     let has_changes =
         first.context.plans.iter().any(|p| p.has_changes) || first.context.failed.is_some();

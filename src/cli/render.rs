@@ -3,6 +3,7 @@
 
 use std::io::Write;
 use std::path::Path;
+use std::sync::{mpsc, Mutex, OnceLock};
 
 use super::gates::LoadedLog;
 use super::{read_input, read_input_at_most, CommonArgs, Format, PlanArg, RenderArgs};
@@ -13,7 +14,9 @@ use crate::plan::parse_plan;
 use crate::policy::Violation;
 use crate::render::html::preview_page;
 use crate::render::markdown::marker::{marker_line, plan_sha256, MarkerData};
-use crate::render::markdown::{render_comment_with, Extras, Meta, NamedPlan, Source, TemplateSet};
+use crate::render::markdown::{
+    render_comment_with, Comment, Extras, Meta, NamedPlan, Source, TemplateSet,
+};
 use crate::render::text::write_plan;
 use crate::schema::ProviderSchemas;
 
@@ -24,7 +27,45 @@ pub(super) struct Loaded<'l> {
     pub head: PlanDiff,
     pub resources: Box<dyn ResourceChanges + Sync + 'l>,
     /// The input's SHA-256 (empty when not asked for).
-    pub sha256: String,
+    pub sha256: Sha256,
+}
+
+/// An input's SHA-256 for the marker, computed on another core once the plans are parsed
+/// (the parse has both cores until then), while the comment renders ([`render_marked`]).
+pub(super) struct Sha256 {
+    coming: Mutex<Option<mpsc::Receiver<String>>>,
+    value: OnceLock<String>,
+}
+
+impl Sha256 {
+    /// The hash of `bytes`, begun on a thread of `scope`.
+    fn spawn<'s>(scope: &'s std::thread::Scope<'s, '_>, bytes: &'s [u8]) -> Sha256 {
+        let (send, coming) = mpsc::sync_channel(1);
+        scope.spawn(move || send.send(plan_sha256(bytes)));
+        Sha256 {
+            coming: Mutex::new(Some(coming)),
+            value: OnceLock::new(),
+        }
+    }
+
+    /// No hash (none was asked for).
+    fn none() -> Sha256 {
+        Sha256 {
+            coming: Mutex::new(None),
+            value: OnceLock::from(String::new()),
+        }
+    }
+
+    /// The hash, once computed.
+    pub(super) fn get(&self) -> &str {
+        self.value.get_or_init(|| {
+            let coming = self.coming.lock().map(|mut c| c.take()).ok().flatten();
+            // A hash thread that panicked sent nothing; the scope reports its panic.
+            coming
+                .and_then(|c| c.recv().ok())
+                .expect("the hash thread ended without its hash")
+        })
+    }
 }
 
 /// Reads the schemas and every plan, parses them (bad input fails here, before any
@@ -55,19 +96,13 @@ pub(super) fn with_loaded<T>(
                 .spawn_scoped(scope, move || templates.prepare(input_bytes));
         }
         let mut plans = Vec::with_capacity(inputs.len());
-        let mut hashes = Vec::with_capacity(inputs.len());
         for (arg, bytes) in &inputs {
-            // The marker's hash reads the whole input: on another core, beside the parse.
-            let sha256 = hash.then(|| scope.spawn(|| plan_sha256(bytes)));
-            let plan = parse_plan(&arg.path, bytes);
-            let sha256 = sha256.map(|thread| {
-                thread
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            });
-            plans.push(plan?);
-            hashes.push(sha256.unwrap_or_default());
+            plans.push(parse_plan(&arg.path, bytes)?);
         }
+        let hashes = inputs.iter().map(|(_, bytes)| match hash {
+            true => Sha256::spawn(scope, bytes),
+            false => Sha256::none(),
+        });
         let differs: Vec<Differ> = inputs
             .iter()
             .zip(&plans)
@@ -107,11 +142,15 @@ pub(super) fn render(args: RenderArgs, out: &mut dyn Write) -> Result<()> {
         match args.format {
             Format::Text => write_text(loaded, log.as_ref().map(|l| &l.log), common, out)?,
             format => {
-                let meta = meta(common, loaded, log.as_ref());
-                let plans = named(loaded);
                 let extras = extras(common, log.as_ref(), &violations);
-                let comment =
-                    render_comment_with(&plans, &meta, &extras, &templates, common.max_chars)?;
+                let marked = Marked {
+                    args: common,
+                    loaded,
+                    log: log.as_ref(),
+                    extras: &extras,
+                    templates: &templates,
+                };
+                let (meta, comment) = marked.render(common.max_chars)?;
                 let text = match format {
                     Format::Html => {
                         let title = format!("planmark — {}", meta.key);
@@ -234,7 +273,51 @@ fn default_key(loaded: &[Loaded<'_>]) -> String {
         .join("+")
 }
 
-pub(super) fn meta(args: &CommonArgs, loaded: &[Loaded<'_>], log: Option<&LoadedLog>) -> Meta {
+/// What a comment is rendered from: [`Marked::render`] renders it while the markers'
+/// hashes are computed.
+pub(super) struct Marked<'m, 'l> {
+    pub args: &'m CommonArgs,
+    pub loaded: &'m [Loaded<'l>],
+    pub log: Option<&'m LoadedLog>,
+    pub extras: &'m Extras<'m>,
+    pub templates: &'m TemplateSet,
+}
+
+impl Marked<'_, '_> {
+    /// The comment within `max_chars`, and its metadata. It is rendered before the
+    /// plans' hashes are known, while they are computed, with a marker whose hash is
+    /// zeros: the same length, which is all the size budget needs; the real marker then
+    /// takes its place.
+    pub(super) fn render(&self, max_chars: usize) -> Result<(Meta, Comment)> {
+        let (args, loaded, log) = (self.args, self.loaded, self.log);
+        let pending = meta_with(args, loaded, log, |_| ZEROS);
+        let plans = named(loaded);
+        let comment =
+            render_comment_with(&plans, &pending, self.extras, self.templates, max_chars)?;
+        let meta = meta(args, loaded, log);
+        let comment = match comment.with_marker(&pending.marker, &meta.marker) {
+            Some(comment) => comment,
+            None => render_comment_with(&plans, &meta, self.extras, self.templates, max_chars)?,
+        };
+        Ok((meta, comment))
+    }
+}
+
+/// A SHA-256 in hex, all zeros.
+const ZEROS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+
+/// The comment's metadata; its marker identifies the plans by their hashes.
+fn meta(args: &CommonArgs, loaded: &[Loaded<'_>], log: Option<&LoadedLog>) -> Meta {
+    meta_with(args, loaded, log, |l| l.sha256.get())
+}
+
+/// [`meta`] with the plans' hashes from `sha256`.
+fn meta_with<'l>(
+    args: &CommonArgs,
+    loaded: &'l [Loaded<'_>],
+    log: Option<&LoadedLog>,
+    sha256: impl Fn(&'l Loaded<'_>) -> &'l str,
+) -> Meta {
     let run = super::run_info(&|name| std::env::var(name).ok());
     // A failed plan's comment has the key its plan's comment would have (`NAME=`, else the
     // path), so that each run updates the other's comment in place.
@@ -246,11 +329,11 @@ pub(super) fn meta(args: &CommonArgs, loaded: &[Loaded<'_>], log: Option<&Loaded
     });
     let plan_sha256 = match (loaded, failed) {
         (_, Some(log)) => log.sha256.clone(),
-        ([one], None) => one.sha256.clone(),
+        ([one], None) => sha256(one).to_string(),
         (many, None) => {
             let lines: String = many
                 .iter()
-                .map(|l| format!("{}={}\n", l.arg.name, l.sha256))
+                .map(|l| format!("{}={}\n", l.arg.name, sha256(l)))
                 .collect();
             plan_sha256(serde_json::to_string(&lines).unwrap_or_default().as_bytes())
         }

@@ -48,6 +48,19 @@ pub struct Comment {
     pub context: Context,
 }
 
+impl Comment {
+    /// The comment with `marker` where it has `rendered_with`, a marker line of the same
+    /// length (so the size budget still holds); `None` when the lengths differ.
+    pub fn with_marker(mut self, rendered_with: &str, marker: &str) -> Option<Comment> {
+        if rendered_with.len() != marker.len() {
+            return None;
+        }
+        self.markdown = self.markdown.replace(rendered_with, marker);
+        self.context.marker = marker.to_string();
+        Some(self)
+    }
+}
+
 /// Renders the comment for `plans` within `max_chars` (at least [`MIN_MAX_CHARS`]).
 pub fn render_comment(
     plans: &[NamedPlan<'_>],
@@ -209,4 +222,36 @@ fn minimal(floor: Comment, max_chars: usize) -> Comment {
     markdown.push_str(&context.marker);
     markdown.push('\n');
     Comment { markdown, context }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_marker_takes_the_place_of_one_as_long() {
+        let plan = crate::plan::parse_plan("p.json", br#"{"format_version":"1.2"}"#).unwrap();
+        let differ = crate::differ::Differ::new("p.json", &plan, None);
+        let (head, resources) = (differ.head(None).unwrap(), differ.lazy());
+        let plans = [NamedPlan {
+            name: "p",
+            diff: &head,
+            resources: &resources,
+        }];
+        let meta = |marker: &str| Meta {
+            marker: marker.to_string(),
+            ..Meta::default()
+        };
+        let templates = TemplateSet::default();
+        let render = |marker| render_comment(&plans, &meta(marker), &templates, 65_536).unwrap();
+        let (pending, real) = ("<!-- planmark:v1 0000 -->", "<!-- planmark:v1 abcd -->");
+        let marked = render(pending).with_marker(pending, real).unwrap();
+        let expected = render(real);
+        assert_eq!(marked.markdown, expected.markdown);
+        assert_eq!(marked.context.marker, real);
+        assert!(marked.markdown.contains(real) && !marked.markdown.contains(pending));
+        assert!(render(pending)
+            .with_marker(pending, "<!-- longer -->x")
+            .is_none());
+    }
 }
