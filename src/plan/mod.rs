@@ -24,8 +24,18 @@ use crate::error::{without_quoted_value, Error, Result};
 /// Highest plan format major version we understand; 2.x means a breaking change.
 const SUPPORTED_MAJOR: u64 = 1;
 
-/// Reads plan JSON text (already loaded into memory) into a [`Plan`] borrowing from it.
+/// Reads plan JSON text (already loaded into memory) into a [`Plan`] borrowing from it; a
+/// big document on two threads.
 pub fn parse_plan<'a>(path: &str, bytes: &'a [u8]) -> Result<Plan<'a>> {
+    parse(path, bytes, true)
+}
+
+/// [`parse_plan`] on the calling thread only (for when another core is busy already).
+pub fn parse_plan_on_this_thread<'a>(path: &str, bytes: &'a [u8]) -> Result<Plan<'a>> {
+    parse(path, bytes, false)
+}
+
+fn parse<'a>(path: &str, bytes: &'a [u8], threads: bool) -> Result<Plan<'a>> {
     let text = check_text(path, bytes)?;
     // serde would fill a struct from an array positionally: only an object is a plan.
     match text.trim_start().chars().next() {
@@ -45,7 +55,7 @@ pub fn parse_plan<'a>(path: &str, bytes: &'a [u8]) -> Result<Plan<'a>> {
         }
     }
     // A big document is read on two threads; one with an error, in order (which names it).
-    let parallel = (text.len() >= parallel::PARALLEL_MIN)
+    let parallel = (threads && text.len() >= parallel::PARALLEL_MIN)
         .then(|| parallel::parse(text))
         .flatten();
     let mut plan = match parallel {
