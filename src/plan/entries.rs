@@ -51,6 +51,26 @@ impl<'de: 'a, 'a> Deserialize<'de> for ChangeEntry<'a> {
 }
 
 impl<'a> ChangeEntry<'a> {
+    /// The entry of a change whose address has no escapes (so it is where the change is).
+    pub(super) fn plain(
+        address: &'a str,
+        type_: &'a str,
+        action: ResourceAction,
+        data_source: bool,
+        moved: bool,
+        importing: bool,
+    ) -> Self {
+        ChangeEntry {
+            address: Str::Borrowed(address),
+            type_: Str::Borrowed(type_),
+            action,
+            data_source,
+            moved,
+            importing,
+            kept: None,
+        }
+    }
+
     fn new(change: ResourceChange<'a>) -> Self {
         let moved = change
             .previous_address
@@ -58,12 +78,11 @@ impl<'a> ChangeEntry<'a> {
             .is_some_and(|previous| previous != change.address);
         let (action, data_source) = (change.change.action, change.mode == "data");
         let importing = change.change.importing.is_some();
-        if let Str::Borrowed(_) = change.address {
-            let (address, type_) = (change.address, change.type_);
+        if let Str::Borrowed(address) = change.address {
             let kept = None;
             return ChangeEntry {
-                address,
-                type_,
+                address: Str::Borrowed(address),
+                type_: change.type_,
                 action,
                 data_source,
                 moved,

@@ -10,6 +10,7 @@ mod model;
 mod parallel;
 mod reread;
 mod segmented;
+mod skim;
 mod values;
 
 pub use actions::ResourceAction;

@@ -1,7 +1,9 @@
 //! Plan model: a big plan read on two threads. The calling thread reads the document
 //! with its `resource_changes` list left as text, while a helper reads the list in
 //! pieces; when the document is read, the calling thread reads the list's head (up to the
-//! first piece) and takes pieces too.
+//! first piece) and takes pieces too. The document's read checks the list's syntax, so
+//! the pieces' elements are skimmed ([`super::skim`]), each one that is not plain read
+//! with serde.
 //!
 //! Where pieces start is guessed from the text (an object opening with an `"address"`
 //! member, as Terraform writes a change, after every 256 KiB of text) and checked before
@@ -19,6 +21,7 @@ use serde_json::value::RawValue;
 
 use super::entries::before_space;
 use super::model::{ChangeEntry, Plan, PlanDocument, Segmented};
+use super::skim;
 
 /// Documents smaller than this are read in order: a thread would cost more than it saves.
 pub(super) const PARALLEL_MIN: usize = 1 << 20;
@@ -188,6 +191,8 @@ fn read_document(text: &str) -> Option<Unread<'_>> {
 /// Reads elements of the list from `at` (just after its `[`, or at an element's `{`) up
 /// to a piece's start from `starts[next..]` that it arrives at exactly, or to the list's
 /// end. Gives up (`None`) on an element that does not parse, or when told to stop.
+/// Elements are skimmed, assuming valid syntax: what is read is used only once the
+/// document's read has checked it.
 fn read_elements<'a>(
     text: &'a str,
     starts: &[usize],
@@ -212,11 +217,17 @@ fn read_elements<'a>(
         if stop.load(Relaxed) {
             return None;
         }
-        // An object ends itself: the stream reader takes it without looking past it.
-        let mut stream = serde_json::Deserializer::from_str(&text[at..]).into_iter();
-        let entry: ChangeEntry = stream.next()?.ok()?;
+        let (entry, end) = match skim::entry(text, at) {
+            Some(skimmed) => skimmed,
+            None => {
+                // An object ends itself: the stream reader takes it without looking past it.
+                let mut stream = serde_json::Deserializer::from_str(&text[at..]).into_iter();
+                let entry: ChangeEntry = stream.next()?.ok()?;
+                (entry, at + stream.byte_offset())
+            }
+        };
         entries.push(entry);
-        at = after_space(bytes, at + stream.byte_offset());
+        at = after_space(bytes, end);
         match bytes.get(at)? {
             b',' => at = after_space(bytes, at + 1),
             b']' => return Some((entries, Ended::List(at + 1))),
