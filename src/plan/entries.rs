@@ -2,10 +2,12 @@
 //!
 //! Each entry keeps what every renderer reads up front (address, type, actions and a few
 //! flags) and is read again in full from the plan text when it is diffed
-//! ([`super::Plan::read_resource_change`], in one pass of the value parser). Holding every
-//! change as read (some 400 bytes each, besides the text they borrow from) would cost a
-//! 100,000-change plan 40 MB. The parse still reads and checks each change in full, so a
-//! malformed one fails there, named.
+//! ([`super::Plan::read_resource_change`], in one pass of the value parser), from where
+//! its object starts (known when the list is read element by element) or found from its
+//! address (borrowed from the text). Holding every change as read (some 400 bytes each,
+//! besides the text they borrow from) would cost a 100,000-change plan 40 MB; only a
+//! change neither way can find (in a small plan, an address with escapes) is kept. The
+//! parse still checks each change in full, so a malformed one fails there, named.
 
 use serde::{Deserialize, Deserializer};
 
@@ -39,8 +41,21 @@ pub struct ChangeEntry<'a> {
     pub moved: bool,
     /// Being imported.
     pub importing: bool,
-    /// The change as read, kept when its address has escapes (so is no place in the text).
-    kept: Option<Box<ResourceChange<'a>>>,
+    /// Where it is read again from.
+    place: Place<'a>,
+}
+
+/// Where a change is read again from.
+#[derive(Debug)]
+enum Place<'a> {
+    /// The object holding the entry's address, borrowed from the plan text.
+    Address,
+    /// The object at this offset of the plan text (its `{`): the list was read element
+    /// by element, so where each one starts is known, whatever its address.
+    At(usize),
+    /// Nowhere: the change is kept as read (a list read whole, by serde, and an address
+    /// with escapes, decoded into a copy that is no place in the text).
+    Kept(Box<ResourceChange<'a>>),
 }
 
 impl<'de: 'a, 'a> Deserialize<'de> for ChangeEntry<'a> {
@@ -51,23 +66,30 @@ impl<'de: 'a, 'a> Deserialize<'de> for ChangeEntry<'a> {
 }
 
 impl<'a> ChangeEntry<'a> {
-    /// The entry of a change whose address has no escapes (so it is where the change is).
-    pub(super) fn plain(
-        address: &'a str,
-        type_: &'a str,
+    /// The entry of the change whose object starts at offset `at` of the plan text.
+    pub(super) fn at(
+        at: usize,
+        (address, type_): (Str<'a>, Str<'a>),
         action: ResourceAction,
-        data_source: bool,
-        moved: bool,
-        importing: bool,
+        (data_source, moved, importing): (bool, bool, bool),
     ) -> Self {
         ChangeEntry {
-            address: Str::Borrowed(address),
-            type_: Str::Borrowed(type_),
+            address,
+            type_,
             action,
             data_source,
             moved,
             importing,
-            kept: None,
+            place: Place::At(at),
+        }
+    }
+
+    /// The same entry, its change read again from offset `at` of the plan text (where its
+    /// object starts): a change kept as read is dropped.
+    pub(super) fn located(self, at: usize) -> Self {
+        ChangeEntry {
+            place: Place::At(at),
+            ..self
         }
     }
 
@@ -79,7 +101,6 @@ impl<'a> ChangeEntry<'a> {
         let (action, data_source) = (change.change.action, change.mode == "data");
         let importing = change.change.importing.is_some();
         if let Str::Borrowed(address) = change.address {
-            let kept = None;
             return ChangeEntry {
                 address: Str::Borrowed(address),
                 type_: change.type_,
@@ -87,10 +108,10 @@ impl<'a> ChangeEntry<'a> {
                 data_source,
                 moved,
                 importing,
-                kept,
+                place: Place::Address,
             };
         }
-        // No place in the text to read it again from: kept as read.
+        // No place in the text known (unless the caller knows it: [`Self::located`]).
         ChangeEntry {
             address: change.address.clone(),
             type_: change.type_.clone(),
@@ -98,27 +119,37 @@ impl<'a> ChangeEntry<'a> {
             data_source,
             moved,
             importing,
-            kept: Some(Box::new(change)),
+            place: Place::Kept(Box::new(change)),
         }
     }
 
     /// The change in full, read again from `text` (the plan text it was parsed from) or
     /// the one kept, with its values parsed. `None` if `text` is not that text.
     pub(super) fn read(&self, text: &'a str) -> Option<Result<ReadChange<'a>, ParseError>> {
-        if let Some(kept) = &self.kept {
-            let change = (**kept).clone();
-            let values = ParsedChange::parse(&change.change);
-            return Some(values.map(|values| ReadChange { change, values }));
-        }
-        let anchor = (self.address.as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
-        let start = object_start(text.as_bytes(), anchor)?;
+        let start = match &self.place {
+            Place::Kept(kept) => {
+                let change = (**kept).clone();
+                let values = ParsedChange::parse(&change.change);
+                return Some(values.map(|values| ReadChange { change, values }));
+            }
+            Place::At(at) => *at,
+            Place::Address => {
+                let anchor = (self.address.as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
+                object_start(text.as_bytes(), anchor)?
+            }
+        };
         // The change and its `change` member are only walked: left unsorted.
-        let read = match Value::parse_prefix(&text[start..], 2) {
+        let read = match Value::parse_prefix(text.get(start..)?, 2) {
             Ok(object) => reread::from_object(object)?,
             Err(err) => return Some(Err(err)),
         };
-        // The object found must be the one whose address this entry holds.
-        (read.change.address.as_ptr() == self.address.as_ptr()).then_some(Ok(read))
+        // The object found must be the one whose address this entry holds (the very
+        // string, when the address is where it was found from).
+        let found = match self.place {
+            Place::Address => read.change.address.as_ptr() == self.address.as_ptr(),
+            _ => read.change.address == self.address,
+        };
+        found.then_some(Ok(read))
     }
 }
 
@@ -277,7 +308,8 @@ mod tests {
             ]
         );
         // The escaped address is no place in the text: that change is kept as read.
-        assert!(a.kept.is_none() && b.kept.is_none() && c.kept.is_some());
+        assert!(matches!(a.place, Place::Address) && matches!(b.place, Place::Address));
+        assert!(matches!(c.place, Place::Kept(_)));
         assert!(plan.read_resource_change(3).is_none());
     }
 

@@ -26,7 +26,7 @@ use crate::error::{without_quoted_value, Error, Result};
 const SUPPORTED_MAJOR: u64 = 1;
 
 /// Reads plan JSON text (already loaded into memory) into a [`Plan`] borrowing from it; a
-/// big document on two threads.
+/// big document's change list on two threads.
 pub fn parse_plan<'a>(path: &str, bytes: &'a [u8]) -> Result<Plan<'a>> {
     parse(path, bytes, true)
 }
@@ -55,9 +55,11 @@ fn parse<'a>(path: &str, bytes: &'a [u8], threads: bool) -> Result<Plan<'a>> {
             return Err(Error::input(path, problem));
         }
     }
-    // A big document is read on two threads; one with an error, in order (which names it).
-    let parallel = (threads && text.len() >= parallel::PARALLEL_MIN)
-        .then(|| parallel::parse(text))
+    // A big document is read with its list element by element (on two threads, or on
+    // this one), so that each change is located; one with an error, in order (which
+    // names it).
+    let parallel = (text.len() >= parallel::PARALLEL_MIN)
+        .then(|| parallel::parse(text, threads))
         .flatten();
     let mut plan = match parallel {
         Some(plan) => plan,

@@ -1,9 +1,12 @@
-//! Plan model: a big plan read on two threads. The calling thread reads the document
-//! with its `resource_changes` list left as text, while a helper reads the list in
-//! pieces; when the document is read, the calling thread reads the list's head (up to the
-//! first piece) and takes pieces too. The document's read checks the list's syntax, so
-//! the pieces' elements are skimmed ([`super::skim`]), each one that is not plain read
-//! with serde.
+//! Plan model: a big plan read with its `resource_changes` list element by element, on
+//! two threads or one. The calling thread reads the document with the list left as text,
+//! while a helper reads the list in pieces; when the document is read, the calling thread
+//! reads the list's head (up to the first piece) and takes pieces too (alone, it reads
+//! them all). The document's read checks the list's syntax, so its elements are skimmed
+//! ([`super::skim`]), each one that is not plain read with serde; either way each entry
+//! knows where its change starts in the text, which is where the change is read again
+//! from (a whole list read by serde locates only changes whose address has no escapes,
+//! and keeps the others as read: 400 bytes and more each, for `for_each` keys).
 //!
 //! Where pieces start is guessed from the text (an object opening with an `"address"`
 //! member, as Terraform writes a change, after every 256 KiB of text) and checked before
@@ -23,7 +26,8 @@ use super::entries::before_space;
 use super::model::{ChangeEntry, Plan, PlanDocument, Segmented};
 use super::skim;
 
-/// Documents smaller than this are read in order: a thread would cost more than it saves.
+/// Documents smaller than this are read in order, by serde: a thread would cost more than
+/// it saves, and the changes kept as read are few.
 pub(super) const PARALLEL_MIN: usize = 1 << 20;
 
 /// Bytes of text per piece of the list, about: small enough for the two threads to end
@@ -56,9 +60,10 @@ enum Ended {
     List(usize),
 }
 
-/// The plan in `text`, read on two threads; `None` when the document has an error.
-pub(super) fn parse(text: &str) -> Option<Plan<'_>> {
-    parse_with(text, |text| piece_starts(text, PIECE))
+/// The plan in `text`, read on two threads (`helper`) or on this one; `None` when the
+/// document has an error.
+pub(super) fn parse(text: &str, helper: bool) -> Option<Plan<'_>> {
+    parse_with(text, |text| piece_starts(text, PIECE), helper)
 }
 
 /// [`parse`] with the guesses made by `guess`: the offsets of the `{` where pieces start,
@@ -66,17 +71,24 @@ pub(super) fn parse(text: &str) -> Option<Plan<'_>> {
 fn parse_with<'a>(
     text: &'a str,
     guess: impl FnOnce(&str) -> Vec<usize> + Send,
+    helper: bool,
 ) -> Option<Plan<'a>> {
     let (send_starts, starts) = mpsc::sync_channel(1);
     let pieces = Pieces::default();
     let read = std::thread::scope(|scope| {
         let pieces = &pieces;
-        scope.spawn(move || {
+        let guessed = move || {
             let starts = guess(text);
             pieces.prepare(starts.len());
             let _ = send_starts.send(starts.clone());
-            pieces.read(text, &starts);
-        });
+            starts
+        };
+        if helper {
+            scope.spawn(move || pieces.read(text, &guessed()));
+        } else {
+            // This thread reads the pieces too, after the list's head.
+            guessed();
+        }
         let read = read(text, pieces, &starts);
         if !matches!(read, Read::Pieces(..)) {
             // The helper has nothing left to do.
@@ -223,7 +235,7 @@ fn read_elements<'a>(
                 // An object ends itself: the stream reader takes it without looking past it.
                 let mut stream = serde_json::Deserializer::from_str(&text[at..]).into_iter();
                 let entry: ChangeEntry = stream.next()?.ok()?;
-                (entry, at + stream.byte_offset())
+                (entry.located(at), at + stream.byte_offset())
             }
         };
         entries.push(entry);
@@ -274,19 +286,43 @@ fn after_space(bytes: &[u8], at: usize) -> usize {
 mod tests {
     use super::*;
 
-    /// A plan as read, its list's segments aside (they differ with the way it is read).
-    fn shown(plan: Option<Plan<'_>>) -> String {
-        let plan = plan.expect("the plan parses");
-        let entries: Vec<String> = plan
-            .resource_changes
-            .iter()
-            .map(|e| format!("{e:?}"))
+    /// A plan as read from `text`, its list's segments aside (they differ with the way it
+    /// is read), each change as read again from its entry (which may find it otherwise).
+    fn shown<'a>(plan: Option<Plan<'a>>, text: &'a str) -> String {
+        let mut plan = plan.expect("the plan parses");
+        plan.text = text;
+        let entries: Vec<String> = (0..plan.resource_changes.len())
+            .map(|i| {
+                let e = &plan.resource_changes[i];
+                let read = plan.read_resource_change(i).expect("read again");
+                let read = read.expect("its values parse");
+                let c = &read.change;
+                format!(
+                    "{:?} {:?} {:?} {} {} {} | {:?} {:?} {:?} {:?} {:?}",
+                    e.address,
+                    e.type_,
+                    e.action,
+                    e.data_source,
+                    e.moved,
+                    e.importing,
+                    (&c.address, &c.previous_address, &c.module_address, &c.mode),
+                    (&c.type_, &c.name, &c.index, &c.deposed, &c.provider_name),
+                    (&c.action_reason, c.index_unknown),
+                    (
+                        c.change.action,
+                        &c.change.importing,
+                        &c.change.generated_config
+                    ),
+                    read.values,
+                )
+            })
             .collect();
+        plan.text = "";
         format!("{:?}\n{}", plan.with_changes(()), entries.join("\n"))
     }
 
     fn in_order(text: &str) -> String {
-        shown(super::super::parse_in_order("plan.json", text).ok())
+        shown(super::super::parse_in_order("plan.json", text).ok(), text)
     }
 
     /// Changes whose values hold objects that look like changes, after a `,` and opening
@@ -324,14 +360,16 @@ mod tests {
             let objects = text.bytes().enumerate().filter(|&(_, b)| b == b'{');
             // Each object in the text as the one piece guessed, then guesses as made.
             for (at, _) in objects {
-                let plan = parse_with(&text, |_| vec![at]).unwrap();
+                let plan = parse_with(&text, |_| vec![at], at % 2 == 0).unwrap();
                 // Two segments: the list's head, and the piece (at an element, not the first).
                 joined += usize::from(plan.resource_changes.segment_count() == 2);
-                assert_eq!(shown(Some(plan)), expected, "piece at {at}");
+                assert_eq!(shown(Some(plan), &text), expected, "piece at {at}");
             }
             for size in [1, 100, 1000, usize::MAX] {
-                let plan = parse_with(&text, |text| piece_starts(text, size));
-                assert_eq!(shown(plan), expected, "pieces of {size} bytes");
+                for helper in [true, false] {
+                    let plan = parse_with(&text, |text| piece_starts(text, size), helper);
+                    assert_eq!(shown(plan, &text), expected, "pieces of {size} bytes");
+                }
             }
         }
         // The guesses at an element's start, but for the first of each list, were used.
@@ -379,14 +417,17 @@ mod tests {
             );
             for size in [1, 100, usize::MAX] {
                 assert!(
-                    parse_with(&text, |text| piece_starts(text, size)).is_none(),
+                    parse_with(&text, |text| piece_starts(text, size), size == 1).is_none(),
                     "{text}"
                 );
             }
         }
         // No list, or an empty one.
         for text in [r#"{"format_version":"1.0"}"#, r#"{"resource_changes":[ ]}"#] {
-            assert_eq!(shown(parse_with(text, |_| vec![0])), in_order(text));
+            assert_eq!(
+                shown(parse_with(text, |_| vec![0], true), text),
+                in_order(text)
+            );
         }
     }
 
@@ -398,11 +439,8 @@ mod tests {
             "p".repeat(PARALLEL_MIN)
         );
         let big = HOSTILE.replacen("\"variables\"", &format!("{padding}\"variables\""), 1);
-        let plan = super::super::parse_plan("plan.json", big.as_bytes()).map(|mut plan| {
-            plan.text = "";
-            plan
-        });
-        assert_eq!(shown(plan.ok()), in_order(&big));
+        let plan = super::super::parse_plan("plan.json", big.as_bytes());
+        assert_eq!(shown(plan.ok(), &big), in_order(&big));
         let broken = big.replace(r#""actions":["read"]"#, r#""actions":"read""#);
         let parsed = super::super::parse_plan("plan.json", broken.as_bytes()).map(|_| ());
         let in_order = super::super::parse_in_order("plan.json", &broken).map(|_| ());

@@ -8,17 +8,19 @@
 //! than that check. [`entry`] finds an element's members by skipping values, assuming
 //! the JSON is valid, and reads only what an entry keeps.
 //!
-//! It is exact by refusing: an element is skimmed only when it is plain (the strings the
-//! entry keeps have no escapes, no key has escapes, no known member is repeated, every
-//! known member has the JSON type the model takes); anything else gives `None`, and the
-//! caller reads that element with serde, which makes the entry or names the error. So a
-//! skimmed entry is the one serde would have made, provided the syntax assumed holds:
+//! It is exact by refusing: an element is skimmed only when it is plain (no key has
+//! escapes, the strings the entry keeps no `\u` escape, no known member is repeated,
+//! every known member has the JSON type the model takes); anything else gives `None`, and
+//! the caller reads that element with serde, which makes the entry or names the error. So
+//! a skimmed entry is the one serde would have made, provided the syntax assumed holds:
 //! the caller uses entries only once the document has parsed.
 
 use memchr::memchr2;
 
 use super::actions::ResourceAction;
 use super::entries::ChangeEntry;
+use super::model::Str;
+use crate::value::Value;
 
 /// The entry of the element whose `{` is at `at`, and the offset just past its `}`;
 /// `None` when it is not plain (see the module documentation).
@@ -33,10 +35,10 @@ pub(super) fn entry(text: &str, at: usize) -> Option<(ChangeEntry<'_>, usize)> {
     let mut change = None;
     skim.object(|skim, key| {
         match key {
-            "address" => address = Some(skim.once(&mut seen, 0)?.plain_string()?),
-            "previous_address" => previous = skim.once(&mut seen, 1)?.plain_string_or_null()?,
-            "mode" => mode = Some(skim.once(&mut seen, 2)?.plain_string()?),
-            "type" => type_ = Some(skim.once(&mut seen, 3)?.plain_string()?),
+            "address" => address = Some(skim.once(&mut seen, 0)?.decoded()?),
+            "previous_address" => previous = skim.once(&mut seen, 1)?.decoded_or_null()?,
+            "mode" => mode = Some(skim.once(&mut seen, 2)?.decoded()?),
+            "type" => type_ = Some(skim.once(&mut seen, 3)?.decoded()?),
             "module_address" => skim.once(&mut seen, 4)?.string_or_null()?,
             "deposed" => skim.once(&mut seen, 5)?.string_or_null()?,
             "action_reason" => skim.once(&mut seen, 6)?.string_or_null()?,
@@ -50,14 +52,9 @@ pub(super) fn entry(text: &str, at: usize) -> Option<(ChangeEntry<'_>, usize)> {
         Some(())
     })?;
     let (address, (action, importing)) = (address?, change?);
-    let entry = ChangeEntry::plain(
-        address,
-        type_.unwrap_or_default(),
-        action,
-        mode == Some("data"),
-        previous.is_some_and(|previous| previous != address),
-        importing,
-    );
+    let moved = previous.is_some_and(|previous| previous != address);
+    let flags = (mode.as_deref() == Some("data"), moved, importing);
+    let entry = ChangeEntry::at(at, (address, type_.unwrap_or_default()), action, flags);
     Some((entry, skim.pos))
 }
 
@@ -135,11 +132,34 @@ impl<'a> Skim<'a> {
         self.text.get(start..start + len)
     }
 
-    /// `null` (`None`) or a string without escapes.
-    fn plain_string_or_null(&mut self) -> Option<Option<&'a str>> {
+    /// A string, decoded: borrowed when it has no escapes. One with a `\u` escape is
+    /// left to serde (`None`), which refuses a lone surrogate where the value parser
+    /// would decode it to U+FFFD.
+    fn decoded(&mut self) -> Option<Str<'a>> {
+        self.expect(b'"')?;
+        let start = self.pos;
+        let len = memchr2(b'"', b'\\', self.bytes.get(start..)?)?;
+        if self.bytes[start + len] == b'"' {
+            self.pos = start + len + 1;
+            return self.text.get(start..start + len).map(Str::Borrowed);
+        }
+        self.pos = start - 1;
+        self.string()?;
+        let quoted = self.text.get(start - 1..self.pos)?;
+        if quoted.contains("\\u") {
+            return None;
+        }
+        match Value::parse(quoted) {
+            Ok(Value::String(decoded)) => Some(decoded),
+            _ => None,
+        }
+    }
+
+    /// `null` (`None`) or a string, decoded.
+    fn decoded_or_null(&mut self) -> Option<Option<Str<'a>>> {
         match self.peek()? {
             b'n' => self.null().map(|()| None),
-            _ => self.plain_string().map(Some),
+            _ => self.decoded().map(Some),
         }
     }
 
@@ -299,6 +319,8 @@ mod tests {
     fn by_serde(text: &str, at: usize) -> Option<(String, usize)> {
         let mut stream = serde_json::Deserializer::from_str(&text[at..]).into_iter();
         let entry: ChangeEntry = stream.next()?.ok()?;
+        // Read element by element, it is located as a skimmed one is.
+        let entry = entry.located(at);
         Some((format!("{entry:?}"), at + stream.byte_offset()))
     }
 
@@ -329,7 +351,7 @@ mod tests {
     fn real_changes_skim_to_the_entries_serde_reads() {
         let dir =
             std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/real-plans");
-        let (mut skims, mut plain) = (0, 0);
+        let (mut skims, mut all) = (0, 0);
         for plan in std::fs::read_dir(dir).expect("the real plans").flatten() {
             let Ok(text) = std::fs::read_to_string(plan.path().join("plan.json")) else {
                 continue;
@@ -340,14 +362,12 @@ mod tests {
                     assert_eq!(skimmed, expected, "{}", plan.path().display());
                     skims += 1;
                 }
-                // Terraform writes an address first; one with a `for_each` key has
-                // escaped quotes, and its change is left to serde.
-                let address = &text[at..].trim_start_matches(r#"{"address":""#);
-                plain += usize::from(!address[..address.find('"').unwrap()].contains('\\'));
+                all += 1;
             }
         }
-        // Every change of Terraform's whose address has no escapes is skimmed.
-        assert!(plain >= 15 && skims == plain, "{skims} of {plain} skimmed");
+        // Every change of Terraform's is skimmed, `for_each` keys (quotes escaped in the
+        // address) included.
+        assert!(all >= 30 && skims == all, "{skims} of {all} skimmed");
     }
 
     #[test]
@@ -358,8 +378,11 @@ mod tests {
             format!(r#"{{"address":"a.b","address":"a.c",{change}}}"#),
             format!(r#"{{"address":"a.b",{change},"change":{{}}}}"#),
             r#"{"address":"a.b","change":{"actions":["create"],"after":1,"after":2}}"#.into(),
-            // Escapes in what the entry keeps, or in a key (it may name a member).
+            // A `\u` escape in what the entry keeps (serde refuses a lone surrogate, which
+            // the value parser decodes), or any escape in a key (it may name a member).
             format!(r#"{{"address":"a.\u0062",{change}}}"#),
+            format!(r#"{{"address":"a.\ud800",{change}}}"#),
+            format!(r#"{{"address":"a.b","previous_address":"\u0061",{change}}}"#),
             format!(r#"{{"address":"a.b","typ\u0065":"x",{change}}}"#),
             format!(r#"{{"address":"a.b","mode":"dat\u0061",{change}}}"#),
             r#"{"address":"a.b","change":{"actions":["cr\u0065ate"]}}"#.into(),
@@ -385,8 +408,8 @@ mod tests {
 
     #[test]
     fn plain_changes_skim_whatever_their_spacing_and_unknown_members() {
-        let element = r#" { "zz" : [ {"a":"]}"} , "\"x\\" ] , "address" : "a.b" ,
-            "previous_address" : "a.c" , "mode" : "data" , "type" : "t" , "name" : "n\n" ,
+        let element = r#" { "zz" : [ {"a":"]}"} , "\"x\\" ] , "address" : "a.b[\"k\\\"\"]" ,
+            "previous_address" : "a.c" , "mode" : "data" , "type" : "t\t" , "name" : "n\n" ,
             "index" : -1.5e3 , "index_unknown" : false , "deposed" : null ,
             "change" : { "actions" : [ "delete" , "create" ] , "before" : { "k" : [ 1 , true ] } ,
               "importing" : { "id" : "i\"d" , "unknown" : true , "more" : { } } ,
