@@ -226,6 +226,23 @@ fn special_bytes(word: u64) -> u64 {
     quote | backslash | control
 }
 
+/// Where the run of plain string bytes from `from` ends, scanned eight bytes at a time:
+/// at the first byte that is a quote, a backslash or a control character, or within the
+/// last eight bytes of `bytes` (where a caller's byte loop takes over).
+#[inline]
+pub(crate) fn plain_run_end(bytes: &[u8], mut from: usize) -> usize {
+    while let Some(chunk) = bytes.get(from..from + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let special = special_bytes(u64::from_le_bytes(word));
+        if special != 0 {
+            return from + (special.trailing_zeros() / 8) as usize;
+        }
+        from += 8;
+    }
+    from
+}
+
 impl<'a> Parser<'a> {
     /// A parser at the start of `text`'s first value (past any whitespace).
     fn new(text: &'a str, in_order_below: usize) -> Self {
@@ -318,21 +335,10 @@ impl<'a> Parser<'a> {
         Ok(Value::Number(Cow::Borrowed(&self.text[start..self.pos])))
     }
 
-    /// Skips plain string bytes eight at a time, stopping at the first byte that is a
-    /// quote, a backslash or a control character (or within the last eight bytes of the
-    /// input, where the caller's byte loop takes over).
+    /// Skips plain string bytes (see [`plain_run_end`]).
     #[inline]
     fn skip_plain(&mut self) {
-        while let Some(chunk) = self.bytes.get(self.pos..self.pos + 8) {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(chunk);
-            let special = special_bytes(u64::from_le_bytes(word));
-            if special != 0 {
-                self.pos += (special.trailing_zeros() / 8) as usize;
-                return;
-            }
-            self.pos += 8;
-        }
+        self.pos = plain_run_end(self.bytes, self.pos);
     }
 
     fn string(&mut self) -> Result<Cow<'a, str>, ParseError> {

@@ -62,14 +62,20 @@ pub fn plan_sha256(json: &[u8]) -> String {
     // Blocks without whitespace or backslashes are their own normal form: only their
     // quotes are counted (to know whether the next block starts inside a string), and they
     // are hashed while still in cache. Terraform writes compact JSON, so most blocks are;
-    // the others are walked event by event.
+    // most others are too (their escapes decode to themselves), which a scan of their
+    // strings tells; the rest are walked event by event.
     let mut block = 0;
     while block < json.len() {
         let end = (block + HASH_BLOCK).min(json.len());
         let from = block.max(state.resume);
-        match plain_quotes(&json[from.min(end)..end]) {
-            Some(quotes) => {
-                state.in_string ^= quotes % 2 == 1;
+        let bytes = &json[from.min(end)..end];
+        let in_string = match plain_quotes(bytes) {
+            Some(quotes) => Some(state.in_string ^ (quotes % 2 == 1)),
+            None => escaped_in_place(bytes, state.in_string),
+        };
+        match in_string {
+            Some(in_string) => {
+                state.in_string = in_string;
                 if state.start < end {
                     hasher.update(&json[state.start..end]);
                     state.start = end;
@@ -104,6 +110,41 @@ fn plain_quotes(bytes: &[u8]) -> Option<usize> {
         quotes += usize::from(count);
     }
     Some(quotes)
+}
+
+/// Whether `bytes`, entered inside a string (`in_string`) or not, is its own normal form
+/// although it holds backslashes or whitespace: no whitespace outside strings, and every
+/// escape one that decodes to itself (all but `\u` and `\/`; Terraform escapes quotes in
+/// `for_each` keys and JSON-encoded policies, and writes spaces in strings). `Some`
+/// whether it ends inside a string, `None` when it is not its own normal form, holds a
+/// backslash outside strings, or ends in the middle of an escape (all left to
+/// [`Normaliser::walk`]).
+fn escaped_in_place(bytes: &[u8], mut in_string: bool) -> Option<bool> {
+    let mut at = 0;
+    while at < bytes.len() {
+        if in_string {
+            // Plain string bytes eight at a time, to a quote, backslash or control.
+            at = crate::value::plain_run_end(bytes, at);
+            match bytes.get(at) {
+                None => break,
+                Some(b'"') => in_string = false,
+                Some(b'\\') => match bytes.get(at + 1) {
+                    Some(b'u' | b'/') | None => return None,
+                    Some(_) => at += 1,
+                },
+                // A control character in a string is content, as the walk takes it.
+                Some(_) => {}
+            }
+        } else {
+            match bytes[at] {
+                b'"' => in_string = true,
+                b' ' | b'\n' | b'\t' | b'\r' | b'\\' => return None,
+                _ => {}
+            }
+        }
+        at += 1;
+    }
+    Some(in_string)
 }
 
 /// The normal form's hasher, fed in large pieces: between whitespace in pretty-printed
@@ -314,6 +355,19 @@ mod tests {
         assert!(checked > 5, "only {checked} fixtures");
     }
 
+    /// Stretches of string pieces with escapes and spaces, which mostly decode to
+    /// themselves (a `\u` or `\/` escape does not, and a lone backslash may escape what
+    /// follows).
+    fn escaped_stretch() -> impl proptest::strategy::Strategy<Value = Vec<u8>> {
+        use proptest::prelude::*;
+        let themselves = ["\\\"", "\\\\", "\\n", "\\t", " ", "a b", "xyz", "\",\""];
+        let token = prop_oneof![
+            30 => proptest::sample::select(themselves.to_vec()),
+            1 => proptest::sample::select(vec!["\\u0041", "\\/", "\\"]),
+        ];
+        proptest::collection::vec(token, 0..HASH_BLOCK / 2).prop_map(|t| t.concat().into_bytes())
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
         /// Any bytes (JSON-like, malformed or not, some longer than a block) hash as the
@@ -322,11 +376,13 @@ mod tests {
         fn hash_matches_the_reference_on_any_bytes(
             pieces in proptest::collection::vec(
                 (
-                    // Long stretches without whitespace or backslashes (the fast path),
+                    // Long stretches without whitespace or backslashes (the fast path), or
+                    // with them (in place, or the walk),
                     proptest::collection::vec(
                         proptest::sample::select(b"\"u0dA{}[]:,x".to_vec()),
                         0..2 * HASH_BLOCK,
                     ),
+                    escaped_stretch(),
                     // and short ones with them (the walk), malformed escapes included.
                     proptest::collection::vec(
                         proptest::sample::select(b"\"\\ \n\t\ru0dA{:,\x01".to_vec()),
@@ -336,7 +392,10 @@ mod tests {
                 0..6,
             )
         ) {
-            let bytes: Vec<u8> = pieces.into_iter().flat_map(|(a, b)| a.into_iter().chain(b)).collect();
+            let bytes: Vec<u8> = pieces
+                .into_iter()
+                .flat_map(|(a, e, b)| a.into_iter().chain(e).chain(b))
+                .collect();
             proptest::prop_assert_eq!(plan_sha256(&bytes), reference_sha256(&bytes));
         }
     }
@@ -360,6 +419,31 @@ mod tests {
             plan_sha256(spaced.as_bytes()),
             plan_sha256(compact.as_bytes())
         );
+    }
+
+    #[test]
+    fn escapes_that_decode_to_themselves_are_hashed_in_place() {
+        // Strings with spaces, escaped quotes and backslashes, as `for_each` keys and
+        // JSON-encoded policies are written, over several blocks.
+        let key = r#"module.m[\"a b\"].x[\"c\\\\d\"]\n"#;
+        let json = format!("[{}\"end\"]", format!("\"{key}\",").repeat(HASH_BLOCK / 8));
+        let block = &json.as_bytes()[HASH_BLOCK..2 * HASH_BLOCK];
+        let in_string = json.as_bytes()[..HASH_BLOCK]
+            .iter()
+            .filter(|&&b| b == b'"')
+            .count()
+            - json[..HASH_BLOCK].matches(r#"\""#).count();
+        assert!(escaped_in_place(block, in_string % 2 == 1).is_some());
+        assert_eq!(
+            plan_sha256(json.as_bytes()),
+            reference_sha256(json.as_bytes())
+        );
+        // Escapes that decode to other bytes, and a space outside strings, are walked.
+        for (text, in_string) in [(r#"a\u0041"#, true), (r#"a\/"#, true), (" 1", false)] {
+            assert_eq!(escaped_in_place(text.as_bytes(), in_string), None, "{text}");
+        }
+        assert_eq!(escaped_in_place(br#"a\"b" 1"#, true), None);
+        assert_eq!(escaped_in_place(br#"a\"b",1"#, true), Some(false));
     }
 
     /// `json` with whitespace after every `{`, `[`, `:` and `,` outside strings.
