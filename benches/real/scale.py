@@ -1,5 +1,6 @@
-# Scales a real 10-module plan (module.svc[0..9]) to N modules by copying module 0..9's
-# resource changes and planned values under new module indexes.
+# Scales a real 10-module plan (module.svc[0..9], or module.svc["svc-0".."svc-9"] with
+# for_each) to N modules by copying its modules' resource changes and planned values under
+# new module indexes or keys.
 import json, sys, copy
 src, factor, dst = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 p = json.load(open(src))
@@ -7,6 +8,8 @@ def renum(obj, m):
     s = json.dumps(obj)
     for k in range(9, -1, -1):
         s = s.replace(f"module.svc[{k}]", f"module.svc[{m*10+k}]").replace(f"svc-{k}-", f"svc-{m*10+k}-")
+        # for_each keys: in the dumped text the key's quotes are escaped (\\" in Python).
+        s = s.replace(f'module.svc[\\"svc-{k}\\"]', f'module.svc[\\"svc-{m*10+k}\\"]')
     return json.loads(s)
 rcs = p["resource_changes"]
 p["resource_changes"] = [renum(rc, m) for m in range(factor) for rc in rcs]
