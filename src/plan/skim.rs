@@ -9,7 +9,8 @@
 //! the JSON is valid, and reads only what an entry keeps.
 //!
 //! It is exact by refusing: an element is skimmed only when it is plain (no key has
-//! escapes, the strings the entry keeps no `\u` escape, no known member is repeated,
+//! escapes, no string that serde would decode has a `\u` escape — serde's syntax check
+//! lets a lone surrogate by, its typed read refuses it —, no known member is repeated,
 //! every known member has the JSON type the model takes); anything else gives `None`, and
 //! the caller reads that element with serde, which makes the entry or names the error. So
 //! a skimmed entry is the one serde would have made, provided the syntax assumed holds:
@@ -163,8 +164,15 @@ impl<'a> Skim<'a> {
         }
     }
 
-    /// Any string.
+    /// A string serde decodes (into a member the model keeps), skipped; `None` if it has
+    /// a `\u` escape: serde refuses a lone surrogate there, which its syntax check (of a
+    /// value it skips) lets by.
     fn string(&mut self) -> Option<()> {
+        self.skip_string(true)
+    }
+
+    /// A string, skipped; `typed`: see [`Self::string`].
+    fn skip_string(&mut self, typed: bool) -> Option<()> {
         self.expect(b'"')?;
         loop {
             let len = memchr2(b'"', b'\\', self.bytes.get(self.pos..)?)?;
@@ -172,12 +180,15 @@ impl<'a> Skim<'a> {
             if self.bytes[self.pos - 1] == b'"' {
                 return Some(());
             }
+            if typed && self.bytes.get(self.pos) == Some(&b'u') {
+                return None;
+            }
             // An escape: its next byte is never the closing quote.
             self.pos += 1;
         }
     }
 
-    /// `null` or any string.
+    /// `null` or a string serde decodes.
     fn string_or_null(&mut self) -> Option<()> {
         match self.peek()? {
             b'n' => self.null(),
@@ -206,7 +217,7 @@ impl<'a> Skim<'a> {
     /// Any value, skipped.
     fn value(&mut self) -> Option<()> {
         match self.peek()? {
-            b'"' => self.string(),
+            b'"' => self.skip_string(false),
             b'{' | b'[' => self.container(),
             _ => {
                 // A number or a literal: up to what ends a value.
@@ -226,7 +237,7 @@ impl<'a> Skim<'a> {
         loop {
             match *self.bytes.get(self.pos)? {
                 b'"' => {
-                    self.string()?;
+                    self.skip_string(false)?;
                     continue;
                 }
                 b'{' | b'[' => depth += 1,
@@ -404,6 +415,18 @@ mod tests {
         ] {
             assert_eq!(skimmed(&element, 0), None, "{element}");
         }
+        // A lone surrogate in a string serde decodes: its syntax check lets it by, its
+        // typed read refuses it.
+        for element in [
+            format!(r#"{{"address":"a.b","name":"\ud800",{change}}}"#),
+            format!(r#"{{"address":"a.b","action_reason":"x\udc00",{change}}}"#),
+            r#"{"address":"a.b","change":{"importing":{"id":"\ud800"}}}"#.into(),
+        ] {
+            let text = format!(r#"{{"resource_changes":[{element}]}}"#);
+            assert!(serde_json::from_str::<serde::de::IgnoredAny>(&text).is_ok());
+            assert_eq!(by_serde(&element, 0), None, "{element}");
+            assert_eq!(skimmed(&element, 0), None, "{element}");
+        }
     }
 
     #[test]
@@ -432,6 +455,8 @@ mod tests {
             Just(r#""create""#.to_string()),
             Just(r#""e\"s\\c]}""#.to_string()),
             Just(r#""\u0063reate""#.to_string()),
+            // serde's syntax check lets a lone surrogate by; its typed read refuses it.
+            Just(r#""\ud800""#.to_string()),
         ];
         leaf.prop_recursive(3, 16, 4, |inner| {
             prop_oneof![
