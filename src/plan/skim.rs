@@ -134,8 +134,8 @@ impl<'a> Skim<'a> {
     }
 
     /// A string, decoded: borrowed when it has no escapes. One with a `\u` escape is
-    /// left to serde (`None`), which refuses a lone surrogate where the value parser
-    /// would decode it to U+FFFD.
+    /// left to serde (`None`, see [`Self::string`]; the value parser, which decodes it
+    /// here, would make a lone surrogate U+FFFD where serde refuses it).
     fn decoded(&mut self) -> Option<Str<'a>> {
         self.expect(b'"')?;
         let start = self.pos;
@@ -146,11 +146,7 @@ impl<'a> Skim<'a> {
         }
         self.pos = start - 1;
         self.string()?;
-        let quoted = self.text.get(start - 1..self.pos)?;
-        if quoted.contains("\\u") {
-            return None;
-        }
-        match Value::parse(quoted) {
+        match Value::parse(self.text.get(start - 1..self.pos)?) {
             Ok(Value::String(decoded)) => Some(decoded),
             _ => None,
         }
