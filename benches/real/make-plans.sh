@@ -13,6 +13,7 @@
 #   foreach_10k   creates_10k with for_each keys instead of count indexes
 #                 (every address then has escaped quotes)                   (~10 MB)
 #   creates_100k, replaces_100k, foreach_100k: the 10k plans scaled tenfold by scale.py
+#   drift_10k, drift_100k: the replaces plans' changes turned into drift by drift.py
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=$(mkdir -p "${1:?usage: make-plans.sh OUTDIR}" && cd "$1" && pwd)
@@ -135,4 +136,10 @@ for kind in creates replaces foreach; do
   python3 "$here/scale.py" "$out/${kind}_10k/plan.json" 10 "$out/${kind}_100k/plan.json"
   cp "$out/${kind}_10k/schemas.json" "$out/${kind}_100k/"
   echo "made ${kind}_100k"
+done
+for size in 10k 100k; do
+  mkdir -p "$out/drift_$size"
+  python3 "$here/drift.py" "$out/replaces_$size/plan.json" "$out/drift_$size/plan.json"
+  cp "$out/replaces_$size/schemas.json" "$out/drift_$size/"
+  echo "made drift_$size"
 done
