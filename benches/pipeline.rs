@@ -120,10 +120,14 @@ fn pipeline(c: &mut Criterion) {
                 let differ = Differ::new("plan.json", black_box(&plan), Some(&case.schemas));
                 let head = differ.head(None).expect("diffs");
                 let resources = differ.lazy();
+                let drift = differ.drift(head.mode).expect("diffs");
                 let plans = [NamedPlan {
                     name: "plan",
                     diff: &head,
-                    resources: &resources,
+                    changes: planmark::diff::Changes {
+                        resources: &resources,
+                        drift: &drift,
+                    },
                 }];
                 render_comment(&plans, &meta, &templates, GITHUB_MAX_CHARS)
                     .expect("renders")

@@ -13,6 +13,7 @@
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+use planmark::diff::Changes;
 use planmark::differ::Differ;
 use planmark::render::markdown::marker::plan_sha256;
 use planmark::render::markdown::{render_comment, Meta, NamedPlan, TemplateSet};
@@ -87,16 +88,21 @@ fn run() -> Result<(), String> {
         let differ = Differ::new(&plan_path, &plan, schemas.as_ref());
         let head = differ.head(None).map_err(|e| e.to_string())?;
         let resources = differ.lazy();
+        let drift = differ.drift(head.mode).map_err(|e| e.to_string())?;
+        let changes = Changes {
+            resources: &resources,
+            drift: &drift,
+        };
         times[3] = t.elapsed();
         let t = Instant::now();
         let mut text = Vec::new();
-        write_plan(&head, &resources, &mut text).map_err(|e| e.to_string())?;
+        write_plan(&head, changes, &mut text).map_err(|e| e.to_string())?;
         times[4] = t.elapsed();
         let t = Instant::now();
         let plans = [NamedPlan {
             name: &plan_path,
             diff: &head,
-            resources: &resources,
+            changes,
         }];
         let comment =
             render_comment(&plans, &meta, &templates, 65_536).map_err(|e| e.to_string())?;

@@ -86,11 +86,11 @@ fn render_all(diff: &planmark::diff::PlanDiff, max_chars: usize) {
         "text ends mid-line"
     );
     let meta = meta();
-    let resources = planmark::diff::Diffed::new(diff);
+    let lists = planmark::diff::DiffedPlan::new(diff);
     let plans = [NamedPlan {
         name: "fuzz",
         diff,
-        resources: &resources,
+        changes: lists.changes(),
     }];
     let comment = render_comment(&plans, &meta, &TemplateSet::default(), max_chars)
         .unwrap_or_else(|e| panic!("built-in templates failed to render: {e}"));

@@ -379,7 +379,44 @@ pub trait ResourceChanges {
     }
 }
 
-/// A whole [`PlanDiff`]'s resource changes, already diffed.
+/// A plan's two lists of resource changes, as renderers read them: the
+/// differ's lazy ones ([`crate::differ::Lazy`], [`crate::differ::Drift`]) or a whole
+/// [`PlanDiff`]'s ([`DiffedPlan`]).
+#[derive(Clone, Copy)]
+pub struct Changes<'a> {
+    /// The planned changes.
+    pub resources: &'a dyn ResourceChanges,
+    /// The drift shown (already filtered by mode and relevance).
+    pub drift: &'a dyn ResourceChanges,
+}
+
+/// A whole [`PlanDiff`]'s two lists, already diffed.
+pub struct DiffedPlan<'a> {
+    /// Its resource changes.
+    pub resources: Diffed<'a>,
+    /// Its drift.
+    pub drift: Diffed<'a>,
+}
+
+impl<'a> DiffedPlan<'a> {
+    /// The lists of `plan`.
+    pub fn new(plan: &'a PlanDiff) -> Self {
+        DiffedPlan {
+            resources: Diffed::new(plan),
+            drift: Diffed::drift(plan),
+        }
+    }
+
+    /// Both, as renderers read them.
+    pub fn changes(&self) -> Changes<'_> {
+        Changes {
+            resources: &self.resources,
+            drift: &self.drift,
+        }
+    }
+}
+
+/// A whole [`PlanDiff`]'s resource changes (or its drift), already diffed.
 pub struct Diffed<'a> {
     resources: &'a [ResourceDiff],
     summaries: Vec<ResourceSummary>,
@@ -391,6 +428,14 @@ impl<'a> Diffed<'a> {
         Diffed {
             resources: &plan.resources,
             summaries: plan.resources.iter().map(ResourceSummary::of).collect(),
+        }
+    }
+
+    /// The drift of `plan` (what it shows).
+    pub fn drift(plan: &'a PlanDiff) -> Self {
+        Diffed {
+            resources: &plan.drift,
+            summaries: plan.drift.iter().map(ResourceSummary::of).collect(),
         }
     }
 }
@@ -446,7 +491,8 @@ pub struct PlanDiff {
     pub applyable: Option<bool>,
     /// Planned changes in the plan's order.
     pub resources: Vec<ResourceDiff>,
-    /// Drift to show (already filtered by mode and relevance).
+    /// Drift to show (already filtered by mode and relevance), in the plan's order. Left
+    /// empty by the differ's lazy path, which gives it as a [`ResourceChanges`].
     pub drift: Vec<ResourceDiff>,
     /// Deferred changes.
     pub deferred: Vec<DeferredDiff>,

@@ -8,7 +8,7 @@
 
 use std::fmt;
 
-use crate::diff::{CheckStatus, PlanDiff, PlanMode, ResourceAction, ResourceChanges, ResourceDiff};
+use crate::diff::{Changes, CheckStatus, PlanDiff, PlanMode, ResourceAction};
 
 /// A `--fail-on` rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -81,14 +81,15 @@ impl fmt::Display for Violation {
     }
 }
 
-/// A plan as the gates read it: its name, its head (drift, outputs, checks) and its
-/// resource changes (only their summaries, addresses and types are read: no diff).
-pub type Gated<'a> = (&'a str, &'a PlanDiff, &'a dyn ResourceChanges);
+/// A plan as the gates read it: its name, its head (outputs, checks) and its resource
+/// changes and drift (only their summaries, addresses and types are read: no diff).
+pub type Gated<'a> = (&'a str, &'a PlanDiff, Changes<'a>);
 
 /// The violations of `policy` by `plans`; names are used when there are several plans.
 pub fn evaluate(policy: &Policy, plans: &[Gated<'_>]) -> Vec<Violation> {
     let mut violations = Vec::new();
-    for &(name, plan, resources) in plans {
+    for &(name, plan, changes) in plans {
+        let resources = changes.resources;
         let plan_name = (plans.len() > 1).then(|| name.to_string());
         let violation = |address: Option<&str>, what: String, rule: String| Violation {
             plan: plan_name.clone(),
@@ -123,14 +124,15 @@ pub fn evaluate(policy: &Policy, plans: &[Gated<'_>]) -> Vec<Violation> {
                     }))
                 }
                 Rule::Drift => {
-                    let drifted: Vec<&ResourceDiff> = plan
-                        .drift
+                    let drift = changes.drift;
+                    let drifted = drift
+                        .summaries()
                         .iter()
-                        .filter(|r| r.action != ResourceAction::NoOp)
-                        .collect();
-                    violations.extend(drifted.iter().map(|r| {
+                        .enumerate()
+                        .filter(|(_, r)| r.action != ResourceAction::NoOp);
+                    violations.extend(drifted.map(|(i, _)| {
                         violation(
-                            Some(&r.address),
+                            Some(drift.address(i)),
                             "changed outside of Terraform".into(),
                             flag.clone(),
                         )
@@ -147,7 +149,7 @@ pub fn evaluate(policy: &Policy, plans: &[Gated<'_>]) -> Vec<Violation> {
                     }
                 }
                 Rule::Changes => {
-                    if has_changes(plan, resources) {
+                    if has_changes(plan, changes) {
                         violations.push(violation(None, "the plan has changes".into(), flag));
                     }
                 }
@@ -223,14 +225,22 @@ fn failing_checks(plan: &PlanDiff) -> Vec<(&str, CheckStatus)> {
 
 /// Would applying change anything? The same rule as the comment's verdict: a resource
 /// action (or a move or import), a changed output, or drift in a refresh-only plan.
-pub fn has_changes(plan: &PlanDiff, resources: &dyn ResourceChanges) -> bool {
-    let resource = resources.summaries().iter().any(crate::render::text::shows);
+pub fn has_changes(plan: &PlanDiff, changes: Changes<'_>) -> bool {
+    let resource = changes
+        .resources
+        .summaries()
+        .iter()
+        .any(crate::render::text::shows);
     let outputs = plan
         .outputs
         .iter()
         .any(|o| o.diff.action != crate::diff::Action::NoOp);
     let drift = plan.mode == PlanMode::RefreshOnly
-        && plan.drift.iter().any(|r| r.action != ResourceAction::NoOp);
+        && changes
+            .drift
+            .summaries()
+            .iter()
+            .any(|r| r.action != ResourceAction::NoOp);
     resource || outputs || drift
 }
 

@@ -4,7 +4,7 @@
 
 mod support;
 
-use planmark::diff::Diffed;
+use planmark::diff::DiffedPlan;
 use planmark::log::parse_log;
 use planmark::policy::{evaluate, Policy, Rule};
 use planmark::render::check::{check_markdown, live_references};
@@ -17,14 +17,17 @@ fn log(path: &str) -> planmark::log::PlanLog {
 }
 
 fn render(plans: &[(&str, &planmark::diff::PlanDiff)], extras: &Extras<'_>, max: usize) -> Comment {
-    let resources: Vec<Diffed<'_>> = plans.iter().map(|(_, diff)| Diffed::new(diff)).collect();
+    let lists: Vec<DiffedPlan<'_>> = plans
+        .iter()
+        .map(|(_, diff)| DiffedPlan::new(diff))
+        .collect();
     let named: Vec<NamedPlan<'_>> = plans
         .iter()
-        .zip(&resources)
-        .map(|((name, diff), resources)| NamedPlan {
+        .zip(&lists)
+        .map(|((name, diff), lists)| NamedPlan {
             name,
             diff,
-            resources,
+            changes: lists.changes(),
         })
         .collect();
     let meta = support::comment::meta("main");
@@ -66,7 +69,8 @@ fn golden_log_and_policy_comments() {
         max_destroy: Some(2),
         protect: vec!["null_resource.shard".into()],
     };
-    let violations = evaluate(&policy, &[("main", &removals, &Diffed::new(&removals))]);
+    let lists = DiffedPlan::new(&removals);
+    let violations = evaluate(&policy, &[("main", &removals, lists.changes())]);
     let cases: Vec<(&str, Comment)> = vec![
         (
             "failed_json",

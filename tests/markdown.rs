@@ -267,7 +267,7 @@ fn shrinking_the_limit_degrades_in_order_never_cutting() {
 
 #[test]
 fn inlined_partials_render_the_same_as_partials() {
-    use planmark::diff::Diffed;
+    use planmark::diff::DiffedPlan;
     use planmark::render::markdown::{render_comment, NamedPlan, TemplateSet};
 
     let mut plain = TemplateSet::default();
@@ -283,14 +283,14 @@ fn inlined_partials_render_the_same_as_partials() {
             }
         }
     }
-    let resources: Vec<Diffed<'_>> = diffs.iter().map(Diffed::new).collect();
+    let lists: Vec<DiffedPlan<'_>> = diffs.iter().map(DiffedPlan::new).collect();
     let named: Vec<NamedPlan<'_>> = diffs
         .iter()
-        .zip(&resources)
-        .map(|(diff, resources)| NamedPlan {
+        .zip(&lists)
+        .map(|(diff, lists)| NamedPlan {
             name: "plan",
             diff,
-            resources,
+            changes: lists.changes(),
         })
         .collect();
     // Each plan alone, and the first few together (the overview and several plan parts).

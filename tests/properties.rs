@@ -739,10 +739,11 @@ fn render_all(doc: &str, max_chars: usize) -> Result<Outputs, TestCaseError> {
     let diff = planmark::differ::diff_plan("prop.json", &plan, None, None)
         .map_err(|e| TestCaseError::fail(format!("diff failed: {e}")))?;
     let text = planmark::render::text::render_plan(&diff);
+    let lists = planmark::diff::DiffedPlan::new(&diff);
     let plans = [NamedPlan {
         name: "prop",
         diff: &diff,
-        resources: &planmark::diff::Diffed::new(&diff),
+        changes: lists.changes(),
     }];
     let comment = render_comment(&plans, &meta(), &TemplateSet::default(), max_chars)
         .map_err(|e| TestCaseError::fail(format!("render failed: {e}")))?;

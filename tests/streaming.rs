@@ -10,7 +10,9 @@ mod support;
 use std::borrow::Cow;
 use std::cell::Cell;
 
-use planmark::diff::{Diffed, PlanDiff, ResourceChanges, ResourceDiff, ResourceSummary};
+use planmark::diff::{
+    Changes, DiffedPlan, PlanDiff, ResourceChanges, ResourceDiff, ResourceSummary,
+};
 use planmark::differ::{diff_plan, Differ};
 use planmark::plan::parse_plan;
 use planmark::render::markdown::{render_comment, NamedPlan, TemplateSet, GITHUB_MAX_CHARS};
@@ -26,8 +28,13 @@ fn streamed(
     let plan = parse_plan("plan.json", plan_json)?;
     let differ = Differ::new("plan.json", &plan, schemas);
     let head = differ.head(None)?;
+    let (resources, drift) = (differ.lazy(), differ.drift(head.mode)?);
+    let changes = Changes {
+        resources: &resources,
+        drift: &drift,
+    };
     let mut out = Vec::new();
-    write_plan(&head, &differ.lazy(), &mut out)?;
+    write_plan(&head, changes, &mut out)?;
     Ok(String::from_utf8(out).expect("UTF-8 text"))
 }
 
@@ -158,27 +165,37 @@ fn lazy_comment(
     let plan = parse_plan("plan.json", plan_json)?;
     let differ = Differ::new("plan.json", &plan, schemas);
     let head = differ.head(None)?;
-    let lazy = differ.lazy();
+    let (lazy, drift) = (differ.lazy(), differ.drift(head.mode)?);
     let counting = Counting {
         inner: &lazy,
+        asked: Cell::new(0),
+    };
+    let counting_drift = Counting {
+        inner: &drift,
         asked: Cell::new(0),
     };
     let plans = [NamedPlan {
         name: "plan",
         diff: &head,
-        resources: &counting,
+        changes: Changes {
+            resources: &counting,
+            drift: &counting_drift,
+        },
     }];
     let meta = support::comment::meta("plan");
     let comment = render_comment(&plans, &meta, &TemplateSet::default(), max_chars)?;
-    Ok((comment.markdown, counting.asked.get()))
+    Ok((
+        comment.markdown,
+        counting.asked.get() + counting_drift.asked.get(),
+    ))
 }
 
 fn whole_comment(diff: &PlanDiff, max_chars: usize) -> String {
-    let resources = Diffed::new(diff);
+    let lists = DiffedPlan::new(diff);
     let plans = [NamedPlan {
         name: "plan",
         diff,
-        resources: &resources,
+        changes: lists.changes(),
     }];
     let meta = support::comment::meta("plan");
     render_comment(&plans, &meta, &TemplateSet::default(), max_chars)
@@ -271,4 +288,96 @@ fn a_big_plan_renders_as_the_same_plan_read_whole() {
         }
     }
     assert!(checked > 50, "only {checked} fixtures checked");
+}
+
+/// A plan whose `resource_drift` has `n` updates of `null_resource.d[i]` (unreadable
+/// values in those listed in `broken`). `refresh_only`: no resource changes, so every
+/// drifted resource is shown; otherwise one planned create, and `relevant_attributes`
+/// naming every third resource's `triggers.image`, so only those are shown.
+fn many_drifted(n: usize, broken: &[usize], refresh_only: bool) -> String {
+    let drift: Vec<String> = (0..n)
+        .map(|i| {
+            let port = if broken.contains(&i) {
+                format!("{}{}", "[".repeat(300), "]".repeat(300))
+            } else {
+                "8080".to_string()
+            };
+            format!(
+                r#"{{"address":"null_resource.d[{i}]","mode":"managed","type":"null_resource","name":"d","index":{i},"provider_name":"registry.terraform.io/hashicorp/null","change":{{"actions":["update"],"before":{{"id":"{i}","note":"a","triggers":{{"image":"api:1.0","port":{port}}}}},"after":{{"id":"{i}","note":"b","triggers":{{"image":"api:1.1","port":{port}}}}},"after_unknown":{{}},"before_sensitive":{{"triggers":{{}}}},"after_sensitive":{{"triggers":{{}}}}}}}}"#
+            )
+        })
+        .collect();
+    let (changes, relevant) = if refresh_only {
+        (String::new(), String::new())
+    } else {
+        let relevant: Vec<String> = (0..n)
+            .step_by(3)
+            .map(|i| {
+                format!(r#"{{"resource":"null_resource.d[{i}]","attribute":["triggers","image"]}}"#)
+            })
+            .collect();
+        (
+            r#"{"address":"null_resource.new","mode":"managed","type":"null_resource","name":"new","provider_name":"registry.terraform.io/hashicorp/null","change":{"actions":["create"],"before":null,"after":{"triggers":null},"after_unknown":{"id":true},"before_sensitive":false,"after_sensitive":{}}}"#.to_string(),
+            relevant.join(","),
+        )
+    };
+    format!(
+        r#"{{"format_version":"1.0","terraform_version":"1.0.3","resource_drift":[{}],"resource_changes":[{changes}],"relevant_attributes":[{relevant}]}}"#,
+        drift.join(",")
+    )
+}
+
+#[test]
+fn huge_drift_streams_and_comments_as_the_whole_plan_does() {
+    // Enough drift for the differ's worker threads, in both modes: refresh-only shows it
+    // all; a normal plan diffs each drifted resource once to find the relevant ones.
+    let n = 12_000;
+    for refresh_only in [true, false] {
+        let plan = many_drifted(n, &[], refresh_only);
+        let diff = whole(plan.as_bytes(), None).expect("diffs");
+        let shown = if refresh_only { n } else { n.div_ceil(3) };
+        assert_eq!(diff.drift.len(), shown, "refresh-only: {refresh_only}");
+        let step = if refresh_only { 1 } else { 3 };
+        for (k, r) in diff.drift.iter().enumerate() {
+            assert_eq!(r.address, format!("null_resource.d[{}]", k * step));
+        }
+        let text = streamed(plan.as_bytes(), None).expect("streams");
+        assert_eq!(text, render_plan(&diff), "refresh-only: {refresh_only}");
+        assert_eq!(
+            text.matches(" has changed\n").count(),
+            shown,
+            "refresh-only: {refresh_only}"
+        );
+        // Only the relevant attribute is shown in a normal plan.
+        assert_eq!(text.contains("\"a\" -> \"b\""), refresh_only);
+        let (lazy, asked) = lazy_comment(plan.as_bytes(), None, GITHUB_MAX_CHARS).expect("renders");
+        assert_eq!(lazy, whole_comment(&diff, GITHUB_MAX_CHARS));
+        // What the comment lists by address (each listed entry is diffed for its reason)
+        // or shows, not the whole drift: the same bound whatever the plan's size.
+        assert!(
+            asked < 2_500 && shown > 2_500,
+            "refresh-only {refresh_only}: {asked} diffs asked of {shown}"
+        );
+    }
+}
+
+#[test]
+fn the_first_unreadable_drifted_resource_in_plan_order_is_reported() {
+    // As for resource changes: in parts of several workers, the first in the plan wins.
+    // A normal plan finds it while choosing the drift it shows; a refresh-only plan's
+    // text when it gets there.
+    let broken = [2_900, 2_100, 1_700, 1_201];
+    for refresh_only in [true, false] {
+        let plan = many_drifted(3_000, &broken, refresh_only);
+        for err in [
+            whole(plan.as_bytes(), None).map(|_| ()).unwrap_err(),
+            streamed(plan.as_bytes(), None).map(|_| ()).unwrap_err(),
+        ] {
+            let message = err.to_string();
+            assert!(
+                message.contains("`null_resource.d[1201]`"),
+                "refresh-only {refresh_only}: expected the first broken drift: {message}"
+            );
+        }
+    }
 }

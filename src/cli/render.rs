@@ -7,7 +7,7 @@ use std::sync::{mpsc, Mutex, OnceLock};
 
 use super::gates::LoadedLog;
 use super::{read_input, read_input_at_most, CommonArgs, Format, PlanArg, RenderArgs};
-use crate::diff::{PlanDiff, ResourceChanges};
+use crate::diff::{Changes, PlanDiff, ResourceChanges};
 use crate::differ::Differ;
 use crate::error::{Error, Result};
 use crate::plan::{parse_plan, parse_plan_on_this_thread};
@@ -26,6 +26,8 @@ pub(super) struct Loaded<'l> {
     pub arg: PlanArg,
     pub head: PlanDiff,
     pub resources: Box<dyn ResourceChanges + Sync + 'l>,
+    /// The drift shown, each diff made on demand like the resource changes'.
+    pub drift: Box<dyn ResourceChanges + Sync + 'l>,
     /// The input's SHA-256 (empty when not asked for).
     pub sha256: Sha256,
 }
@@ -38,6 +40,16 @@ pub(super) struct Loaded<'l> {
 /// it (100k creates: 0.11 s hashed beside the parse, 0.13 s after it), and the parse keeps
 /// to one thread (on two, beside the hash, it slowed the hash down more than it gained).
 const HASH_BESIDE_PARSE_FROM: usize = 12 << 20;
+
+impl Loaded<'_> {
+    /// The resource changes and drift, as renderers read them.
+    pub(super) fn changes(&self) -> Changes<'_> {
+        Changes {
+            resources: &*self.resources,
+            drift: &*self.drift,
+        }
+    }
+}
 
 /// An input's SHA-256 for the marker, computed on another core while the comment renders
 /// ([`Marked::render`]), begun beside the parse for a big input.
@@ -134,10 +146,13 @@ pub(super) fn with_loaded<T>(
             .collect();
         let mut loaded = Vec::with_capacity(differs.len());
         for (((arg, _), differ), sha256) in inputs.iter().zip(&differs).zip(hashes) {
+            let head = differ.head(mode)?;
+            let drift = Box::new(differ.drift(head.mode)?);
             loaded.push(Loaded {
                 arg: arg.clone(),
-                head: differ.head(mode)?,
+                head,
                 resources: Box::new(differ.lazy()),
+                drift,
                 sha256,
             });
         }
@@ -212,7 +227,7 @@ fn write_text(
             let gap = if i > 0 { "\n" } else { "" };
             write(out, &format!("{gap}## {}\n", l.arg.name))?;
         }
-        write_plan(&l.head, &*l.resources, out)?;
+        write_plan(&l.head, l.changes(), out)?;
     }
     if let Some(log) = log {
         if common.log.failed.is_some() {
@@ -231,13 +246,7 @@ pub(super) fn violations(args: &CommonArgs, loaded: &[Loaded<'_>]) -> Vec<Violat
     }
     let plans: Vec<crate::policy::Gated<'_>> = loaded
         .iter()
-        .map(|l| {
-            (
-                l.arg.name.as_str(),
-                &l.head,
-                &*l.resources as &dyn ResourceChanges,
-            )
-        })
+        .map(|l| (l.arg.name.as_str(), &l.head, l.changes()))
         .collect();
     crate::policy::evaluate(&policy, &plans)
 }
@@ -277,7 +286,7 @@ pub(super) fn named<'a>(loaded: &'a [Loaded<'_>]) -> Vec<NamedPlan<'a>> {
         .map(|l| NamedPlan {
             name: &l.arg.name,
             diff: &l.head,
-            resources: &*l.resources,
+            changes: l.changes(),
         })
         .collect()
 }

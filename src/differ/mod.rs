@@ -10,6 +10,7 @@
 
 mod block;
 mod change;
+mod drift;
 pub(crate) mod infer;
 mod json;
 mod plan;
@@ -24,6 +25,7 @@ use crate::plan::ParsedChange;
 use crate::schema::Block;
 use crate::value::Value;
 
+pub use drift::Drift;
 pub use plan::{diff_plan, Differ, Lazy};
 pub(crate) use strings::{go_quote, go_quote_into};
 

@@ -17,6 +17,25 @@ use crate::plan::{ParsedChange, Plan, ResourceChange};
 use crate::schema::ProviderSchemas;
 use crate::value::{ParseError, Value};
 
+/// Which of a plan's lists of resource changes an entry is in.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum List {
+    /// `resource_changes`.
+    Changes,
+    /// `resource_drift`.
+    Drift,
+}
+
+impl List {
+    /// What an entry of the list is called in an error.
+    fn noun(self) -> &'static str {
+        match self {
+            List::Changes => "resource change",
+            List::Drift => "drifted resource",
+        }
+    }
+}
+
 /// Resource changes per part a worker diffs (and renders) at a time ([`Differ::each_part`]).
 const PART: usize = 256;
 /// Fewer resource changes than this are diffed on the calling thread: starting threads
@@ -40,6 +59,7 @@ pub fn diff_plan(
     })?;
     let mut diff = differ.head(mode)?;
     diff.resources = resources;
+    diff.drift = differ.drift(diff.mode)?.diff_all()?;
     Ok(diff)
 }
 
@@ -70,18 +90,23 @@ impl<'p, 'a> Differ<'p, 'a> {
         }
     }
 
+    /// The plan being diffed.
+    pub(super) fn plan(&self) -> &'p Plan<'a> {
+        self.plan
+    }
+
     fn config_index(&self) -> &ConfigIndex<'a> {
         self.config_index
             .get_or_init(|| ConfigIndex::new(self.plan.configuration))
     }
 
-    /// The plan's diff without its resource changes (`resources` is empty): drift,
-    /// deferred changes, outputs, checks. `mode` overrides the inferred plan mode.
+    /// The plan's diff without its resource changes and drift (`resources` and `drift`
+    /// are empty: [`Differ::lazy`] and [`Differ::drift`] give those): deferred changes,
+    /// outputs, checks. `mode` overrides the inferred plan mode.
     pub fn head(&self, mode: Option<PlanMode>) -> Result<PlanDiff> {
         let plan = self.plan;
         let path = self.path;
         let mode = mode.unwrap_or_else(|| infer_mode(plan));
-        let drift = self.drift(mode)?;
         let deferred = plan
             .deferred_changes
             .iter()
@@ -114,7 +139,7 @@ impl<'p, 'a> Differ<'p, 'a> {
             errored: plan.errored,
             applyable: plan.applyable,
             resources: Vec::new(),
-            drift,
+            drift: Vec::new(),
             deferred,
             outputs,
             checks: plan.checks.iter().map(check_summary).collect(),
@@ -151,22 +176,34 @@ impl<'p, 'a> Differ<'p, 'a> {
 
     /// Resource change `i`, diffed.
     pub fn resource(&self, i: usize) -> Result<ResourceDiff> {
-        let Some(read) = self.plan.read_resource_change(i) else {
+        self.diff_entry(List::Changes, i, Relevance::All)
+    }
+
+    /// Entry `i` of `list`, read again from the plan text and diffed.
+    pub(super) fn diff_entry(
+        &self,
+        list: List,
+        i: usize,
+        relevance: Relevance<'_, '_>,
+    ) -> Result<ResourceDiff> {
+        let (entries, read) = match list {
+            List::Changes => (
+                &self.plan.resource_changes,
+                self.plan.read_resource_change(i),
+            ),
+            List::Drift => (&self.plan.resource_drift, self.plan.read_drift_change(i)),
+        };
+        let address = || entries.get(i).map_or("?", |e| &*e.address);
+        let Some(read) = read else {
             // Read once already, so only a plan not read by `parse_plan` gets here.
-            let address = self.plan.resource_changes.get(i).map(|e| &*e.address);
             return Err(Error::input(
                 self.path,
                 format!(
-                    "resource change {i} (`{}`) cannot be read again from the plan text",
-                    address.unwrap_or("?")
+                    "{} {i} (`{}`) cannot be read again from the plan text",
+                    list.noun(),
+                    address()
                 ),
             ));
-        };
-        let address = || {
-            self.plan
-                .resource_changes
-                .get(i)
-                .map_or("?", |e| &*e.address)
         };
         let read = read.map_err(|e| value_error(self.path, address(), e))?;
         let v = &read.values;
@@ -178,7 +215,7 @@ impl<'p, 'a> Differ<'p, 'a> {
             after_sensitive: &v.after_sensitive,
             replace_paths: &v.replace_paths,
         };
-        Ok(self.diff_values(&read.change, values, Relevance::All))
+        Ok(self.diff_values(&read.change, values, relevance))
     }
 
     /// Calls `visit` with the diff of each resource change `want` accepts, in plan order,
@@ -189,15 +226,8 @@ impl<'p, 'a> Differ<'p, 'a> {
         want: &(dyn Fn(usize) -> bool + Sync),
         visit: &mut dyn FnMut(ResourceDiff) -> Result<()>,
     ) -> Result<()> {
-        let diff_part = |part: &[usize], mut diffs: Vec<ResourceDiff>| -> Result<_> {
-            for &i in part {
-                diffs.push(self.resource(i)?);
-            }
-            Ok(diffs)
-        };
-        self.each_part(want, &diff_part, &mut |diffs| {
-            diffs.drain(..).try_for_each(&mut *visit)
-        })
+        let len = self.plan.resource_changes.len();
+        self.each_diffed(len, want, &|i| self.resource(i), visit)
     }
 
     /// Calls `visit` with the text `render` makes of each resource change `want` accepts,
@@ -209,40 +239,71 @@ impl<'p, 'a> Differ<'p, 'a> {
         render: &(dyn Fn(&ResourceDiff, &mut String) + Sync),
         visit: &mut dyn FnMut(&str) -> Result<()>,
     ) -> Result<()> {
+        let len = self.plan.resource_changes.len();
+        self.each_rendered_of(len, want, &|i| self.resource(i), render, visit)
+    }
+
+    /// [`Differ::each_resource`] over any list of `len` entries, `diff` diffing entry `i`.
+    pub(super) fn each_diffed(
+        &self,
+        len: usize,
+        want: &(dyn Fn(usize) -> bool + Sync),
+        diff: &(dyn Fn(usize) -> Result<ResourceDiff> + Sync),
+        visit: &mut dyn FnMut(ResourceDiff) -> Result<()>,
+    ) -> Result<()> {
+        let diff_part = |part: &[usize], mut diffs: Vec<ResourceDiff>| -> Result<_> {
+            for &i in part {
+                diffs.push(diff(i)?);
+            }
+            Ok(diffs)
+        };
+        self.each_part(len, want, &diff_part, &mut |diffs| {
+            diffs.drain(..).try_for_each(&mut *visit)
+        })
+    }
+
+    /// [`Differ::each_rendered`] over any list of `len` entries, `diff` diffing entry `i`.
+    pub(super) fn each_rendered_of(
+        &self,
+        len: usize,
+        want: &(dyn Fn(usize) -> bool + Sync),
+        diff: &(dyn Fn(usize) -> Result<ResourceDiff> + Sync),
+        render: &(dyn Fn(&ResourceDiff, &mut String) + Sync),
+        visit: &mut dyn FnMut(&str) -> Result<()>,
+    ) -> Result<()> {
         let render_part = |part: &[usize], mut text: String| -> Result<_> {
             // Sized once (the buffer goes back to this worker and is reused): grown by
             // doubling, each worker left a trail of freed buffers, which the allocator's
             // huge pages kept resident.
             text.reserve(PART * 1024);
             for &i in part {
-                render(&self.resource(i)?, &mut text);
+                render(&diff(i)?, &mut text);
             }
             Ok(text)
         };
-        self.each_part(want, &render_part, &mut |text| {
+        self.each_part(len, want, &render_part, &mut |text| {
             visit(text)?;
             text.clear();
             Ok(())
         })
     }
 
-    /// Calls `visit` with what `make` makes of each part (256) of the resource changes
-    /// `want` accepts, in plan order, on the calling thread, while worker threads make the
+    /// Calls `visit` with what `make` makes of each part (256) of the indexes below `len`
+    /// (of the resource changes, or of another list) `want` accepts, in plan order, on the calling thread, while worker threads make the
     /// next parts (so that the visit overlaps the work). Each worker is at most two parts
     /// ahead, so memory stays bounded; a part whose worker the system will not start is
     /// made here. The first error in plan order ends it. `make` fills a container the
     /// visit has emptied: each worker's containers go back to it, so none is freed by
     /// another thread than the one that made it (an allocator keeps memory freed that way
     /// until its owner next looks, which made huge plans peak higher).
-    fn each_part<T: Send + Default>(
+    pub(super) fn each_part<T: Send + Default>(
         &self,
+        len: usize,
         want: &(dyn Fn(usize) -> bool + Sync),
         make: &(dyn Fn(&[usize], T) -> Result<T> + Sync),
         visit: &mut dyn FnMut(&mut T) -> Result<()>,
     ) -> Result<()> {
-        let wanted: Vec<usize> = (0..self.plan.resource_changes.len())
-            .filter(|i| want(*i))
-            .collect();
+        let wanted: Vec<usize> = (0..len).filter(|i| want(*i)).collect();
         let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
         if workers < 2 || wanted.len() < PARALLEL_MIN {
             let mut made = T::default();
@@ -360,76 +421,6 @@ fn infer_mode(plan: &Plan<'_>) -> PlanMode {
     } else {
         PlanMode::Normal
     }
-}
-
-impl Differ<'_, '_> {
-    /// The drift Terraform shows: all of it in a refresh-only plan, else what the plan's
-    /// relevant attributes touch.
-    fn drift(&self, mode: PlanMode) -> Result<Vec<ResourceDiff>> {
-        let plan = self.plan;
-        if mode == PlanMode::RefreshOnly {
-            return plan
-                .resource_drift
-                .iter()
-                .map(|rc| self.diff_change(rc, Relevance::All))
-                .collect();
-        }
-        let relevant: Vec<(&str, Value<'_>)> = plan
-            .relevant_attributes
-            .iter()
-            .filter_map(|r| {
-                let attr = r.attribute.and_then(|raw| Value::parse(raw.get()).ok())?;
-                Some((r.resource.as_ref(), attr))
-            })
-            .collect();
-        // Entries by resource (an empty resource applies to every one), in document order, so
-        // each drifted resource finds its own without scanning them all.
-        let mut global = Vec::new();
-        let mut by_resource: HashMap<&str, Vec<usize>> = HashMap::new();
-        for (ix, (resource, _)) in relevant.iter().enumerate() {
-            if resource.is_empty() {
-                global.push(ix);
-            } else {
-                by_resource.entry(resource).or_default().push(ix);
-            }
-        }
-        let mut out = Vec::new();
-        for rc in &plan.resource_drift {
-            let own = by_resource
-                .get(rc.address.as_ref())
-                .map_or(&[][..], Vec::as_slice);
-            let paths: Vec<&Value<'_>> = merge_sorted(&global, own)
-                .map(|ix| &relevant[ix].1)
-                .collect();
-            // With no relevant attribute every attribute reads as unchanged, so the entry's
-            // computed action is no-op and it drops out: only drift that matters is shown.
-            let diff = self.diff_change(rc, Relevance::Paths(&paths))?;
-            if diff.body.action != crate::diff::Action::NoOp {
-                out.push(diff);
-            }
-        }
-        Ok(out)
-    }
-}
-
-/// The two indexes (ascending, disjoint) merged in ascending order.
-fn merge_sorted<'i>(xs: &'i [usize], ys: &'i [usize]) -> impl Iterator<Item = usize> + 'i {
-    let (mut i, mut j) = (0, 0);
-    std::iter::from_fn(move || match (xs.get(i), ys.get(j)) {
-        (Some(&x), Some(&y)) if x < y => {
-            i += 1;
-            Some(x)
-        }
-        (_, Some(&y)) => {
-            j += 1;
-            Some(y)
-        }
-        (Some(&x), None) => {
-            i += 1;
-            Some(x)
-        }
-        (None, None) => None,
-    })
 }
 
 /// Parses a change member (absent is null).

@@ -1,4 +1,5 @@
-//! Plan model: `resource_changes` entries kept small between parsing and diffing.
+//! Plan model: `resource_changes` (and `resource_drift`) entries kept small between
+//! parsing and diffing.
 //!
 //! Each entry keeps what every renderer reads up front (address, type, actions and a few
 //! flags) and is read again in full from the plan text when it is diffed
@@ -23,6 +24,12 @@ impl<'a> Plan<'a> {
     /// of range, an error when a value cannot be parsed.
     pub fn read_resource_change(&self, i: usize) -> Option<Result<ReadChange<'a>, ParseError>> {
         self.resource_changes.get(i)?.read(self.text)
+    }
+
+    /// Drifted resource `i` (of `resource_drift`) read again, as
+    /// [`Plan::read_resource_change`] reads a change.
+    pub fn read_drift_change(&self, i: usize) -> Option<Result<ReadChange<'a>, ParseError>> {
+        self.resource_drift.get(i)?.read(self.text)
     }
 }
 
@@ -311,6 +318,26 @@ mod tests {
         assert!(matches!(a.place, Place::Address) && matches!(b.place, Place::Address));
         assert!(matches!(c.place, Place::Kept(_)));
         assert!(plan.read_resource_change(3).is_none());
+    }
+
+    #[test]
+    fn drift_entries_read_again_as_changes_do() {
+        // `resource_drift` is kept as small as `resource_changes`: the same list under
+        // either name reads again the same, and only the escaped address is kept as read.
+        let changes = crate::plan::parse_plan("plan.json", PLAN.as_bytes()).unwrap();
+        let drift_json = PLAN.replace("\"resource_changes\"", "\"resource_drift\"");
+        let drift = crate::plan::parse_plan("plan.json", drift_json.as_bytes()).unwrap();
+        assert!(drift.resource_changes.is_empty());
+        assert_eq!(drift.resource_drift.len(), 3);
+        for i in 0..3 {
+            let as_change = changes.read_resource_change(i).unwrap().unwrap();
+            let as_drift = drift.read_drift_change(i).unwrap().unwrap();
+            assert_eq!(format!("{as_drift:?}"), format!("{as_change:?}"), "entry {i}");
+        }
+        let places = drift.resource_drift.iter().map(|e| &e.place);
+        let kept: Vec<bool> = places.map(|p| matches!(p, Place::Kept(_))).collect();
+        assert_eq!(kept, [false, false, true]);
+        assert!(drift.read_drift_change(3).is_none());
     }
 
     #[test]

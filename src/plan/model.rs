@@ -38,9 +38,11 @@ pub struct PlanDocument<'a, C> {
     /// read in full again when diffed ([`Plan::read_resource_change`]).
     #[serde(default)]
     pub resource_changes: C,
-    /// Changes detected outside Terraform.
+    /// Changes detected outside Terraform, kept as small as `resource_changes` and read in
+    /// full again when diffed ([`Plan::read_drift_change`]): a plan may drift as much as
+    /// it changes.
     #[serde(borrow, default)]
-    pub resource_drift: Vec<ResourceChange<'a>>,
+    pub resource_drift: Segmented<ChangeEntry<'a>>,
     /// Which drifted attributes contributed to the plan.
     #[serde(borrow, default)]
     pub relevant_attributes: Vec<RelevantAttribute<'a>>,

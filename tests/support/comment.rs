@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use planmark::diff::{Diffed, PlanDiff};
+use planmark::diff::{DiffedPlan, PlanDiff};
 use planmark::render::check::{check_markdown, live_references};
 use planmark::render::markdown::marker::{marker_line, MarkerData};
 use planmark::render::markdown::{
@@ -43,14 +43,17 @@ pub fn load(plan: &Path) -> Result<PlanDiff, String> {
 
 /// Renders named plans with the built-in templates.
 pub fn render(plans: &[(&str, &PlanDiff)], max_chars: usize) -> Comment {
-    let resources: Vec<Diffed<'_>> = plans.iter().map(|(_, diff)| Diffed::new(diff)).collect();
+    let lists: Vec<DiffedPlan<'_>> = plans
+        .iter()
+        .map(|(_, diff)| DiffedPlan::new(diff))
+        .collect();
     let named: Vec<NamedPlan<'_>> = plans
         .iter()
-        .zip(&resources)
-        .map(|((name, diff), resources)| NamedPlan {
+        .zip(&lists)
+        .map(|((name, diff), lists)| NamedPlan {
             name,
             diff,
-            resources,
+            changes: lists.changes(),
         })
         .collect();
     let key = plans.iter().map(|(n, _)| *n).collect::<Vec<_>>().join("+");

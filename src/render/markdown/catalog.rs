@@ -8,7 +8,7 @@ use crate::render::text::{
     deferred_text, outputs_text, plan_is_empty, resource_text, shows, MarkedText,
 };
 
-use super::source::Plans;
+use super::source::{List, Plans};
 use super::words::Kind;
 
 /// How much of an entry the comment shows.
@@ -29,7 +29,7 @@ pub enum Detail {
 pub enum Item {
     /// The plan's resource change `i`.
     Resource(usize),
-    /// `plan.drift[i]`.
+    /// The plan's shown drift entry `i`.
     Drift(usize),
     /// `plan.deferred[i]`.
     Deferred(usize),
@@ -91,10 +91,10 @@ pub fn is_shown(r: &ResourceDiff) -> bool {
 /// its resource changes' bodies change anything.
 fn drift_shown(plans: &Plans<'_>, p: usize) -> Result<bool> {
     let plan = plans.head(p);
-    if plan.drift.is_empty() || plan.mode == PlanMode::RefreshOnly {
+    if plans.drift_summaries(p).is_empty() || plan.mode == PlanMode::RefreshOnly {
         return Ok(true);
     }
-    Ok(!plan_is_empty(plan, plans.named()[p].resources)?)
+    Ok(!plan_is_empty(plan, plans.named()[p].changes.resources)?)
 }
 
 impl Catalog {
@@ -105,7 +105,7 @@ impl Catalog {
         let most: usize = (0..plans.named().len())
             .map(|p| {
                 let head = plans.head(p);
-                plans.summaries(p).len() + head.drift.len() + head.deferred.len() + 1
+                plans.summaries(p).len() + plans.drift_summaries(p).len() + head.deferred.len() + 1
             })
             .sum();
         let mut entries = Vec::with_capacity(most);
@@ -124,12 +124,12 @@ impl Catalog {
             let shown = drift_shown(plans, p)?;
             drift.push(shown);
             if shown {
-                for (i, r) in plan.drift.iter().enumerate() {
-                    if is_shown(r) {
+                for (i, r) in plans.drift_summaries(p).iter().enumerate() {
+                    if shows(r) {
                         entries.push(Entry {
                             plan: p,
                             item: Item::Drift(i),
-                            kind: Kind::of(r),
+                            kind: Kind::of_summary(r),
                         });
                     }
                 }
@@ -171,8 +171,14 @@ impl Catalog {
 pub fn entry_text(plans: &Plans<'_>, entry: &Entry, compact: bool) -> Result<MarkedText> {
     let plan = plans.head(entry.plan);
     Ok(match entry.item {
-        Item::Resource(i) => resource_text(&*plans.resource(entry.plan, i)?, false, compact),
-        Item::Drift(i) => resource_text(&plan.drift[i], true, compact),
+        Item::Resource(i) => resource_text(
+            &*plans.resource(entry.plan, List::Changes, i)?,
+            false,
+            compact,
+        ),
+        Item::Drift(i) => {
+            resource_text(&*plans.resource(entry.plan, List::Drift, i)?, true, compact)
+        }
         Item::Deferred(i) => deferred_text(&plan.deferred[i], compact),
         Item::Outputs => outputs_text(plan, compact),
     })
@@ -182,8 +188,8 @@ pub fn entry_text(plans: &Plans<'_>, entry: &Entry, compact: bool) -> Result<Mar
 pub fn entry_label<'p>(plans: &Plans<'p>, entry: &Entry) -> &'p str {
     let plan = plans.head(entry.plan);
     match entry.item {
-        Item::Resource(i) => plans.address(entry.plan, i),
-        Item::Drift(i) => &plan.drift[i].address,
+        Item::Resource(i) => plans.address(entry.plan, List::Changes, i),
+        Item::Drift(i) => plans.address(entry.plan, List::Drift, i),
         Item::Deferred(i) => &plan.deferred[i].resource.address,
         Item::Outputs => "outputs",
     }

@@ -15,7 +15,7 @@ use crate::render::text::shows;
 use super::catalog::{entry_text, Catalog, Detail, Item};
 use super::diff_lines::diff_body;
 use super::extras::{self, Diagnostics, Extras, FailedPlan, PolicyContext};
-use super::source::Plans;
+use super::source::{List, Plans};
 use super::words::{self, icon, Kind, Segment};
 
 /// Bumped whenever a field is removed or changes meaning (adding fields is compatible).
@@ -381,11 +381,11 @@ pub fn build(
                         bump(&mut plan.omitted, entry.kind);
                     }
                     Detail::Listed => {
-                        let resource = plans.resource(entry.plan, r)?;
+                        let resource = plans.resource(entry.plan, List::Changes, r)?;
                         plan.listed.push(entry_context(&resource, None, false));
                     }
                     _ => {
-                        let resource = plans.resource(entry.plan, r)?;
+                        let resource = plans.resource(entry.plan, List::Changes, r)?;
                         let mut e = entry_context(&resource, diff, compact);
                         e.open = e.dangerous
                             && dangerous_count <= OPEN_DANGEROUS
@@ -396,9 +396,11 @@ pub fn build(
                     }
                 }
             }
+            // Only counted: not diffed (a plan may drift as much as it changes).
+            Item::Drift(_) if detail == Detail::Omitted => plan.drift.omitted += 1,
             Item::Drift(r) => place(
                 &mut plan.drift,
-                entry_context(&source.drift[r], diff, compact),
+                entry_context(&*plans.resource(entry.plan, List::Drift, r)?, diff, compact),
                 detail,
             ),
             Item::Deferred(d) => {
@@ -619,10 +621,7 @@ fn plan_context(
         }
     }
     let drift_entries = if drift_shown {
-        plan.drift
-            .iter()
-            .filter(|r| super::catalog::is_shown(r))
-            .count()
+        plans.drift_summaries(p).iter().filter(|r| shows(r)).count()
     } else {
         0
     };
@@ -645,7 +644,13 @@ fn plan_context(
     let items = dangerous
         .iter()
         .take(BANNER_ITEMS[tight])
-        .map(|i| Ok(entry_context(&*plans.resource(p, *i)?, None, false)))
+        .map(|i| {
+            Ok(entry_context(
+                &*plans.resource(p, List::Changes, *i)?,
+                None,
+                false,
+            ))
+        })
         .collect::<Result<Vec<_>>>()?;
     let danger = Danger {
         count: dangerous.len(),

@@ -232,11 +232,15 @@ mod tests {
     fn a_marker_takes_the_place_of_one_as_long() {
         let plan = crate::plan::parse_plan("p.json", br#"{"format_version":"1.2"}"#).unwrap();
         let differ = crate::differ::Differ::new("p.json", &plan, None);
-        let (head, resources) = (differ.head(None).unwrap(), differ.lazy());
+        let head = differ.head(None).unwrap();
+        let (resources, drift) = (differ.lazy(), differ.drift(head.mode).unwrap());
         let plans = [NamedPlan {
             name: "p",
             diff: &head,
-            resources: &resources,
+            changes: crate::diff::Changes {
+                resources: &resources,
+                drift: &drift,
+            },
         }];
         let meta = |marker: &str| Meta {
             marker: marker.to_string(),

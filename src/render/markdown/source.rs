@@ -1,14 +1,14 @@
-//! Markdown renderer, the plans rendered: each plan's head and resource changes, with the
-//! resource diffs the comment asks for computed once and kept. A huge plan's changes are
-//! read through the differ lazily, so only the entries the size budget measures or the
-//! comment shows are ever diffed (a few hundred at most, whatever the plan's size).
+//! Markdown renderer, the plans rendered: each plan's head, resource changes and drift,
+//! with the diffs the comment asks for computed once and kept. A huge plan's changes and
+//! drift are read through the differ lazily, so only the entries the size budget measures
+//! or the comment shows are ever diffed (a few hundred at most, whatever the plan's size).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ops::Deref;
 use std::rc::Rc;
 
-use crate::diff::{PlanDiff, ResourceChanges, ResourceDiff, ResourceSummary};
+use crate::diff::{Changes, PlanDiff, ResourceChanges, ResourceDiff, ResourceSummary};
 use crate::error::Result;
 
 /// A plan with its name.
@@ -16,17 +16,27 @@ use crate::error::Result;
 pub struct NamedPlan<'a> {
     /// Display name.
     pub name: &'a str,
-    /// Everything but the resource changes (its `resources` are not read).
+    /// Everything but the resource changes and drift (its `resources` and `drift` are
+    /// not read).
     pub diff: &'a PlanDiff,
+    /// The resource changes and drift.
+    pub changes: Changes<'a>,
+}
+
+/// Which list of a plan's an entry is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum List {
     /// The resource changes.
-    pub resources: &'a dyn ResourceChanges,
+    Changes,
+    /// The drift shown.
+    Drift,
 }
 
 /// The plans of one comment, with the resource diffs computed so far.
 pub struct Plans<'a> {
     named: &'a [NamedPlan<'a>],
-    /// Diffs computed on demand, by (plan, resource change).
-    kept: RefCell<HashMap<(usize, usize), Rc<ResourceDiff>>>,
+    /// Diffs computed on demand, by (plan, list, entry).
+    kept: RefCell<HashMap<(usize, List, usize), Rc<ResourceDiff>>>,
 }
 
 /// A resource change's diff: the plan's own, or one computed and kept.
@@ -67,26 +77,40 @@ impl<'a> Plans<'a> {
         self.named[p].diff
     }
 
+    /// Plan `p`'s list `list`.
+    fn list(&self, p: usize, list: List) -> &'a dyn ResourceChanges {
+        let changes = self.named[p].changes;
+        match list {
+            List::Changes => changes.resources,
+            List::Drift => changes.drift,
+        }
+    }
+
     /// Plan `p`'s resource change summaries.
     pub fn summaries(&self, p: usize) -> &'a [ResourceSummary] {
-        self.named[p].resources.summaries()
+        self.list(p, List::Changes).summaries()
     }
 
-    /// The address of plan `p`'s resource change `i`.
-    pub fn address(&self, p: usize, i: usize) -> &'a str {
-        self.named[p].resources.address(i)
+    /// Plan `p`'s shown drift's summaries.
+    pub fn drift_summaries(&self, p: usize) -> &'a [ResourceSummary] {
+        self.list(p, List::Drift).summaries()
     }
 
-    /// The diff of plan `p`'s resource change `i`, computed on first use.
-    pub fn resource(&self, p: usize, i: usize) -> Result<Body<'a>> {
-        if let Some(kept) = self.kept.borrow().get(&(p, i)) {
+    /// The address of entry `i` of plan `p`'s `list`.
+    pub fn address(&self, p: usize, list: List, i: usize) -> &'a str {
+        self.list(p, list).address(i)
+    }
+
+    /// The diff of entry `i` of plan `p`'s `list`, computed on first use.
+    pub fn resource(&self, p: usize, list: List, i: usize) -> Result<Body<'a>> {
+        if let Some(kept) = self.kept.borrow().get(&(p, list, i)) {
             return Ok(Body::Kept(Rc::clone(kept)));
         }
-        match self.named[p].resources.diff(i)? {
+        match self.list(p, list).diff(i)? {
             std::borrow::Cow::Borrowed(r) => Ok(Body::Borrowed(r)),
             std::borrow::Cow::Owned(r) => {
                 let r = Rc::new(r);
-                self.kept.borrow_mut().insert((p, i), Rc::clone(&r));
+                self.kept.borrow_mut().insert((p, list, i), Rc::clone(&r));
                 Ok(Body::Kept(r))
             }
         }

@@ -16,7 +16,7 @@ use std::fmt::Write;
 use std::io;
 
 use crate::diff::{
-    Action, DeferredDiff, Diffed, PlanDiff, PlanMode, ResourceAction, ResourceChanges,
+    Action, Changes, DeferredDiff, DiffedPlan, PlanDiff, PlanMode, ResourceAction, ResourceChanges,
     ResourceDiff, ResourceSummary,
 };
 use crate::error::{Error, Result};
@@ -67,7 +67,7 @@ pub fn outputs_text(plan: &PlanDiff, compact: bool) -> MarkedText {
 pub fn render_plan(plan: &PlanDiff) -> String {
     let mut text = Vec::new();
     // Writing to memory cannot fail, and the resources are already diffed.
-    let _ = write_plan(plan, &Diffed::new(plan), &mut text);
+    let _ = write_plan(plan, DiffedPlan::new(plan).changes(), &mut text);
     String::from_utf8(text).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
@@ -84,16 +84,14 @@ pub fn shows(r: &ResourceSummary) -> bool {
 const FLUSH_AT: usize = 1 << 16;
 
 /// Writes the whole plan as text to `sink`, diffing nothing itself: `plan` holds every
-/// section but the resource changes (its `resources` are not read), and `resources` gives
-/// those (it may be the differ's, computing them a chunk at a time as they are written).
-pub fn write_plan(
-    plan: &PlanDiff,
-    resources: &dyn ResourceChanges,
-    sink: &mut dyn io::Write,
-) -> Result<()> {
+/// section but the resource changes and drift (its `resources` and `drift` are not
+/// read), and `changes` gives those (they may be the differ's, computing them a chunk at
+/// a time as they are written).
+pub fn write_plan(plan: &PlanDiff, changes: Changes<'_>, sink: &mut dyn io::Write) -> Result<()> {
+    let resources = changes.resources;
     let mut out = Out::default();
     version_warning(&mut out, plan);
-    let drift_shown = render_drift(&mut out, plan, resources)?;
+    let drift_shown = render_drift(&mut out, sink, plan, changes)?;
 
     let summaries = resources.summaries();
     let changes: Vec<&ResourceSummary> = summaries.iter().filter(|r| shows(r)).collect();
@@ -192,23 +190,7 @@ pub fn write_plan(
             "\nTerraform will perform the following actions:\n"
         });
         let shown = |i: usize| shows(&summaries[i]);
-        // Rendered where each change is diffed (worker threads), appended here.
-        let render = |r: &ResourceDiff, text: &mut String| {
-            let mut change = Out::from_text(std::mem::take(text));
-            change.push('\n');
-            render_resource(&mut change, r, Cause::Planned, false);
-            change.push('\n');
-            *text = change.into_parts().0;
-        };
-        resources.each_rendered(&shown, &render, &mut |text| {
-            if out.len() + text.len() < FLUSH_AT {
-                out.push_str(text);
-                return Ok(());
-            }
-            // A big piece (a part of a huge plan) goes out as it is, not copied.
-            flush(&mut out, sink)?;
-            sink.write_all(text.as_bytes()).map_err(Error::Write)
-        })?;
+        write_changes(&mut out, sink, resources, &shown, Cause::Planned)?;
         out.push_str("\nPlan: ");
         if importing > 0 {
             let _ = write!(out, "{importing} to import, ");
@@ -232,6 +214,34 @@ pub fn write_plan(
     flush(&mut out, sink)
 }
 
+/// Writes the changes of `list` that `want` accepts, as `cause`, each between blank lines:
+/// rendered where each is diffed (worker threads), appended to `out` or, once it is big,
+/// written out as they come.
+fn write_changes(
+    out: &mut Out,
+    sink: &mut dyn io::Write,
+    list: &dyn ResourceChanges,
+    want: &(dyn Fn(usize) -> bool + Sync),
+    cause: Cause,
+) -> Result<()> {
+    let render = |r: &ResourceDiff, text: &mut String| {
+        let mut change = Out::from_text(std::mem::take(text));
+        change.push('\n');
+        render_resource(&mut change, r, cause, false);
+        change.push('\n');
+        *text = change.into_parts().0;
+    };
+    list.each_rendered(want, &render, &mut |text| {
+        if out.len() + text.len() < FLUSH_AT {
+            out.push_str(text);
+            return Ok(());
+        }
+        // A big piece (a part of a huge plan) goes out as it is, not copied.
+        flush(out, sink)?;
+        sink.write_all(text.as_bytes()).map_err(Error::Write)
+    })
+}
+
 /// Writes out what `out` holds and empties it.
 fn flush(out: &mut Out, sink: &mut dyn io::Write) -> Result<()> {
     sink.write_all(out.as_bytes()).map_err(Error::Write)?;
@@ -246,7 +256,12 @@ fn line(out: &mut String, text: &str) {
 
 /// Resources with nothing to say (no-op, not moved, not imported) are not shown.
 fn is_shown(r: &crate::diff::ResourceDiff) -> bool {
-    r.action != ResourceAction::NoOp || r.moved_from().is_some() || r.importing.is_some()
+    has_news(&ResourceSummary::of(r))
+}
+
+/// A change other than no-op, or a move or an import.
+fn has_news(r: &ResourceSummary) -> bool {
+    r.action != ResourceAction::NoOp || r.moved || r.importing
 }
 
 #[derive(Default)]
@@ -294,23 +309,25 @@ fn version_warning(out: &mut String, plan: &PlanDiff) {
     }
 }
 
-/// The drift section, when Terraform shows it (it says whether it did).
-fn render_drift(out: &mut Out, plan: &PlanDiff, resources: &dyn ResourceChanges) -> Result<bool> {
-    if plan.drift.is_empty() {
+/// The drift section, when Terraform shows it (it says whether it did), streamed like the
+/// resource changes.
+fn render_drift(
+    out: &mut Out,
+    sink: &mut dyn io::Write,
+    plan: &PlanDiff,
+    changes: Changes<'_>,
+) -> Result<bool> {
+    let summaries = changes.drift.summaries();
+    if summaries.is_empty() {
         return Ok(false);
     }
-    if plan.mode != PlanMode::RefreshOnly && plan_is_empty(plan, resources)? {
+    if plan.mode != PlanMode::RefreshOnly && plan_is_empty(plan, changes.resources)? {
         return Ok(false);
     }
     out.push_str("\nNote: Objects have changed outside of Terraform\n\n");
     out.push_str(&word_wrap("Terraform detected the following changes made outside of Terraform since the last \"terraform apply\" which may have affected this plan:\n"));
-    for r in &plan.drift {
-        if is_shown(r) {
-            out.push('\n');
-            render_resource(out, r, Cause::Drift, false);
-            out.push('\n');
-        }
-    }
+    let shown = |i: usize| has_news(&summaries[i]);
+    write_changes(out, sink, changes.drift, &shown, Cause::Drift)?;
     let epilogue = if plan.mode == PlanMode::RefreshOnly {
         "\n\nThis is a refresh-only plan, so Terraform will not take any actions to undo these. If you were expecting these changes then you can apply this plan to record the updated values in the Terraform state without changing any remote objects."
     } else {

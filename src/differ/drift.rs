@@ -1,0 +1,227 @@
+//! Differ: a plan's `resource_drift` → the drifted resources Terraform shows, as a
+//! [`ResourceChanges`] ([`Drift`]) whose diffs are made when asked, like the resource
+//! changes' ([`super::Lazy`]): a plan may drift as much as it changes (a refresh-only plan
+//! after an out-of-band change to everything), and holding every drifted resource's diff
+//! tree until the render ends cost such a plan 2.5–3× its input's size.
+//!
+//! Which entries are shown: all of them in a refresh-only plan; otherwise those whose diff,
+//! limited to the attributes the plan's `relevant_attributes` name, still changes
+//! something. Finding those diffs each entry once (on every core) and keeps its index only.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use super::plan::List;
+use super::{Differ, Relevance};
+use crate::diff::{Action, PlanMode, ResourceChanges, ResourceDiff, ResourceSummary};
+use crate::error::Result;
+use crate::value::Value;
+
+/// A plan's drift as renderers read it: the shown entries' summaries, addresses and
+/// types up front, each diff computed when asked (and not kept).
+pub struct Drift<'d, 'p, 'a> {
+    differ: &'d Differ<'p, 'a>,
+    /// The attributes that matter, or `None` when all do (refresh-only plans).
+    relevant: Option<Relevant<'p, 'a>>,
+    /// The shown entries' indexes in `resource_drift`, ascending.
+    shown: Vec<usize>,
+    summaries: Vec<ResourceSummary>,
+}
+
+/// A plan's `relevant_attributes`, by resource.
+struct Relevant<'p, 'a> {
+    /// Each entry's attribute path, parsed (entries whose path cannot be read are left
+    /// out: they name nothing).
+    paths: Vec<(&'p str, Value<'a>)>,
+    /// Entries with no resource (they apply to every one), in document order.
+    global: Vec<usize>,
+    /// Entries by resource address, in document order, so that each drifted resource
+    /// finds its own without scanning them all.
+    by_resource: HashMap<&'p str, Vec<usize>>,
+}
+
+impl<'p, 'a> Relevant<'p, 'a> {
+    fn new(plan: &'p crate::plan::Plan<'a>) -> Self {
+        let paths: Vec<(&'p str, Value<'a>)> = plan
+            .relevant_attributes
+            .iter()
+            .filter_map(|r| {
+                let attr = r.attribute.and_then(|raw| Value::parse(raw.get()).ok())?;
+                Some((r.resource.as_ref(), attr))
+            })
+            .collect();
+        let mut global = Vec::new();
+        let mut by_resource: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (ix, (resource, _)) in paths.iter().enumerate() {
+            if resource.is_empty() {
+                global.push(ix);
+            } else {
+                by_resource.entry(resource).or_default().push(ix);
+            }
+        }
+        Relevant {
+            paths,
+            global,
+            by_resource,
+        }
+    }
+
+    /// The paths that matter for the resource at `address`, in document order.
+    fn of(&self, address: &str) -> Vec<&Value<'a>> {
+        let own = self.by_resource.get(address).map_or(&[][..], Vec::as_slice);
+        merge_sorted(&self.global, own)
+            .map(|ix| &self.paths[ix].1)
+            .collect()
+    }
+}
+
+impl<'p, 'a> Differ<'p, 'a> {
+    /// The drift Terraform shows for a plan in `mode` (the head's, given or inferred).
+    /// Outside refresh-only mode each drifted resource is diffed once here to learn
+    /// whether it is shown (a value that cannot be read fails here).
+    pub fn drift(&self, mode: PlanMode) -> Result<Drift<'_, 'p, 'a>> {
+        let entries = &self.plan().resource_drift;
+        let mut drift = Drift {
+            differ: self,
+            relevant: None,
+            shown: Vec::new(),
+            summaries: Vec::new(),
+        };
+        let shown = if mode == PlanMode::RefreshOnly {
+            (0..entries.len()).collect()
+        } else {
+            drift.relevant = Some(Relevant::new(self.plan()));
+            let mut shown = Vec::new();
+            // With no relevant attribute every attribute reads as unchanged, so the
+            // entry's computed action is no-op and it drops out: only drift that matters
+            // is shown.
+            let keep_part = |part: &[usize], mut keep: Vec<usize>| -> Result<Vec<usize>> {
+                for &k in part {
+                    if drift.diff_entry(k)?.body.action != Action::NoOp {
+                        keep.push(k);
+                    }
+                }
+                Ok(keep)
+            };
+            self.each_part(entries.len(), &|_| true, &keep_part, &mut |keep| {
+                shown.append(keep);
+                Ok(())
+            })?;
+            shown
+        };
+        drift.summaries = Vec::with_capacity(shown.len());
+        drift.summaries.extend(shown.iter().map(|&k| {
+            let entry = &entries[k];
+            ResourceSummary {
+                action: entry.action,
+                data_source: entry.data_source,
+                moved: entry.moved,
+                importing: entry.importing,
+            }
+        }));
+        drift.shown = shown;
+        Ok(drift)
+    }
+}
+
+impl Drift<'_, '_, '_> {
+    /// Entry `k` of `resource_drift`, diffed with the attributes that matter.
+    fn diff_entry(&self, k: usize) -> Result<ResourceDiff> {
+        match &self.relevant {
+            None => self.differ.diff_entry(List::Drift, k, Relevance::All),
+            Some(relevant) => {
+                let address = &self.differ.plan().resource_drift[k].address;
+                let paths = relevant.of(address);
+                self.differ
+                    .diff_entry(List::Drift, k, Relevance::Paths(&paths))
+            }
+        }
+    }
+
+    /// Every shown entry's diff, in plan order (for a whole [`crate::diff::PlanDiff`]).
+    pub fn diff_all(&self) -> Result<Vec<ResourceDiff>> {
+        let mut all = Vec::with_capacity(self.shown.len());
+        self.differ.each_diffed(
+            self.shown.len(),
+            &|_| true,
+            &|j| self.diff_entry(self.shown[j]),
+            &mut |diff| {
+                all.push(diff);
+                Ok(())
+            },
+        )?;
+        Ok(all)
+    }
+}
+
+impl ResourceChanges for Drift<'_, '_, '_> {
+    fn summaries(&self) -> &[ResourceSummary] {
+        &self.summaries
+    }
+
+    fn address(&self, i: usize) -> &str {
+        &self.differ.plan().resource_drift[self.shown[i]].address
+    }
+
+    fn type_name(&self, i: usize) -> &str {
+        &self.differ.plan().resource_drift[self.shown[i]].type_
+    }
+
+    fn diff(&self, i: usize) -> Result<Cow<'_, ResourceDiff>> {
+        self.diff_entry(self.shown[i]).map(Cow::Owned)
+    }
+
+    fn each_diff(
+        &self,
+        want: &(dyn Fn(usize) -> bool + Sync),
+        visit: &mut dyn FnMut(&ResourceDiff) -> Result<()>,
+    ) -> Result<()> {
+        let diff = |j: usize| self.diff_entry(self.shown[j]);
+        self.differ
+            .each_diffed(self.shown.len(), want, &diff, &mut |d| visit(&d))
+    }
+
+    fn each_rendered(
+        &self,
+        want: &(dyn Fn(usize) -> bool + Sync),
+        render: &(dyn Fn(&ResourceDiff, &mut String) + Sync),
+        visit: &mut dyn FnMut(&str) -> Result<()>,
+    ) -> Result<()> {
+        let diff = |j: usize| self.diff_entry(self.shown[j]);
+        self.differ
+            .each_rendered_of(self.shown.len(), want, &diff, render, visit)
+    }
+}
+
+/// The two indexes (ascending, disjoint) merged in ascending order.
+fn merge_sorted<'i>(xs: &'i [usize], ys: &'i [usize]) -> impl Iterator<Item = usize> + 'i {
+    let (mut i, mut j) = (0, 0);
+    std::iter::from_fn(move || match (xs.get(i), ys.get(j)) {
+        (Some(&x), Some(&y)) if x < y => {
+            i += 1;
+            Some(x)
+        }
+        (_, Some(&y)) => {
+            j += 1;
+            Some(y)
+        }
+        (Some(&x), None) => {
+            i += 1;
+            Some(x)
+        }
+        (None, None) => None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::merge_sorted;
+
+    #[test]
+    fn merge_sorted_interleaves() {
+        let merged: Vec<usize> = merge_sorted(&[0, 3, 4], &[1, 2, 5]).collect();
+        assert_eq!(merged, [0, 1, 2, 3, 4, 5]);
+        assert_eq!(merge_sorted(&[], &[7]).collect::<Vec<_>>(), [7]);
+        assert_eq!(merge_sorted(&[7], &[]).collect::<Vec<_>>(), [7]);
+    }
+}
