@@ -332,7 +332,11 @@ mod tests {
         for i in 0..3 {
             let as_change = changes.read_resource_change(i).unwrap().unwrap();
             let as_drift = drift.read_drift_change(i).unwrap().unwrap();
-            assert_eq!(format!("{as_drift:?}"), format!("{as_change:?}"), "entry {i}");
+            assert_eq!(
+                format!("{as_drift:?}"),
+                format!("{as_change:?}"),
+                "entry {i}"
+            );
         }
         let places = drift.resource_drift.iter().map(|e| &e.place);
         let kept: Vec<bool> = places.map(|p| matches!(p, Place::Kept(_))).collect();

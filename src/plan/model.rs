@@ -21,8 +21,9 @@ pub use super::segmented::Segmented;
 /// The whole plan document, its `resource_changes` read.
 pub type Plan<'a> = PlanDocument<'a, Segmented<ChangeEntry<'a>>>;
 
-/// The whole plan document, its `resource_changes` read as `C`: [`Plan`] reads them in
-/// place; the parallel parse reads them as text, which other threads read meanwhile.
+/// The whole plan document, its `resource_changes` and `resource_drift` read as `C`:
+/// [`Plan`] reads them in place; the parallel parse reads them as text, which other
+/// threads read meanwhile.
 #[derive(Debug, Deserialize)]
 pub struct PlanDocument<'a, C> {
     /// `"1.2"` etc.; checked by the loader before this struct is built.
@@ -41,8 +42,8 @@ pub struct PlanDocument<'a, C> {
     /// Changes detected outside Terraform, kept as small as `resource_changes` and read in
     /// full again when diffed ([`Plan::read_drift_change`]): a plan may drift as much as
     /// it changes.
-    #[serde(borrow, default)]
-    pub resource_drift: Segmented<ChangeEntry<'a>>,
+    #[serde(default)]
+    pub resource_drift: C,
     /// Which drifted attributes contributed to the plan.
     #[serde(borrow, default)]
     pub relevant_attributes: Vec<RelevantAttribute<'a>>,
@@ -76,14 +77,15 @@ pub struct PlanDocument<'a, C> {
 }
 
 impl<'a, C> PlanDocument<'a, C> {
-    /// The same document with `changes` for its `resource_changes`.
-    pub(super) fn with_changes<D>(self, changes: D) -> PlanDocument<'a, D> {
+    /// The same document with `changes` for its `resource_changes` and `drift` for its
+    /// `resource_drift`.
+    pub(super) fn with_lists<D>(self, changes: D, drift: D) -> PlanDocument<'a, D> {
         PlanDocument {
             format_version: self.format_version,
             terraform_version: self.terraform_version,
             variables: self.variables,
             resource_changes: changes,
-            resource_drift: self.resource_drift,
+            resource_drift: drift,
             relevant_attributes: self.relevant_attributes,
             output_changes: self.output_changes,
             checks: self.checks,

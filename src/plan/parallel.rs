@@ -1,8 +1,9 @@
-//! Plan model: a big plan read with its `resource_changes` list element by element, on
-//! two threads or one. The calling thread reads the document with the list left as text,
-//! while a helper reads the list in pieces; when the document is read, the calling thread
-//! reads the list's head (up to the first piece) and takes pieces too (alone, it reads
-//! them all). The document's read checks the list's syntax, so its elements are skimmed
+//! Plan model: a big plan read with its `resource_changes` and `resource_drift` lists
+//! element by element, on two threads or one. The calling thread reads the document with
+//! the lists left as text, while a helper reads them in pieces; when the document is read,
+//! the calling thread reads each list's head (up to the first piece in it) and takes
+//! pieces too (alone, it reads them all). A piece belongs to the list whose head (or
+//! whose piece before it) was read up to where it starts. The document's read checks the list's syntax, so its elements are skimmed
 //! ([`super::skim`]), each one that is not plain read with serde; either way each entry
 //! knows where its change starts in the text, which is where the change is read again
 //! from (a whole list read by serde locates only changes whose address has no escapes,
@@ -34,10 +35,10 @@ pub(super) const PARALLEL_MIN: usize = 1 << 20;
 /// together, large enough that guessing where pieces start costs nothing.
 const PIECE: usize = 256 * 1024;
 
-/// The document with its change list as text.
+/// The document with its lists as text.
 type Unread<'a> = PlanDocument<'a, ListText<'a>>;
 
-/// The `resource_changes` member's text (`None` when it is absent).
+/// A list member's text (`None` when it is absent).
 #[derive(Default)]
 struct ListText<'a>(Option<&'a RawValue>);
 
@@ -90,33 +91,27 @@ fn parse_with<'a>(
             guessed();
         }
         let read = read(text, pieces, &starts);
-        if !matches!(read, Read::Pieces(..)) {
+        if !matches!(read, Some((_, [Some(_), _] | [_, Some(_)]))) {
             // The helper has nothing left to do.
             pieces.stop.store(true, Relaxed);
         }
         read
     });
-    match read {
-        Read::Failed => None,
-        Read::Whole(plan) => Some(plan),
-        Read::Pieces(document, list, head) => {
-            let entries = pieces
-                .joined(text, list, head)
-                .or_else(|| serde_json::from_str(list).ok())?;
-            Some(document.with_changes(entries))
+    let (document, heads) = read?;
+    let mut read = pieces.into_read();
+    let [changes, drift] = heads.map(|head| match head {
+        None => Some(Segmented::default()),
+        Some((list, head)) => {
+            joined(&mut read, text, list, head).or_else(|| serde_json::from_str(list).ok())
         }
-    }
+    });
+    Some(document.with_lists(changes?, drift?))
 }
 
-/// What the calling thread read.
-enum Read<'a> {
-    /// The document has an error.
-    Failed,
-    /// All of it (the guess was wrong, or there is no list).
-    Whole(Plan<'a>),
-    /// The document, its list (this text) read in pieces; the list's head.
-    Pieces(Unread<'a>, &'a str, Piece<'a>),
-}
+/// What the calling thread read (`None` when the document has an error): the document;
+/// for each of its lists present (`resource_changes`, then `resource_drift`), its text,
+/// read in pieces, and its head.
+type Read<'a> = Option<(Unread<'a>, [Option<(&'a str, Piece<'a>)>; 2])>;
 
 /// The pieces of the list: which one to read next, each one's reading.
 #[derive(Default)]
@@ -143,48 +138,59 @@ impl<'a> Pieces<'a> {
         }
     }
 
-    /// The list put together: its `head`, the piece where that ended, the one where that
-    /// ended, and so on; `None` unless that ends at the end of `list` (in `text`).
-    fn joined(self, text: &str, list: &str, head: Piece<'a>) -> Option<Segmented<ChangeEntry<'a>>> {
-        let mut read: Vec<Option<Piece<'a>>> = self
-            .read
-            .into_inner()?
-            .into_iter()
+    /// Each piece's reading (`None` where it gave up or was not read).
+    fn into_read(self) -> Vec<Option<Piece<'a>>> {
+        let read = self.read.into_inner().unwrap_or_default();
+        read.into_iter()
             .map(|piece| piece.into_inner().flatten())
-            .collect();
-        let mut entries = Segmented::default();
-        let mut piece = Some(head);
-        loop {
-            let (elements, ended) = piece?;
-            entries.push_segment(elements);
-            match ended {
-                Ended::Met(next) => piece = read.get_mut(next)?.take(),
-                Ended::List(end) => {
-                    return (end == offset(text, list) + list.len()).then_some(entries);
-                }
+            .collect()
+    }
+}
+
+/// A list put together: its `head`, the piece (taken from `read`) where that ended, the
+/// one where that ended, and so on; `None` unless that ends at the end of `list` (in
+/// `text`). A chain never leaves its list: each reading stops at the list's end.
+fn joined<'a>(
+    read: &mut [Option<Piece<'a>>],
+    text: &str,
+    list: &str,
+    head: Piece<'a>,
+) -> Option<Segmented<ChangeEntry<'a>>> {
+    let mut entries = Segmented::default();
+    let mut piece = Some(head);
+    loop {
+        let (elements, ended) = piece?;
+        entries.push_segment(elements);
+        match ended {
+            Ended::Met(next) => piece = read.get_mut(next)?.take(),
+            Ended::List(end) => {
+                return (end == offset(text, list) + list.len()).then_some(entries);
             }
         }
     }
 }
 
-/// The document, read here; its list read in order or left to the pieces, which this
+/// The document, read here; its lists read in order or left to the pieces, which this
 /// thread reads too once the document is read.
 fn read<'a>(text: &'a str, pieces: &Pieces<'a>, starts: &mpsc::Receiver<Vec<usize>>) -> Read<'a> {
-    let Some(document) = read_document(text) else {
-        return Read::Failed;
-    };
-    let Some(list) = document.resource_changes.0.map(RawValue::get) else {
-        return Read::Whole(document.with_changes(Segmented::default()));
-    };
+    let document = read_document(text)?;
+    let lists = [&document.resource_changes, &document.resource_drift]
+        .map(|list| list.0.map(RawValue::get));
+    if lists.iter().all(Option::is_none) {
+        return Some((document, [None, None]));
+    }
     let starts = starts.recv().unwrap_or_default();
-    // The head of the list, up to the first piece it meets, is read here.
-    let at = offset(text, list);
-    let first = starts.partition_point(|&start| start <= at);
-    let Some(head) = read_elements(text, &starts, at + 1, first, &pieces.stop) else {
-        return Read::Failed;
-    };
+    let mut heads = [None, None];
+    for (head, list) in heads.iter_mut().zip(lists) {
+        let Some(list) = list else { continue };
+        // The head of the list, up to the first piece it meets, is read here.
+        let at = offset(text, list);
+        let first = starts.partition_point(|&start| start <= at);
+        let read = read_elements(text, &starts, at + 1, first, &pieces.stop)?;
+        *head = Some((list, read));
+    }
     pieces.read(text, &starts);
-    Read::Pieces(document, list, head)
+    Some((document, heads))
 }
 
 /// The offset of `part` in `text` (which holds it).
@@ -192,7 +198,7 @@ fn offset(text: &str, part: &str) -> usize {
     part.as_ptr() as usize - text.as_ptr() as usize
 }
 
-/// The document with its change list as text, or `None` if it does not parse.
+/// The document with its lists as text, or `None` if it does not parse.
 fn read_document(text: &str) -> Option<Unread<'_>> {
     let mut de = serde_json::Deserializer::from_str(text);
     let document = Unread::deserialize(&mut de).ok()?;
@@ -286,15 +292,22 @@ fn after_space(bytes: &[u8], at: usize) -> usize {
 mod tests {
     use super::*;
 
-    /// A plan as read from `text`, its list's segments aside (they differ with the way it
-    /// is read), each change as read again from its entry (which may find it otherwise).
+    /// A plan as read from `text`, its lists' segments aside (they differ with the way it
+    /// is read), each change and drifted resource as read again from its entry (which may
+    /// find it otherwise), one per line.
     fn shown<'a>(plan: Option<Plan<'a>>, text: &'a str) -> String {
         let mut plan = plan.expect("the plan parses");
         plan.text = text;
-        let entries: Vec<String> = (0..plan.resource_changes.len())
-            .map(|i| {
-                let e = &plan.resource_changes[i];
-                let read = plan.read_resource_change(i).expect("read again");
+        let changes = (0..plan.resource_changes.len()).map(|i| (false, i));
+        let drift = (0..plan.resource_drift.len()).map(|i| (true, i));
+        let entries: Vec<String> = changes
+            .chain(drift)
+            .map(|(drift, i)| {
+                let (e, read) = match drift {
+                    false => (&plan.resource_changes[i], plan.read_resource_change(i)),
+                    true => (&plan.resource_drift[i], plan.read_drift_change(i)),
+                };
+                let read = read.expect("read again");
                 let read = read.expect("its values parse");
                 let c = &read.change;
                 format!(
@@ -318,7 +331,7 @@ mod tests {
             })
             .collect();
         plan.text = "";
-        format!("{:?}\n{}", plan.with_changes(()), entries.join("\n"))
+        format!("{:?}\n{}", plan.with_lists((), ()), entries.join("\n"))
     }
 
     fn in_order(text: &str) -> String {
@@ -335,6 +348,14 @@ mod tests {
          "change":{"actions":["update"],"before":{"s":",{\"address\":\"f3\"}"},"after":{"s":"]"}}} ,
         { "address" : "b.z", "mode":"data","type":"b","name":"z","provider_name":"p",
          "change":{"actions":["read"],"after":[1,{"address":"f4","change":{"actions":["delete"]}}]}}
+      ],
+      "resource_drift":[
+        {"address":"d.p","mode":"managed","type":"d","name":"p","provider_name":"p",
+         "change":{"actions":["update"],"before":{"s":"a"},"after":{"s":",{\"address\":\"f5\"}"}}},
+        {"address":"d.q[\"k\"]","mode":"managed","type":"d","name":"q","index":"k","provider_name":"p",
+         "change":{"actions":["delete"],"before":{"l":[{"address":"f6"},{"address":"f7"}]},"after":null}},
+        {"address":"d.r","mode":"managed","type":"d","name":"r","provider_name":"p",
+         "change":{"actions":["update"],"before":{},"after":{}}}
       ],
       "configuration":{"root_module":{}}}"#;
 
@@ -362,7 +383,8 @@ mod tests {
             for (at, _) in objects {
                 let plan = parse_with(&text, |_| vec![at], at % 2 == 0).unwrap();
                 // Two segments: the list's head, and the piece (at an element, not the first).
-                joined += usize::from(plan.resource_changes.segment_count() == 2);
+                let lists = [&plan.resource_changes, &plan.resource_drift];
+                joined += lists.iter().filter(|l| l.segment_count() == 2).count();
                 assert_eq!(shown(Some(plan), &text), expected, "piece at {at}");
             }
             for size in [1, 100, 1000, usize::MAX] {
@@ -375,8 +397,11 @@ mod tests {
         // The guesses at an element's start, but for the first of each list, were used.
         let elements: usize = fixtures()
             .iter()
-            .map(|text| in_order(text).lines().count() - 1)
-            .map(|changes| changes.saturating_sub(1))
+            .map(|text| {
+                let plan = super::super::parse_in_order("plan.json", text).unwrap();
+                let lists = [plan.resource_changes.len(), plan.resource_drift.len()];
+                lists.iter().map(|n| n.saturating_sub(1)).sum::<usize>()
+            })
             .sum();
         assert!(elements > 20, "{elements}");
         assert_eq!(joined, elements);
@@ -386,14 +411,18 @@ mod tests {
     fn guesses_skip_what_is_not_an_element() {
         let starts = piece_starts(HOSTILE, 1);
         let at = |needle: &str| HOSTILE.find(needle).unwrap();
-        // After a `,`: not the first change (after `[`), nor the first fake in `l`; not
-        // `"address" :` (Terraform writes no space).
+        // After a `,`: not the first change or drift (after `[`), nor the first fake in
+        // `l`, nor the escaped one in a string; not `"address" :` (Terraform writes no
+        // space).
         assert_eq!(
             starts,
             [
                 at(r#"{"address":"f2""#),
                 at(r#"{"address":"a.\u0079""#),
-                at(r#"{"address":"f4""#)
+                at(r#"{"address":"f4""#),
+                at(r#"{"address":"d.q"#),
+                at(r#"{"address":"f7""#),
+                at(r#"{"address":"d.r""#)
             ]
         );
     }
@@ -409,6 +438,13 @@ mod tests {
             ),
             HOSTILE.replace(r#""configuration""#, r#""resource_changes":[],"c""#),
             format!("{HOSTILE}]"),
+            // The same in the drift.
+            HOSTILE.replace(
+                r#""actions":["delete"],"before""#,
+                r#""actions":"delete","before""#,
+            ),
+            HOSTILE.replace(r#""d.r""#, "1"),
+            HOSTILE.replace("\"resource_drift\":[", "\"resource_drift\":null,\"y\":["),
         ];
         for text in broken {
             assert!(
@@ -446,6 +482,7 @@ mod tests {
         for broken in [
             big.replace(r#""actions":["read"]"#, r#""actions":"read""#),
             big.replace(r#""name":"x""#, r#""name":"\ud800""#),
+            big.replace(r#""name":"q""#, r#""name":"\ud800""#),
         ] {
             assert_ne!(broken, big);
             for threads in [true, false] {
