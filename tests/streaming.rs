@@ -68,17 +68,22 @@ fn streamed_text_is_the_whole_plan_text_for_every_fixture() {
     assert!(checked > 100, "only {checked} fixtures checked");
 }
 
+/// Resource `i`'s port: unreadable for those listed in `broken` (nesting deeper than the
+/// value parser's limit).
+fn port(i: usize, broken: &[usize]) -> String {
+    if broken.contains(&i) {
+        format!("{}{}", "[".repeat(300), "]".repeat(300))
+    } else {
+        "8080".to_string()
+    }
+}
+
 /// A plan of `n` identical replacements of `null_resource.r[i]`, but for unreadable
 /// values in those listed in `broken`.
 fn many_replacements(n: usize, broken: &[usize]) -> String {
     let changes: Vec<String> = (0..n)
         .map(|i| {
-            // Nesting deeper than the value parser's limit makes values unreadable.
-            let port = if broken.contains(&i) {
-                format!("{}{}", "[".repeat(300), "]".repeat(300))
-            } else {
-                "8080".to_string()
-            };
+            let port = port(i, broken);
             format!(
                 r#"{{"address":"null_resource.r[{i}]","mode":"managed","type":"null_resource","name":"r","index":{i},"provider_name":"registry.terraform.io/hashicorp/null","change":{{"actions":["delete","create"],"before":{{"id":"1","triggers":{{"image":"api:1.0","port":{port}}}}},"after":{{"triggers":{{"image":"api:1.1","port":{port}}}}},"after_unknown":{{"id":true,"triggers":{{}}}},"before_sensitive":{{"triggers":{{}}}},"after_sensitive":{{"triggers":{{}}}},"replace_paths":[["triggers"]]}},"action_reason":"replace_because_cannot_update"}}"#
             )
@@ -297,11 +302,7 @@ fn a_big_plan_renders_as_the_same_plan_read_whole() {
 fn many_drifted(n: usize, broken: &[usize], refresh_only: bool) -> String {
     let drift: Vec<String> = (0..n)
         .map(|i| {
-            let port = if broken.contains(&i) {
-                format!("{}{}", "[".repeat(300), "]".repeat(300))
-            } else {
-                "8080".to_string()
-            };
+            let port = port(i, broken);
             format!(
                 r#"{{"address":"null_resource.d[{i}]","mode":"managed","type":"null_resource","name":"d","index":{i},"provider_name":"registry.terraform.io/hashicorp/null","change":{{"actions":["update"],"before":{{"id":"{i}","note":"a","triggers":{{"image":"api:1.0","port":{port}}}}},"after":{{"id":"{i}","note":"b","triggers":{{"image":"api:1.1","port":{port}}}}},"after_unknown":{{}},"before_sensitive":{{"triggers":{{}}}},"after_sensitive":{{"triggers":{{}}}}}}}}"#
             )

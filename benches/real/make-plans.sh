@@ -14,6 +14,9 @@
 #                 (every address then has escaped quotes)                   (~10 MB)
 #   creates_100k, replaces_100k, foreach_100k: the 10k plans scaled tenfold by scale.py
 #   drift_10k, drift_100k: the replaces plans' changes turned into drift by drift.py
+#                 (a refresh-only plan: all of it shown)
+#   relevant_10k, relevant_100k: the replaces plans with their changes also drifted and
+#                 half of them relevant (drift.py --relevant: a normal plan)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=$(mkdir -p "${1:?usage: make-plans.sh OUTDIR}" && cd "$1" && pwd)
@@ -138,8 +141,10 @@ for kind in creates replaces foreach; do
   echo "made ${kind}_100k"
 done
 for size in 10k 100k; do
-  mkdir -p "$out/drift_$size"
+  mkdir -p "$out/drift_$size" "$out/relevant_$size"
   python3 "$here/drift.py" "$out/replaces_$size/plan.json" "$out/drift_$size/plan.json"
+  python3 "$here/drift.py" --relevant "$out/replaces_$size/plan.json" "$out/relevant_$size/plan.json"
   cp "$out/replaces_$size/schemas.json" "$out/drift_$size/"
-  echo "made drift_$size"
+  cp "$out/replaces_$size/schemas.json" "$out/relevant_$size/"
+  echo "made drift_$size relevant_$size"
 done
