@@ -85,13 +85,13 @@ const FLUSH_AT: usize = 1 << 16;
 
 /// Writes the whole plan as text to `sink`, diffing nothing itself: `plan` holds every
 /// section but the resource changes and drift (its `resources` and `drift` are not
-/// read), and `changes` gives those (they may be the differ's, computing them a chunk at
-/// a time as they are written).
-pub fn write_plan(plan: &PlanDiff, changes: Changes<'_>, sink: &mut dyn io::Write) -> Result<()> {
-    let resources = changes.resources;
+/// read), and `lists` gives those (they may be the differ's, computing them a chunk at a
+/// time as they are written).
+pub fn write_plan(plan: &PlanDiff, lists: Changes<'_>, sink: &mut dyn io::Write) -> Result<()> {
+    let resources = lists.resources;
     let mut out = Out::default();
     version_warning(&mut out, plan);
-    let drift_shown = render_drift(&mut out, sink, plan, changes)?;
+    let drift_shown = render_drift(&mut out, sink, plan, lists)?;
 
     let summaries = resources.summaries();
     let changes: Vec<&ResourceSummary> = summaries.iter().filter(|r| shows(r)).collect();
@@ -315,19 +315,19 @@ fn render_drift(
     out: &mut Out,
     sink: &mut dyn io::Write,
     plan: &PlanDiff,
-    changes: Changes<'_>,
+    lists: Changes<'_>,
 ) -> Result<bool> {
-    let summaries = changes.drift.summaries();
+    let summaries = lists.drift.summaries();
     if summaries.is_empty() {
         return Ok(false);
     }
-    if plan.mode != PlanMode::RefreshOnly && plan_is_empty(plan, changes.resources)? {
+    if plan.mode != PlanMode::RefreshOnly && plan_is_empty(plan, lists.resources)? {
         return Ok(false);
     }
     out.push_str("\nNote: Objects have changed outside of Terraform\n\n");
     out.push_str(&word_wrap("Terraform detected the following changes made outside of Terraform since the last \"terraform apply\" which may have affected this plan:\n"));
     let shown = |i: usize| has_news(&summaries[i]);
-    write_changes(out, sink, changes.drift, &shown, Cause::Drift)?;
+    write_changes(out, sink, lists.drift, &shown, Cause::Drift)?;
     let epilogue = if plan.mode == PlanMode::RefreshOnly {
         "\n\nThis is a refresh-only plan, so Terraform will not take any actions to undo these. If you were expecting these changes then you can apply this plan to record the updated values in the Terraform state without changing any remote objects."
     } else {
