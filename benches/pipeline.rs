@@ -6,6 +6,8 @@
 //!
 //! - `mixed-1k`, `mixed-10k`: whole plans (every action and feature, see
 //!   `support/generator.rs`), `creates-10k`, `replaces-10k`: all created / all replaced;
+//!   `drift-10k`: a refresh-only plan whose every resource with tags drifted (its drift
+//!   read, diffed and rendered as the changes are);
 //! - `mixed-100k` only with `PLANMARK_BENCH_HUGE=1` (a 520 MB plan: generating it takes
 //!   ~20 s, the run needs ~3 GB of memory);
 //! - pathological cases: `long-list` (a 10,000-element list attribute and list output with
@@ -68,6 +70,7 @@ fn cases() -> Vec<Case> {
         Case::new("mixed-10k", Kind::Mixed, 10_000, 4),
         Case::new("creates-10k", Kind::Creates, 10_000, 4),
         Case::new("replaces-10k", Kind::Replaces, 10_000, 4),
+        Case::new("drift-10k", Kind::Drift, 10_000, 4),
         Case::new("long-list", Kind::LongList, 0, 2),
         Case::new("big-json", Kind::BigJson, 0, 3),
         Case::new("deep", Kind::Deep, 0, 2),

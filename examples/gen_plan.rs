@@ -26,7 +26,7 @@ the same bytes. With --schemas, writes the provider schemas for the plan's types
 (pass the same --kind and --depth as for the plan).
 
   --resources N   resource_changes entries from the ordinary module layout
-                  (default 1000 for mixed/creates/replaces, 0 for the others)
+                  (default 1000 for mixed/creates/replaces/drift, 0 for the others)
   --kind KIND     mixed (default): every action and feature
                   creates | replaces: every resource created | replaced
                   long-list: a list attribute and a list output of --list-len elements
@@ -34,6 +34,7 @@ the same bytes. With --schemas, writes the provider schemas for the plan's types
                   big-json: a policy document of --json-bytes bytes (default 5 MiB) in a
                             JSON string attribute, with a few small changes
                   deep: values, JSON, nested blocks, an output and modules --depth deep
+                  drift: a refresh-only plan, every resource with tags drifted
   --seed N        PRNG seed
   --depth N       nesting depth of the deep values (default 50, at most 120)
   --list-len N    length of the long list

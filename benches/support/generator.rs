@@ -45,6 +45,10 @@ pub enum Kind {
     /// Values, JSON strings, nested blocks, an output and modules nested `depth` deep
     /// (plus `resources` ordinary resources).
     Deep,
+    /// A refresh-only plan: `resources` resources unchanged, every one with tags drifted
+    /// (changed outside Terraform), so its `resource_drift` is as big as another kind's
+    /// `resource_changes` and `resource_changes` is empty.
+    Drift,
 }
 
 impl Kind {
@@ -57,6 +61,7 @@ impl Kind {
             "long-list" => Kind::LongList,
             "big-json" => Kind::BigJson,
             "deep" => Kind::Deep,
+            "drift" => Kind::Drift,
             _ => return None,
         })
     }
@@ -70,6 +75,7 @@ impl Kind {
             Kind::LongList => "long-list",
             Kind::BigJson => "big-json",
             Kind::Deep => "deep",
+            Kind::Drift => "drift",
         }
     }
 }
@@ -121,7 +127,7 @@ impl Options {
     /// pathological ones.
     pub fn default_resources(kind: Kind) -> usize {
         match kind {
-            Kind::Mixed | Kind::Creates | Kind::Replaces => 1_000,
+            Kind::Mixed | Kind::Creates | Kind::Replaces | Kind::Drift => 1_000,
             Kind::LongList | Kind::BigJson | Kind::Deep => 0,
         }
     }
@@ -2305,7 +2311,7 @@ struct Generated {
 fn choose_action(rng: &mut Rng, kind: Kind, data: bool) -> Option<Act> {
     if data {
         return match kind {
-            Kind::Creates | Kind::Replaces => None,
+            Kind::Creates | Kind::Replaces | Kind::Drift => None,
             _ if rng.chance(35) => Some(Act::Read),
             _ => None,
         };
@@ -2313,6 +2319,7 @@ fn choose_action(rng: &mut Rng, kind: Kind, data: bool) -> Option<Act> {
     Some(match kind {
         Kind::Creates => Act::Create,
         Kind::Replaces => Act::Replace(rng.chance(25)),
+        Kind::Drift => Act::NoOp,
         _ => match rng.below(100) {
             0..=21 => Act::Create,
             22..=51 => Act::Update,
@@ -2563,12 +2570,18 @@ fn generate(
             before_sensitive.clone(),
         ));
     }
-    // Drift: tags changed outside Terraform on some existing resources.
-    if opts.kind == Kind::Mixed
-        && matches!(act, Act::Update | Act::NoOp)
-        && before.get("tags").is_some_and(|t| matches!(t, J::Obj(_)))
-        && rng.chance(4)
-    {
+    // Drift: tags changed outside Terraform on some existing resources (on every one
+    // that has tags, in the drift plan, which has no changes: it is refresh-only).
+    if opts.kind == Kind::Drift {
+        out.change = None;
+    }
+    let has_tags = before.get("tags").is_some_and(|t| matches!(t, J::Obj(_)));
+    let drifts = match opts.kind {
+        Kind::Drift => has_tags,
+        Kind::Mixed => matches!(act, Act::Update | Act::NoOp) && has_tags && rng.chance(4),
+        _ => false,
+    };
+    if drifts {
         let mut drifted = before.clone();
         if let Some(J::Obj(tags)) = drifted.get_mut("tags") {
             tags.retain(|(k, _)| k != "Owner");
@@ -2588,7 +2601,7 @@ fn generate(
             None,
             &[],
         ));
-        if rng.chance(60) {
+        if opts.kind == Kind::Mixed && rng.chance(60) {
             out.relevant.push(
                 rec(vec![
                     ("resource", st(address.clone())),
@@ -3116,7 +3129,7 @@ pub fn plan(opts: &Options) -> String {
         if opts.kind == Kind::Mixed && instance.address(&types) == IMPORTED {
             act = Some(Act::Update);
         }
-        if data && matches!(opts.kind, Kind::Creates | Kind::Replaces) {
+        if data && matches!(opts.kind, Kind::Creates | Kind::Replaces | Kind::Drift) {
             continue;
         }
         if act.is_some() {
