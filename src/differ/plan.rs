@@ -64,12 +64,12 @@ pub fn diff_plan(
 }
 
 /// A plan being diffed in parts, so that a huge plan never holds all its diff trees:
-/// [`Differ::head`] diffs everything but the resource changes, [`Differ::summaries`]
-/// describes those without diffing them, [`Differ::resource`] diffs one,
-/// and [`Differ::each_resource`] hands the wanted ones to a visitor in plan order while
-/// worker threads diff ahead ([`Differ::each_rendered`]: their text, rendered by the
-/// workers too). [`Differ::lazy`] offers them all as [`ResourceChanges`] for
-/// the renderers.
+/// [`Differ::head`] diffs everything but the resource changes and drift,
+/// [`Differ::summaries`] describes the changes without diffing them, [`Differ::resource`]
+/// diffs one, and [`Differ::each_resource`] hands the wanted ones to a visitor in plan
+/// order while worker threads diff ahead ([`Differ::each_rendered`]: their text, rendered
+/// by the workers too). [`Differ::lazy`] offers them all as [`ResourceChanges`] for the
+/// renderers, and [`Differ::drift`] the drift shown, the same way.
 pub struct Differ<'p, 'a> {
     path: &'p str,
     plan: &'p Plan<'a>,
