@@ -336,6 +336,12 @@ pub trait ResourceChanges {
     /// The diff of change `i` (computed again on each call where it is not stored: a
     /// caller asking twice keeps it).
     fn diff(&self, i: usize) -> Result<Cow<'_, ResourceDiff>>;
+    /// Change `i` as a renderer shows it without its diff (address, kind, reason): every
+    /// member but the body, which may be left empty (an unchanged block) when computing it
+    /// costs more than reading the rest; by default, the diff.
+    fn header(&self, i: usize) -> Result<Cow<'_, ResourceDiff>> {
+        self.diff(i)
+    }
     /// Calls `visit` with the diff of each change `want` accepts, in plan order, and stops
     /// at the first error (the first in plan order, from the diff or from `visit`). An
     /// implementation may diff ahead on other threads while `visit` runs.

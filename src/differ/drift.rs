@@ -171,6 +171,11 @@ impl ResourceChanges for Drift<'_, '_, '_> {
         self.diff_entry(self.shown[i]).map(Cow::Owned)
     }
 
+    fn header(&self, i: usize) -> Result<Cow<'_, ResourceDiff>> {
+        let header = self.differ.header_entry(List::Drift, self.shown[i]);
+        header.map(Cow::Owned)
+    }
+
     fn each_diff(
         &self,
         want: &(dyn Fn(usize) -> bool + Sync),

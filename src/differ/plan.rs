@@ -9,8 +9,9 @@ use serde_json::value::RawValue;
 
 use super::{diff_output, diff_resource_values, Relevance, Values};
 use crate::diff::{
-    ActionReason, CheckInstanceResult, CheckStatus, CheckSummary, DeferredDiff, OutputDiff,
-    PlanDiff, PlanMode, ResourceAction, ResourceChanges, ResourceDiff, ResourceSummary,
+    Action, ActionReason, Block, CheckInstanceResult, CheckStatus, CheckSummary, DeferredDiff,
+    Diff, Node, OutputDiff, PlanDiff, PlanMode, ResourceAction, ResourceChanges, ResourceDiff,
+    ResourceSummary,
 };
 use crate::error::{Error, Result};
 use crate::plan::{ParsedChange, Plan, ResourceChange};
@@ -378,6 +379,10 @@ impl ResourceChanges for Lazy<'_, '_, '_> {
         self.differ.resource(i).map(Cow::Owned)
     }
 
+    fn header(&self, i: usize) -> Result<Cow<'_, ResourceDiff>> {
+        self.differ.header_entry(List::Changes, i).map(Cow::Owned)
+    }
+
     fn each_diff(
         &self,
         want: &(dyn Fn(usize) -> bool + Sync),
@@ -506,30 +511,64 @@ impl Differ<'_, '_> {
             relevance,
             action == ResourceAction::Forget,
         );
-        ResourceDiff {
-            address: rc.address.to_string(),
-            previous_address: rc.previous_address.as_deref().map(str::to_string),
-            module_address: rc.module_address.as_deref().map(str::to_string),
-            data_source: rc.mode == "data",
-            type_: rc.type_.to_string(),
-            name: rc.name.to_string(),
-            index: rc.index.as_deref().map(str::to_string),
-            deposed: rc.deposed.as_deref().map(str::to_string),
-            provider: rc.provider_name.to_string(),
-            action,
-            reason: rc.action_reason.as_deref().and_then(ActionReason::parse),
-            importing: rc
-                .change
-                .importing
-                .as_ref()
-                .map(|i| i.id.as_deref().unwrap_or_default().to_string()),
-            generated_config: rc
-                .change
-                .generated_config
-                .as_deref()
-                .is_some_and(|g| !g.is_empty()),
-            body,
-        }
+        with_body(rc, body)
+    }
+
+    /// Entry `i` of `list` without its body (an empty, unchanged block): its members read
+    /// again, its values not parsed nor diffed.
+    pub(super) fn header_entry(&self, list: List, i: usize) -> Result<ResourceDiff> {
+        let (entries, read) = match list {
+            List::Changes => (
+                &self.plan.resource_changes,
+                self.plan.read_change_members(i),
+            ),
+            List::Drift => (&self.plan.resource_drift, self.plan.read_drift_members(i)),
+        };
+        let Some(rc) = read else {
+            let address = entries.get(i).map_or("?", |e| &*e.address);
+            return Err(Error::input(
+                self.path,
+                format!(
+                    "{} {i} (`{address}`) cannot be read again from the plan text",
+                    list.noun(),
+                ),
+            ));
+        };
+        let body = Diff {
+            action: Action::NoOp,
+            replace: false,
+            node: Node::Block(Block::default()),
+        };
+        Ok(with_body(&rc, body))
+    }
+}
+
+/// The diff of `rc` with `body`.
+fn with_body(rc: &ResourceChange<'_>, body: Diff) -> ResourceDiff {
+    let action = rc.change.action;
+    ResourceDiff {
+        address: rc.address.to_string(),
+        previous_address: rc.previous_address.as_deref().map(str::to_string),
+        module_address: rc.module_address.as_deref().map(str::to_string),
+        data_source: rc.mode == "data",
+        type_: rc.type_.to_string(),
+        name: rc.name.to_string(),
+        index: rc.index.as_deref().map(str::to_string),
+        deposed: rc.deposed.as_deref().map(str::to_string),
+        provider: rc.provider_name.to_string(),
+        action,
+        reason: rc.action_reason.as_deref().and_then(ActionReason::parse),
+        importing: rc
+            .change
+            .importing
+            .as_ref()
+            .map(|i| i.id.as_deref().unwrap_or_default().to_string()),
+        generated_config: rc
+            .change
+            .generated_config
+            .as_deref()
+            .is_some_and(|g| !g.is_empty()),
+        body,
     }
 }
 

@@ -31,6 +31,18 @@ impl<'a> Plan<'a> {
     pub fn read_drift_change(&self, i: usize) -> Option<Result<ReadChange<'a>, ParseError>> {
         self.resource_drift.get(i)?.read(self.text)
     }
+
+    /// Resource change `i`'s members read again without parsing its values (left as
+    /// text), much faster than [`Plan::read_resource_change`]: what is shown of a change
+    /// without its diff. Its members are those that read gives. `None` as there.
+    pub fn read_change_members(&self, i: usize) -> Option<ResourceChange<'a>> {
+        self.resource_changes.get(i)?.read_members(self.text)
+    }
+
+    /// Drifted resource `i`'s members, as [`Plan::read_change_members`] reads a change's.
+    pub fn read_drift_members(&self, i: usize) -> Option<ResourceChange<'a>> {
+        self.resource_drift.get(i)?.read_members(self.text)
+    }
 }
 
 /// One `resource_changes` entry (see the module documentation).
@@ -118,7 +130,12 @@ impl<'a> ChangeEntry<'a> {
                 place: Place::Address,
             };
         }
-        // No place in the text known (unless the caller knows it: [`Self::located`]).
+        // No place in the text known (unless the caller knows it: [`Self::located`]). Its
+        // instance key is written as a change read again writes it, so that a plan reads
+        // the same whether its changes are kept or read again (a string key's escapes
+        // decoded: `"k\u00e9"` is `"ké"`).
+        let mut change = change;
+        change.index = change.index.map(reread::key_text);
         ChangeEntry {
             address: change.address.clone(),
             type_: change.type_.clone(),
@@ -130,19 +147,37 @@ impl<'a> ChangeEntry<'a> {
         }
     }
 
-    /// The change in full, read again from `text` (the plan text it was parsed from) or
-    /// the one kept, with its values parsed. `None` if `text` is not that text.
-    pub(super) fn read(&self, text: &'a str) -> Option<Result<ReadChange<'a>, ParseError>> {
-        let start = match &self.place {
-            Place::Kept(kept) => {
-                let change = (**kept).clone();
-                let values = ParsedChange::parse(&change.change);
-                return Some(values.map(|values| ReadChange { change, values }));
-            }
+    /// Where the change's object starts in `text` (the plan text it was parsed from), or
+    /// `Err` with the change kept as read. `None` if `text` is not that text.
+    fn start(&self, text: &str) -> Option<Result<usize, &ResourceChange<'a>>> {
+        Some(Ok(match &self.place {
+            Place::Kept(kept) => return Some(Err(kept)),
             Place::At(at) => *at,
             Place::Address => {
                 let anchor = (self.address.as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
                 object_start(text.as_bytes(), anchor)?
+            }
+        }))
+    }
+
+    /// Is `address`, read from the object found, this entry's? (The very string, when the
+    /// address is where it was found from.)
+    fn is_own(&self, address: &str) -> bool {
+        match self.place {
+            Place::Address => address.as_ptr() == self.address.as_ptr(),
+            _ => address == self.address,
+        }
+    }
+
+    /// The change in full, read again from `text` (the plan text it was parsed from) or
+    /// the one kept, with its values parsed. `None` if `text` is not that text.
+    pub(super) fn read(&self, text: &'a str) -> Option<Result<ReadChange<'a>, ParseError>> {
+        let start = match self.start(text)? {
+            Ok(start) => start,
+            Err(kept) => {
+                let change = kept.clone();
+                let values = ParsedChange::parse(&change.change);
+                return Some(values.map(|values| ReadChange { change, values }));
             }
         };
         // The change and its `change` member are only walked: left unsorted.
@@ -150,13 +185,22 @@ impl<'a> ChangeEntry<'a> {
             Ok(object) => reread::from_object(object)?,
             Err(err) => return Some(Err(err)),
         };
-        // The object found must be the one whose address this entry holds (the very
-        // string, when the address is where it was found from).
-        let found = match self.place {
-            Place::Address => read.change.address.as_ptr() == self.address.as_ptr(),
-            _ => read.change.address == self.address,
+        // The object found must be the one whose address this entry holds.
+        self.is_own(&read.change.address).then_some(Ok(read))
+    }
+
+    /// The change's members, read again by serde from `text` (its values only checked and
+    /// kept as text), its instance key written as [`Self::read`] writes it. `None` if
+    /// `text` is not the plan text.
+    pub(super) fn read_members(&self, text: &'a str) -> Option<ResourceChange<'a>> {
+        let start = match self.start(text)? {
+            Ok(start) => start,
+            Err(kept) => return Some(kept.clone()),
         };
-        found.then_some(Ok(read))
+        let mut de = serde_json::Deserializer::from_str(text.get(start..)?);
+        let mut change = ResourceChange::deserialize(&mut de).ok()?;
+        change.index = change.index.map(reread::key_text);
+        self.is_own(&change.address).then_some(change)
     }
 }
 
@@ -300,7 +344,15 @@ mod tests {
             assert_eq!(entry.address, change.address);
             assert_eq!(entry.type_, change.type_);
             assert_eq!(entry.action, change.change.action);
+            // Its members read without parsing its values: the same (values aside), the
+            // instance key written the same way.
+            let mut members = plan.read_change_members(i).unwrap();
+            let c = &mut members.change;
+            (c.before, c.after, c.after_unknown) = (None, None, None);
+            (c.before_sensitive, c.after_sensitive, c.replace_paths) = (None, None, None);
+            assert_eq!(format!("{members:?}"), format!("{change:?}"), "change {i}");
         }
+        assert!(plan.read_change_members(3).is_none());
         let [a, b, c] = [0, 1, 2].map(|i| &plan.resource_changes[i]);
         assert!(!a.data_source && b.data_source && !c.data_source);
         assert!(!a.moved && !b.moved && c.moved);

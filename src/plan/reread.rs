@@ -118,6 +118,18 @@ fn json_text(value: Value<'_>) -> Option<Cow<'_, str>> {
     }
 }
 
+/// An instance key's JSON text as read (serde's `index`) written as [`json_text`] writes
+/// it: a string decoded and encoded again (its escapes as serde writes them).
+pub(super) fn key_text(text: Cow<'_, str>) -> Cow<'_, str> {
+    if !text.starts_with('"') {
+        return text;
+    }
+    match serde_json::from_str::<String>(&text) {
+        Ok(key) => serde_json::to_string(&key).map_or(text, Cow::Owned),
+        Err(_) => text,
+    }
+}
+
 fn action(value: &Value<'_>) -> ResourceAction {
     match value {
         Value::Array(names) => {

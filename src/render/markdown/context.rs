@@ -15,7 +15,7 @@ use crate::render::text::shows;
 use super::catalog::{entry_text, Catalog, Detail, Item};
 use super::diff_lines::diff_body;
 use super::extras::{self, Diagnostics, Extras, FailedPlan, PolicyContext};
-use super::source::{List, Plans};
+use super::source::{Body, List, Plans};
 use super::words::{self, icon, Kind, Segment};
 
 /// Bumped whenever a field is removed or changes meaning (adding fields is compatible).
@@ -381,7 +381,7 @@ pub fn build(
                         bump(&mut plan.omitted, entry.kind);
                     }
                     Detail::Listed => {
-                        let resource = plans.resource(entry.plan, List::Changes, r)?;
+                        let resource = listed(plans, entry.plan, List::Changes, r, entry.kind)?;
                         plan.listed.push(entry_context(&resource, None, false));
                     }
                     _ => {
@@ -398,6 +398,15 @@ pub fn build(
             }
             // Only counted: not diffed (a plan may drift as much as it changes).
             Item::Drift(_) if detail == Detail::Omitted => plan.drift.omitted += 1,
+            Item::Drift(r) if detail == Detail::Listed => place(
+                &mut plan.drift,
+                entry_context(
+                    &*listed(plans, entry.plan, List::Drift, r, entry.kind)?,
+                    None,
+                    false,
+                ),
+                detail,
+            ),
             Item::Drift(r) => place(
                 &mut plan.drift,
                 entry_context(&*plans.resource(entry.plan, List::Drift, r)?, diff, compact),
@@ -470,6 +479,16 @@ fn bump(counts: &mut Vec<ActionCount>, kind: Kind) {
     match counts.iter_mut().find(|c| c.kind == kind) {
         Some(c) => c.count += 1,
         None => counts.push(action_count(kind, 1)),
+    }
+}
+
+/// Entry `i` of plan `p`'s `list`, of kind `kind`, for a line without its diff: its
+/// header, not diffed, but for a replacement, whose reason names the attributes forcing
+/// it (found in its diff).
+fn listed<'a>(plans: &Plans<'a>, p: usize, list: List, i: usize, kind: Kind) -> Result<Body<'a>> {
+    match kind {
+        Kind::Replace => plans.resource(p, list, i),
+        _ => plans.header(p, list, i),
     }
 }
 
@@ -645,11 +664,8 @@ fn plan_context(
         .iter()
         .take(BANNER_ITEMS[tight])
         .map(|i| {
-            Ok(entry_context(
-                &*plans.resource(p, List::Changes, *i)?,
-                None,
-                false,
-            ))
+            let resource = listed(plans, p, List::Changes, *i, kind(*i))?;
+            Ok(entry_context(&resource, None, false))
         })
         .collect::<Result<Vec<_>>>()?;
     let danger = Danger {

@@ -36,7 +36,9 @@ pub enum List {
 pub struct Plans<'a> {
     named: &'a [NamedPlan<'a>],
     /// Diffs computed on demand, by (plan, list, entry).
-    kept: RefCell<HashMap<(usize, List, usize), Rc<ResourceDiff>>>,
+    kept: RefCell<HashMap<Key, Rc<ResourceDiff>>>,
+    /// Headers (bodies left empty) read on demand, by (plan, list, entry).
+    headers: RefCell<HashMap<Key, Rc<ResourceDiff>>>,
 }
 
 /// A resource change's diff: the plan's own, or one computed and kept.
@@ -64,6 +66,7 @@ impl<'a> Plans<'a> {
         Plans {
             named,
             kept: RefCell::default(),
+            headers: RefCell::default(),
         }
     }
 
@@ -106,13 +109,37 @@ impl<'a> Plans<'a> {
         if let Some(kept) = self.kept.borrow().get(&(p, list, i)) {
             return Ok(Body::Kept(Rc::clone(kept)));
         }
-        match self.list(p, list).diff(i)? {
-            std::borrow::Cow::Borrowed(r) => Ok(Body::Borrowed(r)),
-            std::borrow::Cow::Owned(r) => {
-                let r = Rc::new(r);
-                self.kept.borrow_mut().insert((p, list, i), Rc::clone(&r));
-                Ok(Body::Kept(r))
+        let diff = self.list(p, list).diff(i)?;
+        Ok(keep(&self.kept, (p, list, i), diff))
+    }
+
+    /// Entry `i` of plan `p`'s `list` for what is shown of it without its diff (its body
+    /// may be empty: see [`ResourceChanges::header`]); its diff when that is known.
+    pub fn header(&self, p: usize, list: List, i: usize) -> Result<Body<'a>> {
+        for known in [&self.kept, &self.headers] {
+            if let Some(kept) = known.borrow().get(&(p, list, i)) {
+                return Ok(Body::Kept(Rc::clone(kept)));
             }
+        }
+        let header = self.list(p, list).header(i)?;
+        Ok(keep(&self.headers, (p, list, i), header))
+    }
+}
+
+type Key = (usize, List, usize);
+
+/// `made`, kept in `known` under `key` when it was made (not borrowed from the plan).
+fn keep<'a>(
+    known: &RefCell<HashMap<Key, Rc<ResourceDiff>>>,
+    key: Key,
+    made: std::borrow::Cow<'a, ResourceDiff>,
+) -> Body<'a> {
+    match made {
+        std::borrow::Cow::Borrowed(r) => Body::Borrowed(r),
+        std::borrow::Cow::Owned(r) => {
+            let r = Rc::new(r);
+            known.borrow_mut().insert(key, Rc::clone(&r));
+            Body::Kept(r)
         }
     }
 }
