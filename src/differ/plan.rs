@@ -187,26 +187,13 @@ impl<'p, 'a> Differ<'p, 'a> {
         i: usize,
         relevance: Relevance<'_, '_>,
     ) -> Result<ResourceDiff> {
-        let (entries, read) = match list {
-            List::Changes => (
-                &self.plan.resource_changes,
-                self.plan.read_resource_change(i),
-            ),
-            List::Drift => (&self.plan.resource_drift, self.plan.read_drift_change(i)),
+        let read = match list {
+            List::Changes => self.plan.read_resource_change(i),
+            List::Drift => self.plan.read_drift_change(i),
         };
-        let address = || entries.get(i).map_or("?", |e| &*e.address);
-        let Some(read) = read else {
-            // Read once already, so only a plan not read by `parse_plan` gets here.
-            return Err(Error::input(
-                self.path,
-                format!(
-                    "{} {i} (`{}`) cannot be read again from the plan text",
-                    list.noun(),
-                    address()
-                ),
-            ));
-        };
-        let read = read.map_err(|e| value_error(self.path, address(), e))?;
+        // Read once already, so only a plan not read by `parse_plan` fails here.
+        let read = read.ok_or_else(|| self.unreadable(list, i))?;
+        let read = read.map_err(|e| value_error(self.path, self.address(list, i), e))?;
         let v = &read.values;
         let values = Values {
             before: &v.before,
@@ -514,26 +501,36 @@ impl Differ<'_, '_> {
         with_body(rc, body)
     }
 
+    /// The address of entry `i` of `list` (`?` if there is none).
+    fn address(&self, list: List, i: usize) -> &str {
+        let entries = match list {
+            List::Changes => &self.plan.resource_changes,
+            List::Drift => &self.plan.resource_drift,
+        };
+        entries.get(i).map_or("?", |e| &*e.address)
+    }
+
+    /// Entry `i` of `list` cannot be read again: the plan was not read by `parse_plan`
+    /// (which keeps its text), or `i` is out of range.
+    fn unreadable(&self, list: List, i: usize) -> Error {
+        Error::input(
+            self.path,
+            format!(
+                "{} {i} (`{}`) cannot be read again from the plan text",
+                list.noun(),
+                self.address(list, i)
+            ),
+        )
+    }
+
     /// Entry `i` of `list` without its body (an empty, unchanged block): its members read
     /// again, its values not parsed nor diffed.
     pub(super) fn header_entry(&self, list: List, i: usize) -> Result<ResourceDiff> {
-        let (entries, read) = match list {
-            List::Changes => (
-                &self.plan.resource_changes,
-                self.plan.read_change_members(i),
-            ),
-            List::Drift => (&self.plan.resource_drift, self.plan.read_drift_members(i)),
+        let read = match list {
+            List::Changes => self.plan.read_change_members(i),
+            List::Drift => self.plan.read_drift_members(i),
         };
-        let Some(rc) = read else {
-            let address = entries.get(i).map_or("?", |e| &*e.address);
-            return Err(Error::input(
-                self.path,
-                format!(
-                    "{} {i} (`{address}`) cannot be read again from the plan text",
-                    list.noun(),
-                ),
-            ));
-        };
+        let rc = read.ok_or_else(|| self.unreadable(list, i))?;
         let body = Diff {
             action: Action::NoOp,
             replace: false,
