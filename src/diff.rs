@@ -11,7 +11,7 @@ use std::borrow::Cow;
 use serde::Serialize;
 
 use crate::error::Result;
-pub use crate::plan::ResourceAction;
+pub use crate::plan::{ChangeList, ResourceAction};
 
 /// What happens to a value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

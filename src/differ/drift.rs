@@ -11,10 +11,10 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use super::plan::List;
 use super::{Differ, Relevance};
 use crate::diff::{Action, PlanMode, ResourceChanges, ResourceDiff, ResourceSummary};
 use crate::error::Result;
+use crate::plan::ChangeList;
 use crate::value::Value;
 
 /// A plan's drift as renderers read it: the shown entries' summaries, addresses and
@@ -128,12 +128,12 @@ impl Drift<'_, '_, '_> {
     /// Entry `k` of `resource_drift`, diffed with the attributes that matter.
     fn diff_entry(&self, k: usize) -> Result<ResourceDiff> {
         match &self.relevant {
-            None => self.differ.diff_entry(List::Drift, k, Relevance::All),
+            None => self.differ.diff_entry(ChangeList::Drift, k, Relevance::All),
             Some(relevant) => {
                 let address = &self.differ.plan().resource_drift[k].address;
                 let paths = relevant.of(address);
                 self.differ
-                    .diff_entry(List::Drift, k, Relevance::Paths(&paths))
+                    .diff_entry(ChangeList::Drift, k, Relevance::Paths(&paths))
             }
         }
     }
@@ -172,7 +172,7 @@ impl ResourceChanges for Drift<'_, '_, '_> {
     }
 
     fn header(&self, i: usize) -> Result<Cow<'_, ResourceDiff>> {
-        let header = self.differ.header_entry(List::Drift, self.shown[i]);
+        let header = self.differ.header_entry(ChangeList::Drift, self.shown[i]);
         header.map(Cow::Owned)
     }
 

@@ -14,26 +14,15 @@ use crate::diff::{
     ResourceSummary,
 };
 use crate::error::{Error, Result};
-use crate::plan::{ParsedChange, Plan, ResourceChange};
+use crate::plan::{ChangeList, ParsedChange, Plan, ResourceChange};
 use crate::schema::ProviderSchemas;
 use crate::value::{ParseError, Value};
 
-/// Which of a plan's lists of resource changes an entry is in.
-#[derive(Debug, Clone, Copy)]
-pub(super) enum List {
-    /// `resource_changes`.
-    Changes,
-    /// `resource_drift`.
-    Drift,
-}
-
-impl List {
-    /// What an entry of the list is called in an error.
-    fn noun(self) -> &'static str {
-        match self {
-            List::Changes => "resource change",
-            List::Drift => "drifted resource",
-        }
+/// What an entry of `list` is called in an error.
+fn noun(list: ChangeList) -> &'static str {
+    match list {
+        ChangeList::Changes => "resource change",
+        ChangeList::Drift => "drifted resource",
     }
 }
 
@@ -177,21 +166,18 @@ impl<'p, 'a> Differ<'p, 'a> {
 
     /// Resource change `i`, diffed.
     pub fn resource(&self, i: usize) -> Result<ResourceDiff> {
-        self.diff_entry(List::Changes, i, Relevance::All)
+        self.diff_entry(ChangeList::Changes, i, Relevance::All)
     }
 
     /// Entry `i` of `list`, read again from the plan text and diffed.
     pub(super) fn diff_entry(
         &self,
-        list: List,
+        list: ChangeList,
         i: usize,
         relevance: Relevance<'_, '_>,
     ) -> Result<ResourceDiff> {
-        let read = match list {
-            List::Changes => self.plan.read_resource_change(i),
-            List::Drift => self.plan.read_drift_change(i),
-        };
         // Read once already, so only a plan not read by `parse_plan` fails here.
+        let read = self.plan.read_change(list, i);
         let read = read.ok_or_else(|| self.unreadable(list, i))?;
         let read = read.map_err(|e| value_error(self.path, self.address(list, i), e))?;
         let v = &read.values;
@@ -367,7 +353,9 @@ impl ResourceChanges for Lazy<'_, '_, '_> {
     }
 
     fn header(&self, i: usize) -> Result<Cow<'_, ResourceDiff>> {
-        self.differ.header_entry(List::Changes, i).map(Cow::Owned)
+        self.differ
+            .header_entry(ChangeList::Changes, i)
+            .map(Cow::Owned)
     }
 
     fn each_diff(
@@ -502,22 +490,19 @@ impl Differ<'_, '_> {
     }
 
     /// The address of entry `i` of `list` (`?` if there is none).
-    fn address(&self, list: List, i: usize) -> &str {
-        let entries = match list {
-            List::Changes => &self.plan.resource_changes,
-            List::Drift => &self.plan.resource_drift,
-        };
-        entries.get(i).map_or("?", |e| &*e.address)
+    fn address(&self, list: ChangeList, i: usize) -> &str {
+        let entry = self.plan.entries(list).get(i);
+        entry.map_or("?", |e| &*e.address)
     }
 
     /// Entry `i` of `list` cannot be read again: the plan was not read by `parse_plan`
     /// (which keeps its text), or `i` is out of range.
-    fn unreadable(&self, list: List, i: usize) -> Error {
+    fn unreadable(&self, list: ChangeList, i: usize) -> Error {
         Error::input(
             self.path,
             format!(
                 "{} {i} (`{}`) cannot be read again from the plan text",
-                list.noun(),
+                noun(list),
                 self.address(list, i)
             ),
         )
@@ -525,11 +510,8 @@ impl Differ<'_, '_> {
 
     /// Entry `i` of `list` without its body (an empty, unchanged block): its members read
     /// again, its values not parsed nor diffed.
-    pub(super) fn header_entry(&self, list: List, i: usize) -> Result<ResourceDiff> {
-        let read = match list {
-            List::Changes => self.plan.read_change_members(i),
-            List::Drift => self.plan.read_drift_members(i),
-        };
+    pub(super) fn header_entry(&self, list: ChangeList, i: usize) -> Result<ResourceDiff> {
+        let read = self.plan.read_members(list, i);
         let rc = read.ok_or_else(|| self.unreadable(list, i))?;
         let body = Diff {
             action: Action::NoOp,

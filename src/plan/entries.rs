@@ -3,7 +3,7 @@
 //!
 //! Each entry keeps what every renderer reads up front (address, type, actions and a few
 //! flags) and is read again in full from the plan text when it is diffed
-//! ([`super::Plan::read_resource_change`], in one pass of the value parser), from where
+//! ([`super::Plan::read_change`], in one pass of the value parser), from where
 //! its object starts (known when the list is read element by element) or found from its
 //! address (borrowed from the text). Holding every change as read (some 400 bytes each,
 //! besides the text they borrow from) would cost a 100,000-change plan 40 MB; only a
@@ -13,35 +13,45 @@
 use serde::{Deserialize, Deserializer};
 
 use super::actions::ResourceAction;
-use super::model::{Plan, ResourceChange, Str};
+use super::model::{Plan, ResourceChange, Segmented, Str};
 use super::reread::{self, ReadChange};
 use super::values::ParsedChange;
 use crate::value::{ParseError, Value};
 
+/// One of a plan's lists of resource changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ChangeList {
+    /// `resource_changes`: the planned changes.
+    Changes,
+    /// `resource_drift`: the changes detected outside Terraform.
+    Drift,
+}
+
 impl<'a> Plan<'a> {
-    /// Resource change `i` read again from the plan text, its values parsed; `None` when
+    /// The entries of `list`.
+    pub fn entries(&self, list: ChangeList) -> &Segmented<ChangeEntry<'a>> {
+        match list {
+            ChangeList::Changes => &self.resource_changes,
+            ChangeList::Drift => &self.resource_drift,
+        }
+    }
+
+    /// Entry `i` of `list` read again from the plan text, its values parsed; `None` when
     /// the plan was not read by [`super::parse_plan`] (which keeps its text) or `i` is out
     /// of range, an error when a value cannot be parsed.
-    pub fn read_resource_change(&self, i: usize) -> Option<Result<ReadChange<'a>, ParseError>> {
-        self.resource_changes.get(i)?.read(self.text)
+    pub fn read_change(
+        &self,
+        list: ChangeList,
+        i: usize,
+    ) -> Option<Result<ReadChange<'a>, ParseError>> {
+        self.entries(list).get(i)?.read(self.text)
     }
 
-    /// Drifted resource `i` (of `resource_drift`) read again, as
-    /// [`Plan::read_resource_change`] reads a change.
-    pub fn read_drift_change(&self, i: usize) -> Option<Result<ReadChange<'a>, ParseError>> {
-        self.resource_drift.get(i)?.read(self.text)
-    }
-
-    /// Resource change `i`'s members read again without parsing its values (left as
-    /// text), much faster than [`Plan::read_resource_change`]: what is shown of a change
-    /// without its diff. Its members are those that read gives. `None` as there.
-    pub fn read_change_members(&self, i: usize) -> Option<ResourceChange<'a>> {
-        self.resource_changes.get(i)?.read_members(self.text)
-    }
-
-    /// Drifted resource `i`'s members, as [`Plan::read_change_members`] reads a change's.
-    pub fn read_drift_members(&self, i: usize) -> Option<ResourceChange<'a>> {
-        self.resource_drift.get(i)?.read_members(self.text)
+    /// Entry `i` of `list`'s members read again without parsing its values (left as
+    /// text), much faster than [`Plan::read_change`]: what is shown of a change without its
+    /// diff. Its members are those that read gives. `None` as there.
+    pub fn read_members(&self, list: ChangeList, i: usize) -> Option<ResourceChange<'a>> {
+        self.entries(list).get(i)?.read_members(self.text)
     }
 }
 
@@ -283,6 +293,7 @@ fn value_start(text: &[u8], last: usize) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
+    use super::ChangeList::{Changes, Drift};
     use super::*;
     use std::borrow::Cow;
 
@@ -312,7 +323,7 @@ mod tests {
         let full: Full = serde_json::from_str(PLAN).unwrap();
         assert_eq!(full.resource_changes.len(), 3);
         for (i, expected) in full.resource_changes.iter().enumerate() {
-            let read = plan.read_resource_change(i).unwrap().unwrap();
+            let read = plan.read_change(Changes, i).unwrap().unwrap();
             let (change, entry) = (&read.change, &plan.resource_changes[i]);
             // Every member the serde parse reads, the same (the value members parsed).
             // Every member as the serde parse reads it, the values parsed instead of kept
@@ -346,13 +357,13 @@ mod tests {
             assert_eq!(entry.action, change.change.action);
             // Its members read without parsing its values: the same (values aside), the
             // instance key written the same way.
-            let mut members = plan.read_change_members(i).unwrap();
+            let mut members = plan.read_members(Changes, i).unwrap();
             let c = &mut members.change;
             (c.before, c.after, c.after_unknown) = (None, None, None);
             (c.before_sensitive, c.after_sensitive, c.replace_paths) = (None, None, None);
             assert_eq!(format!("{members:?}"), format!("{change:?}"), "change {i}");
         }
-        assert!(plan.read_change_members(3).is_none());
+        assert!(plan.read_members(Changes, 3).is_none());
         let [a, b, c] = [0, 1, 2].map(|i| &plan.resource_changes[i]);
         assert!(!a.data_source && b.data_source && !c.data_source);
         assert!(!a.moved && !b.moved && c.moved);
@@ -369,7 +380,7 @@ mod tests {
         // The escaped address is no place in the text: that change is kept as read.
         assert!(matches!(a.place, Place::Address) && matches!(b.place, Place::Address));
         assert!(matches!(c.place, Place::Kept(_)));
-        assert!(plan.read_resource_change(3).is_none());
+        assert!(plan.read_change(Changes, 3).is_none());
     }
 
     #[test]
@@ -382,8 +393,8 @@ mod tests {
         assert!(drift.resource_changes.is_empty());
         assert_eq!(drift.resource_drift.len(), 3);
         for i in 0..3 {
-            let as_change = changes.read_resource_change(i).unwrap().unwrap();
-            let as_drift = drift.read_drift_change(i).unwrap().unwrap();
+            let as_change = changes.read_change(Changes, i).unwrap().unwrap();
+            let as_drift = drift.read_change(Drift, i).unwrap().unwrap();
             assert_eq!(
                 format!("{as_drift:?}"),
                 format!("{as_change:?}"),
@@ -393,7 +404,7 @@ mod tests {
         let places = drift.resource_drift.iter().map(|e| &e.place);
         let kept: Vec<bool> = places.map(|p| matches!(p, Place::Kept(_))).collect();
         assert_eq!(kept, [false, false, true]);
-        assert!(drift.read_drift_change(3).is_none());
+        assert!(drift.read_change(Drift, 3).is_none());
     }
 
     #[test]
@@ -406,10 +417,10 @@ mod tests {
         assert!(borrowed(&entry.address) && borrowed(&entry.type_));
         assert!(plan.format_version.as_ref().is_some_and(borrowed));
         // Read again, in full.
-        let change = plan.read_resource_change(0).unwrap().unwrap().change;
+        let change = plan.read_change(Changes, 0).unwrap().unwrap().change;
         assert!(borrowed(&change.address) && borrowed(&change.mode) && borrowed(&change.type_));
         assert!(borrowed(&change.name) && borrowed(&change.provider_name));
-        let moved = plan.read_resource_change(2).unwrap().unwrap().change;
+        let moved = plan.read_change(Changes, 2).unwrap().unwrap().change;
         assert!(moved.previous_address.as_ref().is_some_and(borrowed));
         assert!(!borrowed(&moved.address), "escaped: decoded into a copy");
     }

@@ -14,6 +14,7 @@ mod skim;
 mod values;
 
 pub use actions::ResourceAction;
+pub use entries::ChangeList;
 pub use model::*;
 pub use reread::ReadChange;
 pub use values::{sensitive_variables, ParsedChange};

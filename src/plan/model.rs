@@ -36,11 +36,11 @@ pub struct PlanDocument<'a, C> {
     #[serde(borrow, default)]
     pub variables: BTreeMap<Str<'a>, Variable<'a>>,
     /// Planned changes, in Terraform's order (sorted by address, then deposed key), each
-    /// read in full again when diffed ([`Plan::read_resource_change`]).
+    /// read in full again when diffed ([`Plan::read_change`]).
     #[serde(default)]
     pub resource_changes: C,
     /// Changes detected outside Terraform, kept as small as `resource_changes` and read in
-    /// full again when diffed ([`Plan::read_drift_change`]): a plan may drift as much as
+    /// full again when diffed ([`Plan::read_change`]): a plan may drift as much as
     /// it changes.
     #[serde(default)]
     pub resource_drift: C,

@@ -290,6 +290,7 @@ fn after_space(bytes: &[u8], at: usize) -> usize {
 
 #[cfg(test)]
 mod tests {
+    use super::super::ChangeList::{Changes, Drift};
     use super::*;
 
     /// A plan as read from `text`, its lists' segments aside (they differ with the way it
@@ -304,8 +305,8 @@ mod tests {
             .chain(drift)
             .map(|(drift, i)| {
                 let (e, read) = match drift {
-                    false => (&plan.resource_changes[i], plan.read_resource_change(i)),
-                    true => (&plan.resource_drift[i], plan.read_drift_change(i)),
+                    false => (&plan.resource_changes[i], plan.read_change(Changes, i)),
+                    true => (&plan.resource_drift[i], plan.read_change(Drift, i)),
                 };
                 let read = read.expect("read again");
                 let read = read.expect("its values parse");

@@ -8,8 +8,9 @@ use crate::render::text::{
     deferred_text, outputs_text, plan_is_empty, resource_text, shows, MarkedText,
 };
 
-use super::source::{List, Plans};
+use super::source::Plans;
 use super::words::Kind;
+use crate::diff::ChangeList;
 
 /// How much of an entry the comment shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -172,13 +173,15 @@ pub fn entry_text(plans: &Plans<'_>, entry: &Entry, compact: bool) -> Result<Mar
     let plan = plans.head(entry.plan);
     Ok(match entry.item {
         Item::Resource(i) => resource_text(
-            &*plans.resource(entry.plan, List::Changes, i)?,
+            &*plans.resource(entry.plan, ChangeList::Changes, i)?,
             false,
             compact,
         ),
-        Item::Drift(i) => {
-            resource_text(&*plans.resource(entry.plan, List::Drift, i)?, true, compact)
-        }
+        Item::Drift(i) => resource_text(
+            &*plans.resource(entry.plan, ChangeList::Drift, i)?,
+            true,
+            compact,
+        ),
         Item::Deferred(i) => deferred_text(&plan.deferred[i], compact),
         Item::Outputs => outputs_text(plan, compact),
     })
@@ -188,8 +191,8 @@ pub fn entry_text(plans: &Plans<'_>, entry: &Entry, compact: bool) -> Result<Mar
 pub fn entry_label<'p>(plans: &Plans<'p>, entry: &Entry) -> &'p str {
     let plan = plans.head(entry.plan);
     match entry.item {
-        Item::Resource(i) => plans.address(entry.plan, List::Changes, i),
-        Item::Drift(i) => plans.address(entry.plan, List::Drift, i),
+        Item::Resource(i) => plans.address(entry.plan, ChangeList::Changes, i),
+        Item::Drift(i) => plans.address(entry.plan, ChangeList::Drift, i),
         Item::Deferred(i) => &plan.deferred[i].resource.address,
         Item::Outputs => "outputs",
     }

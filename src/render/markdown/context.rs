@@ -15,8 +15,9 @@ use crate::render::text::shows;
 use super::catalog::{entry_text, Catalog, Detail, Item};
 use super::diff_lines::diff_body;
 use super::extras::{self, Diagnostics, Extras, FailedPlan, PolicyContext};
-use super::source::{Body, List, Plans};
+use super::source::{Body, Plans};
 use super::words::{self, icon, Kind, Segment};
+use crate::diff::ChangeList;
 
 /// Bumped whenever a field is removed or changes meaning (adding fields is compatible).
 pub const SCHEMA_VERSION: u32 = 1;
@@ -381,11 +382,12 @@ pub fn build(
                         bump(&mut plan.omitted, entry.kind);
                     }
                     Detail::Listed => {
-                        let resource = listed(plans, entry.plan, List::Changes, r, entry.kind)?;
+                        let resource =
+                            listed(plans, entry.plan, ChangeList::Changes, r, entry.kind)?;
                         plan.listed.push(entry_context(&resource, None, false));
                     }
                     _ => {
-                        let resource = plans.resource(entry.plan, List::Changes, r)?;
+                        let resource = plans.resource(entry.plan, ChangeList::Changes, r)?;
                         let mut e = entry_context(&resource, diff, compact);
                         e.open = e.dangerous
                             && dangerous_count <= OPEN_DANGEROUS
@@ -401,7 +403,7 @@ pub fn build(
             Item::Drift(r) if detail == Detail::Listed => place(
                 &mut plan.drift,
                 entry_context(
-                    &*listed(plans, entry.plan, List::Drift, r, entry.kind)?,
+                    &*listed(plans, entry.plan, ChangeList::Drift, r, entry.kind)?,
                     None,
                     false,
                 ),
@@ -409,7 +411,11 @@ pub fn build(
             ),
             Item::Drift(r) => place(
                 &mut plan.drift,
-                entry_context(&*plans.resource(entry.plan, List::Drift, r)?, diff, compact),
+                entry_context(
+                    &*plans.resource(entry.plan, ChangeList::Drift, r)?,
+                    diff,
+                    compact,
+                ),
                 detail,
             ),
             Item::Deferred(d) => {
@@ -485,7 +491,13 @@ fn bump(counts: &mut Vec<ActionCount>, kind: Kind) {
 /// Entry `i` of plan `p`'s `list`, of kind `kind`, for a line without its diff: its
 /// header, not diffed, but for a replacement, whose reason names the attributes forcing
 /// it (found in its diff).
-fn listed<'a>(plans: &Plans<'a>, p: usize, list: List, i: usize, kind: Kind) -> Result<Body<'a>> {
+fn listed<'a>(
+    plans: &Plans<'a>,
+    p: usize,
+    list: ChangeList,
+    i: usize,
+    kind: Kind,
+) -> Result<Body<'a>> {
     match kind {
         Kind::Replace => plans.resource(p, list, i),
         _ => plans.header(p, list, i),
@@ -664,7 +676,7 @@ fn plan_context(
         .iter()
         .take(BANNER_ITEMS[tight])
         .map(|i| {
-            let resource = listed(plans, p, List::Changes, *i, kind(*i))?;
+            let resource = listed(plans, p, ChangeList::Changes, *i, kind(*i))?;
             Ok(entry_context(&resource, None, false))
         })
         .collect::<Result<Vec<_>>>()?;

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::ops::Deref;
 use std::rc::Rc;
 
-use crate::diff::{Changes, PlanDiff, ResourceChanges, ResourceDiff, ResourceSummary};
+use crate::diff::{ChangeList, Changes, PlanDiff, ResourceChanges, ResourceDiff, ResourceSummary};
 use crate::error::Result;
 
 /// A plan with its name.
@@ -21,15 +21,6 @@ pub struct NamedPlan<'a> {
     pub diff: &'a PlanDiff,
     /// The resource changes and drift.
     pub changes: Changes<'a>,
-}
-
-/// Which list of a plan's an entry is in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum List {
-    /// The resource changes.
-    Changes,
-    /// The drift shown.
-    Drift,
 }
 
 /// The plans of one comment, with the resource diffs computed so far.
@@ -81,31 +72,31 @@ impl<'a> Plans<'a> {
     }
 
     /// Plan `p`'s list `list`.
-    fn list(&self, p: usize, list: List) -> &'a dyn ResourceChanges {
+    fn list(&self, p: usize, list: ChangeList) -> &'a dyn ResourceChanges {
         let changes = self.named[p].changes;
         match list {
-            List::Changes => changes.resources,
-            List::Drift => changes.drift,
+            ChangeList::Changes => changes.resources,
+            ChangeList::Drift => changes.drift,
         }
     }
 
     /// Plan `p`'s resource change summaries.
     pub fn summaries(&self, p: usize) -> &'a [ResourceSummary] {
-        self.list(p, List::Changes).summaries()
+        self.list(p, ChangeList::Changes).summaries()
     }
 
     /// Plan `p`'s shown drift's summaries.
     pub fn drift_summaries(&self, p: usize) -> &'a [ResourceSummary] {
-        self.list(p, List::Drift).summaries()
+        self.list(p, ChangeList::Drift).summaries()
     }
 
     /// The address of entry `i` of plan `p`'s `list`.
-    pub fn address(&self, p: usize, list: List, i: usize) -> &'a str {
+    pub fn address(&self, p: usize, list: ChangeList, i: usize) -> &'a str {
         self.list(p, list).address(i)
     }
 
     /// The diff of entry `i` of plan `p`'s `list`, computed on first use.
-    pub fn resource(&self, p: usize, list: List, i: usize) -> Result<Body<'a>> {
+    pub fn resource(&self, p: usize, list: ChangeList, i: usize) -> Result<Body<'a>> {
         if let Some(kept) = self.kept.borrow().get(&(p, list, i)) {
             return Ok(Body::Kept(Rc::clone(kept)));
         }
@@ -115,7 +106,7 @@ impl<'a> Plans<'a> {
 
     /// Entry `i` of plan `p`'s `list` for what is shown of it without its diff (its body
     /// may be empty: see [`ResourceChanges::header`]); its diff when that is known.
-    pub fn header(&self, p: usize, list: List, i: usize) -> Result<Body<'a>> {
+    pub fn header(&self, p: usize, list: ChangeList, i: usize) -> Result<Body<'a>> {
         for known in [&self.kept, &self.headers] {
             if let Some(kept) = known.borrow().get(&(p, list, i)) {
                 return Ok(Body::Kept(Rc::clone(kept)));
@@ -126,7 +117,7 @@ impl<'a> Plans<'a> {
     }
 }
 
-type Key = (usize, List, usize);
+type Key = (usize, ChangeList, usize);
 
 /// `made`, kept in `known` under `key` when it was made (not borrowed from the plan).
 fn keep<'a>(
