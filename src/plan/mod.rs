@@ -11,6 +11,7 @@ mod parallel;
 mod reread;
 mod segmented;
 mod skim;
+mod syntax;
 mod values;
 
 pub use actions::ResourceAction;

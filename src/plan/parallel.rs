@@ -1,13 +1,21 @@
 //! Plan model: a big plan read with its `resource_changes` and `resource_drift` lists
-//! element by element, on two threads or one. The calling thread reads the document with
-//! the lists left as text, while a helper reads them in pieces; when the document is read,
-//! the calling thread reads each list's head (up to the first piece in it) and takes
-//! pieces too (alone, it reads them all). A piece belongs to the list whose head (or
-//! whose piece before it) was read up to where it starts. The document's read checks the list's syntax, so its elements are skimmed
-//! ([`super::skim`]), each one that is not plain read with serde; either way each entry
-//! knows where its change starts in the text, which is where the change is read again
-//! from (a whole list read by serde locates only changes whose address has no escapes,
-//! and keeps the others as read: 400 bytes and more each, for `for_each` keys).
+//! element by element, on two threads or one, every byte's syntax checked once.
+//!
+//! The calling thread reads the document member by member. The members the document has
+//! no field for (`planned_values`, `prior_state`: each as big as a list) are only
+//! checked, by [`super::syntax`]; the others are read by serde. A list is read in pieces:
+//! the calling thread reads its head (up to the first piece in it), then takes pieces
+//! until none is left, and goes on from where they say the list ends. Meanwhile a helper
+//! checks `prior_state` ahead of the calling thread (Terraform writes it after the lists,
+//! where this thread comes last), then takes pieces. A piece belongs to the list whose
+//! head (or whose piece before it) was read up to where it starts. Elements are skimmed
+//! ([`super::skim`], which checks their syntax), each one that is not plain read with
+//! serde; either way each entry knows where its change starts in the text, which is where
+//! the change is read again from (a whole list read by serde locates only changes whose
+//! address has no escapes, and keeps the others as read: 400 bytes and more each, for
+//! `for_each` keys). Before (commit 3b77b3e), serde checked the whole document's syntax
+//! on the calling thread while the helper skimmed the lists: the calling thread's check
+//! was the parse's critical path.
 //!
 //! Where pieces start is guessed from the text (an object opening with an `"address"`
 //! member, as Terraform writes a change, after every 256 KiB of text) and checked before
@@ -16,16 +24,20 @@
 //! wrong guess costs only the time spent on it. [`parse`] returns `None` when the document
 //! has an error: the caller then reads it in order, which is what names the error.
 
+use std::borrow::Cow;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::sync::{mpsc, OnceLock};
 
 use memchr::memmem;
+
+use serde::de::value::MapDeserializer;
 use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
 
 use super::entries::before_space;
 use super::model::{ChangeEntry, Plan, PlanDocument, Segmented};
 use super::skim;
+use super::syntax;
 
 /// Documents smaller than this are read in order, by serde: a thread would cost more than
 /// it saves, and the changes kept as read are few.
@@ -35,19 +47,8 @@ pub(super) const PARALLEL_MIN: usize = 1 << 20;
 /// together, large enough that guessing where pieces start costs nothing.
 const PIECE: usize = 256 * 1024;
 
-/// The document with its lists as text.
-type Unread<'a> = PlanDocument<'a, ListText<'a>>;
-
-/// A list member's text (`None` when it is absent).
-#[derive(Default)]
-struct ListText<'a>(Option<&'a RawValue>);
-
-impl<'de: 'a, 'a> Deserialize<'de> for ListText<'a> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        // `null` too is kept as text, to be refused as a list is.
-        <&RawValue>::deserialize(deserializer).map(|raw| ListText(Some(raw)))
-    }
-}
+/// The document without its lists, which are read apart.
+type Unread<'a> = PlanDocument<'a, ()>;
 
 /// The elements of a piece of the list, and where its reader stopped.
 type Piece<'a> = (Vec<ChangeEntry<'a>>, Ended);
@@ -85,40 +86,42 @@ fn parse_with<'a>(
             starts
         };
         if helper {
-            scope.spawn(move || pieces.read(text, &guessed()));
+            scope.spawn(move || {
+                let starts = guessed();
+                pieces.ahead.check(text.as_bytes());
+                pieces.read(text, &starts);
+            });
         } else {
-            // This thread reads the pieces too, after the list's head.
+            // This thread reads the pieces too, when it comes to a list.
             guessed();
         }
         let read = read(text, pieces, &starts);
-        if !matches!(read, Some((_, [Some(_), _] | [_, Some(_)]))) {
-            // The helper has nothing left to do.
-            pieces.stop.store(true, Relaxed);
-        }
+        // The helper has nothing left to do (nothing read now is used but what it read).
+        pieces.stop.store(true, Relaxed);
         read
     });
     let (document, heads) = read?;
     let mut read = pieces.into_read();
     let [changes, drift] = heads.map(|head| match head {
         None => Some(Segmented::default()),
-        Some((list, head)) => {
-            joined(&mut read, text, list, head).or_else(|| serde_json::from_str(list).ok())
-        }
+        Some((list, head)) => joined(&mut read, text, list, head),
     });
     Some(document.with_lists(changes?, drift?))
 }
 
-/// What the calling thread read (`None` when the document has an error): the document;
-/// for each of its lists present (`resource_changes`, then `resource_drift`), its text,
-/// read in pieces, and its head.
+/// What the calling thread read (`None` when the document has an error): the document
+/// but its lists; for each list present (`resource_changes`, then `resource_drift`), its
+/// text and its head, the rest of it being in pieces.
 type Read<'a> = Option<(Unread<'a>, [Option<(&'a str, Piece<'a>)>; 2])>;
 
-/// The pieces of the list: which one to read next, each one's reading.
+/// The pieces of the list: which one to read next, each one's reading; and a member
+/// checked ahead.
 #[derive(Default)]
 struct Pieces<'a> {
     read: OnceLock<Vec<OnceLock<Option<Piece<'a>>>>>,
     next: AtomicUsize,
     stop: AtomicBool,
+    ahead: Ahead,
 }
 
 impl<'a> Pieces<'a> {
@@ -126,15 +129,37 @@ impl<'a> Pieces<'a> {
         let _ = self.read.set((0..count).map(|_| OnceLock::new()).collect());
     }
 
-    /// Reads pieces not yet taken, until none is left or it is told to stop.
+    /// Reads pieces not yet taken, until none is left or it is told to stop; each piece
+    /// taken is set, to `None` if it was not read (another thread may wait for it).
     fn read(&self, text: &'a str, starts: &[usize]) {
-        let Some(read) = self.read.get() else { return };
+        while self.read_one(text, starts) {}
+    }
+
+    /// Reads the next piece not yet taken; `false` if none is left.
+    fn read_one(&self, text: &'a str, starts: &[usize]) -> bool {
+        let Some(read) = self.read.get() else {
+            return false;
+        };
+        let n = self.next.fetch_add(1, Relaxed);
+        let Some(slot) = read.get(n) else {
+            return false;
+        };
+        let _done = SetWhenDone(slot);
+        if !self.stop.load(Relaxed) {
+            let _ = slot.set(read_elements(text, starts, starts[n], n + 1, &self.stop));
+        }
+        true
+    }
+
+    /// Where the list whose head is `head` ends (the offset just past its `]`), once
+    /// every piece has been taken: `None` if the pieces do not make it up.
+    fn list_end(&self, head: &Piece<'a>) -> Option<usize> {
+        let mut ended = &head.1;
         loop {
-            let n = self.next.fetch_add(1, Relaxed);
-            if n >= starts.len() || self.stop.load(Relaxed) {
-                return;
+            match ended {
+                Ended::List(end) => return Some(*end),
+                Ended::Met(n) => ended = &self.read.get()?.get(*n)?.wait().as_ref()?.1,
             }
-            let _ = read[n].set(read_elements(text, starts, starts[n], n + 1, &self.stop));
         }
     }
 
@@ -147,6 +172,57 @@ impl<'a> Pieces<'a> {
     }
 }
 
+/// Sets a piece (or a member's end) taken to `None` unless it was read, however its
+/// reader ends (a panic too), so that no thread waits for it forever.
+struct SetWhenDone<'s, T>(&'s OnceLock<Option<T>>);
+
+impl<T> Drop for SetWhenDone<'_, T> {
+    fn drop(&mut self) {
+        let _ = self.0.set(None);
+    }
+}
+
+/// The key of the member the helper checks ahead of this thread: Terraform writes
+/// `prior_state`, which the document has no field for and which is as big as
+/// `planned_values`, after the lists (this thread comes to `planned_values` first).
+const AHEAD: &[u8] = b"\"prior_state\":";
+
+/// The value of [`AHEAD`]'s member (where it is guessed to be), checked by the helper.
+#[derive(Default)]
+struct Ahead {
+    /// Where the value is guessed to start.
+    start: OnceLock<usize>,
+    /// Whether a thread has taken its check.
+    taken: AtomicBool,
+    /// Where it ends, `None` if it is not valid.
+    end: OnceLock<Option<usize>>,
+}
+
+impl Ahead {
+    /// Guesses where the value starts, and checks it unless this thread came to it first.
+    fn check(&self, bytes: &[u8]) {
+        let Some(key) = memmem::find(bytes, AHEAD) else {
+            return;
+        };
+        let start = after_space(bytes, key + AHEAD.len());
+        let _ = self.start.set(start);
+        if !self.taken.swap(true, Relaxed) {
+            let _done = SetWhenDone(&self.end);
+            let _ = self.end.set(syntax::value_end(bytes, start));
+        }
+    }
+
+    /// Where the value at `at` ends if the helper checked it (`Some(None)` if it is not
+    /// valid), once it has, `meanwhile` called until it is or that returns `false`;
+    /// `None` if this thread is to check it.
+    fn checked(&self, at: usize, mut meanwhile: impl FnMut() -> bool) -> Option<Option<usize>> {
+        if self.start.get() != Some(&at) || !self.taken.swap(true, Relaxed) {
+            return None;
+        }
+        while self.end.get().is_none() && meanwhile() {}
+        Some(*self.end.wait())
+    }
+}
 /// A list put together: its `head`, the piece (taken from `read`) where that ended, the
 /// one where that ended, and so on; `None` unless that ends at the end of `list` (in
 /// `text`). A chain never leaves its list: each reading stops at the list's end.
@@ -170,27 +246,124 @@ fn joined<'a>(
     }
 }
 
-/// The document, read here; its lists read in order or left to the pieces, which this
-/// thread reads too once the document is read.
+/// The document, read here member by member: a list (`resource_changes` or
+/// `resource_drift`) from its head, this thread then taking pieces too, and on from where
+/// its pieces say it ends; a member the document has no field for is only checked (serde
+/// would skip it: `planned_values` and `prior_state` are as big as the lists); the others
+/// kept as text and read into the document at the end.
 fn read<'a>(text: &'a str, pieces: &Pieces<'a>, starts: &mpsc::Receiver<Vec<usize>>) -> Read<'a> {
-    let document = read_document(text)?;
-    let lists = [&document.resource_changes, &document.resource_drift]
-        .map(|list| list.0.map(RawValue::get));
-    if lists.iter().all(Option::is_none) {
-        return Some((document, [None, None]));
-    }
-    let starts = starts.recv().unwrap_or_default();
+    let bytes = text.as_bytes();
+    let mut members: Vec<(Cow<'a, str>, &'a RawValue)> = Vec::new();
     let mut heads = [None, None];
-    for (head, list) in heads.iter_mut().zip(lists) {
-        let Some(list) = list else { continue };
-        // The head of the list, up to the first piece it meets, is read here.
-        let at = offset(text, list);
-        let first = starts.partition_point(|&start| start <= at);
-        let read = read_elements(text, &starts, at + 1, first, &pieces.stop)?;
-        *head = Some((list, read));
+    let mut guessed = None;
+    let mut at = after_space(bytes, 0);
+    (bytes.get(at) == Some(&b'{')).then_some(())?;
+    at = after_space(bytes, at + 1);
+    let mut more = bytes.get(at) != Some(&b'}');
+    if !more {
+        at += 1;
     }
-    pieces.read(text, &starts);
-    Some((document, heads))
+    while more {
+        let (key, end) = next_value::<Cow<'a, str>>(text, at)?;
+        at = after_space(bytes, end);
+        (bytes.get(at) == Some(&b':')).then_some(())?;
+        at = after_space(bytes, at + 1);
+        let list = ["resource_changes", "resource_drift"]
+            .iter()
+            .position(|name| *name == key);
+        let end = match list {
+            Some(n) => {
+                // A list repeated or not a list is an error: the reading in order names it.
+                if heads[n].is_some() || bytes.get(at) != Some(&b'[') {
+                    return None;
+                }
+                let starts: &Vec<usize> =
+                    guessed.get_or_insert_with(|| starts.recv().unwrap_or_default());
+                // The head of the list, up to the first piece it meets, is read here.
+                let first = starts.partition_point(|&start| start <= at);
+                let head = read_elements(text, starts, at + 1, first, &pieces.stop)?;
+                pieces.read(text, starts);
+                let end = pieces.list_end(&head)?;
+                heads[n] = Some((&text[at..end], head));
+                end
+            }
+            None if !document_fields().contains(&&*key) => {
+                // Only checked, here or by the helper (this thread reading pieces meanwhile).
+                let meanwhile = || {
+                    let starts = guessed.get_or_insert_with(|| starts.recv().unwrap_or_default());
+                    pieces.read_one(text, starts)
+                };
+                match pieces.ahead.checked(at, meanwhile) {
+                    Some(end) => end?,
+                    None => syntax::value_end(bytes, at)?,
+                }
+            }
+            None => {
+                let (value, end) = next_value::<&RawValue>(text, at)?;
+                members.push((key, value));
+                end
+            }
+        };
+        at = after_space(bytes, end);
+        more = match bytes.get(at)? {
+            b',' => true,
+            b'}' => false,
+            _ => return None,
+        };
+        at = after_space(bytes, at + 1);
+    }
+    // Nothing but space after the document.
+    (at >= bytes.len()).then_some(())?;
+    // The map's deserializer checks that every member was read.
+    let fields = MapDeserializer::<_, serde_json::Error>::new(members.into_iter());
+    Some((Unread::deserialize(fields).ok()?, heads))
+}
+
+/// The value of type `T` at `at` in `text`, and the offset just past it; `None` if there
+/// is none.
+fn next_value<'a, T: Deserialize<'a>>(text: &'a str, at: usize) -> Option<(T, usize)> {
+    let mut stream = serde_json::Deserializer::from_str(text.get(at..)?).into_iter();
+    let value = stream.next()?.ok()?;
+    Some((value, at + stream.byte_offset()))
+}
+
+/// The names of the document's fields, as serde's derive gives them to a deserializer.
+fn document_fields() -> &'static [&'static str] {
+    static FIELDS: OnceLock<&'static [&'static str]> = OnceLock::new();
+    FIELDS.get_or_init(|| {
+        let mut fields = None;
+        let _ = Unread::deserialize(FieldNames(&mut fields));
+        fields.unwrap_or_default()
+    })
+}
+
+/// A deserializer that only notes the field names of the struct asked of it.
+struct FieldNames<'f>(&'f mut Option<&'static [&'static str]>);
+
+impl<'de> Deserializer<'de> for FieldNames<'_> {
+    type Error = serde::de::value::Error;
+
+    fn deserialize_struct<V: serde::de::Visitor<'de>>(
+        self,
+        _name: &'static str,
+        fields: &'static [&'static str],
+        _visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        *self.0 = Some(fields);
+        Err(serde::de::Error::custom(
+            "only the field names were asked for",
+        ))
+    }
+
+    fn deserialize_any<V: serde::de::Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
+        Err(serde::de::Error::custom("not a struct"))
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map enum identifier
+        ignored_any
+    }
 }
 
 /// The offset of `part` in `text` (which holds it).
@@ -198,19 +371,10 @@ fn offset(text: &str, part: &str) -> usize {
     part.as_ptr() as usize - text.as_ptr() as usize
 }
 
-/// The document with its lists as text, or `None` if it does not parse.
-fn read_document(text: &str) -> Option<Unread<'_>> {
-    let mut de = serde_json::Deserializer::from_str(text);
-    let document = Unread::deserialize(&mut de).ok()?;
-    de.end().ok()?;
-    Some(document)
-}
-
 /// Reads elements of the list from `at` (just after its `[`, or at an element's `{`) up
 /// to a piece's start from `starts[next..]` that it arrives at exactly, or to the list's
 /// end. Gives up (`None`) on an element that does not parse, or when told to stop.
-/// Elements are skimmed, assuming valid syntax: what is read is used only once the
-/// document's read has checked it.
+/// Elements are skimmed, their syntax checked (nothing else checks it), or read by serde.
 fn read_elements<'a>(
     text: &'a str,
     starts: &[usize],
@@ -358,7 +522,19 @@ mod tests {
         {"address":"d.r","mode":"managed","type":"d","name":"r","provider_name":"p",
          "change":{"actions":["update"],"before":{},"after":{}}}
       ],
-      "configuration":{"root_module":{}}}"#;
+      "configuration":{"root_module":{}},
+      "prior_state":{"values":{"root_module":{"resources":[{"address":"a.y","mode":"managed"},
+        {"address":"a.z","values":{"s":"]"}}]}}}}"#;
+
+    /// [`HOSTILE`] with a `prior_state` key in a value before the document's own: the
+    /// helper checks the wrong one ahead.
+    fn hostile_guessed_wrong() -> String {
+        HOSTILE.replacen(
+            r#""value":{"#,
+            r#""value":{"prior_state":{"address":"x"},"#,
+            1,
+        )
+    }
 
     fn fixtures() -> Vec<String> {
         let dir =
@@ -371,6 +547,7 @@ mod tests {
             .collect();
         assert!(plans.len() >= 10, "the real plans are in tests/fixtures");
         plans.push(HOSTILE.to_string());
+        plans.push(hostile_guessed_wrong());
         plans
     }
 
@@ -423,7 +600,8 @@ mod tests {
                 at(r#"{"address":"f4""#),
                 at(r#"{"address":"d.q"#),
                 at(r#"{"address":"f7""#),
-                at(r#"{"address":"d.r""#)
+                at(r#"{"address":"d.r""#),
+                at(r#"{"address":"a.z""#)
             ]
         );
     }
@@ -446,6 +624,28 @@ mod tests {
             ),
             HOSTILE.replace(r#""d.r""#, "1"),
             HOSTILE.replace("\"resource_drift\":[", "\"resource_drift\":null,\"y\":["),
+            // A list repeated, or one under a key with an escape (serde decodes it).
+            HOSTILE.replace(r#""configuration""#, r#""resource_drift":[],"c""#),
+            HOSTILE.replace(
+                "\"resource_drift\":[",
+                "\"resource\\u005fdrift\":null,\"y\":[",
+            ),
+            // Bad syntax where only the syntax is checked: in a change's values, in an
+            // unknown member of a change, in a member the document has no field for (the
+            // one checked ahead too), and between members.
+            HOSTILE.replace(r#"{"s":"a"}"#, r#"{"s":"a",}"#),
+            HOSTILE.replace("[1,{", "[01,{"),
+            HOSTILE.replace(r#""s":"]""#, r#""s":"\x""#),
+            HOSTILE.replace(
+                r#""provider_name":"p","#,
+                "\"provider_name\":\"p\",\"u\":-,",
+            ),
+            HOSTILE.replace(r#""name":"x","#, "\"name\":\"x\",\"u\":\"\u{1}\","),
+            HOSTILE.replace(r#""mode":"managed"}"#, r#""mode":"managed"]"#),
+            HOSTILE.replace(r#"{"s":"]"}}]}}}"#, r#"{"s":"]"}}]}}"#),
+            hostile_guessed_wrong().replace(r#"{"address":"x"}"#, r#"{"address":x}"#),
+            HOSTILE.replace(r#""configuration":{"root_module":{}}"#, r#""c":{"a" "b"}"#),
+            HOSTILE.replace(r#""configuration":"#, r#""configuration"="#),
         ];
         for text in broken {
             assert!(

@@ -1,26 +1,26 @@
-//! Plan model: a `resource_changes` element's entry read by skimming text whose syntax
-//! is checked elsewhere.
+//! Plan model: a `resource_changes` element's entry read by skimming it, its syntax
+//! checked on the way.
 //!
-//! The parallel parse reads the whole document with serde, which checks the syntax of
-//! every byte (the change list's included, kept as text), while other threads read the
-//! list's elements into entries. Reading each element with serde's typed deserializer
-//! cost more than twice serde's syntax check of the same text; skimming it costs less
-//! than that check. [`entry`] finds an element's members by skipping values, assuming
-//! the JSON is valid, and reads only what an entry keeps.
+//! The parallel parse reads the document's lists element by element on every core.
+//! Reading each element with serde's typed deserializer cost more than twice serde's
+//! syntax check of the same text; skimming it costs about that check. [`entry`] finds an
+//! element's members by skipping values (checking their syntax as serde's `IgnoredAny`
+//! does: [`super::syntax`]) and reads only what an entry keeps.
 //!
 //! It is exact by refusing: an element is skimmed only when it is plain (no key has
 //! escapes, no string that serde would decode has a `\u` escape — serde's syntax check
 //! lets a lone surrogate by, its typed read refuses it —, no known member is repeated,
 //! every known member has the JSON type the model takes); anything else gives `None`, and
 //! the caller reads that element with serde, which makes the entry or names the error. So
-//! a skimmed entry is the one serde would have made, provided the syntax assumed holds:
-//! the caller uses entries only once the document has parsed.
+//! a skimmed entry is the one serde would have made, and an element that is not valid JSON
+//! is never skimmed.
 
-use memchr::memchr2;
+use memchr::memmem;
 
 use super::actions::ResourceAction;
 use super::entries::ChangeEntry;
 use super::model::Str;
+use super::syntax;
 use crate::value::Value;
 
 /// The entry of the element whose `{` is at `at`, and the offset just past its `}`;
@@ -125,12 +125,9 @@ impl<'a> Skim<'a> {
     fn plain_string(&mut self) -> Option<&'a str> {
         self.expect(b'"')?;
         let start = self.pos;
-        let len = memchr2(b'"', b'\\', self.bytes.get(start..)?)?;
-        if self.bytes[start + len] != b'"' {
-            return None;
-        }
-        self.pos = start + len + 1;
-        self.text.get(start..start + len)
+        let end = syntax::plain_string_end(self.bytes, start)?;
+        self.pos = end + 1;
+        self.text.get(start..end)
     }
 
     /// A string, decoded: borrowed when it has no escapes. One with a `\u` escape is
@@ -139,10 +136,9 @@ impl<'a> Skim<'a> {
     fn decoded(&mut self) -> Option<Str<'a>> {
         self.expect(b'"')?;
         let start = self.pos;
-        let len = memchr2(b'"', b'\\', self.bytes.get(start..)?)?;
-        if self.bytes[start + len] == b'"' {
-            self.pos = start + len + 1;
-            return self.text.get(start..start + len).map(Str::Borrowed);
+        if let Some(end) = syntax::plain_string_end(self.bytes, start) {
+            self.pos = end + 1;
+            return self.text.get(start..end).map(Str::Borrowed);
         }
         self.pos = start - 1;
         self.string()?;
@@ -170,18 +166,12 @@ impl<'a> Skim<'a> {
     /// A string, skipped; `typed`: see [`Self::string`].
     fn skip_string(&mut self, typed: bool) -> Option<()> {
         self.expect(b'"')?;
-        loop {
-            let len = memchr2(b'"', b'\\', self.bytes.get(self.pos..)?)?;
-            self.pos += len + 1;
-            if self.bytes[self.pos - 1] == b'"' {
-                return Some(());
-            }
-            if typed && self.bytes.get(self.pos) == Some(&b'u') {
-                return None;
-            }
-            // An escape: its next byte is never the closing quote.
-            self.pos += 1;
-        }
+        let start = self.pos;
+        self.pos = syntax::string_end(self.bytes, start)?;
+        // A `\u` that is not an escape (an escaped backslash before a `u`) is left to
+        // serde too: it costs only time, and never happens in Terraform's output.
+        let escaped_u = || memmem::find(&self.bytes[start..self.pos], b"\\u").is_some();
+        (!typed || !escaped_u()).then_some(())
     }
 
     /// `null` or a string serde decodes.
@@ -210,44 +200,10 @@ impl<'a> Skim<'a> {
         found.then(|| self.pos += word.len())
     }
 
-    /// Any value, skipped.
+    /// Any value, skipped (its syntax checked).
     fn value(&mut self) -> Option<()> {
-        match self.peek()? {
-            b'"' => self.skip_string(false),
-            b'{' | b'[' => self.container(),
-            _ => {
-                // A number or a literal: up to what ends a value.
-                let rest = self.bytes.get(self.pos..)?;
-                let len = rest
-                    .iter()
-                    .position(|b| matches!(b, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r'))
-                    .unwrap_or(rest.len());
-                (len > 0).then(|| self.pos += len)
-            }
-        }
-    }
-
-    /// An object or array, skipped: brackets counted, strings crossed.
-    fn container(&mut self) -> Option<()> {
-        let mut depth = 0usize;
-        loop {
-            match *self.bytes.get(self.pos)? {
-                b'"' => {
-                    self.skip_string(false)?;
-                    continue;
-                }
-                b'{' | b'[' => depth += 1,
-                b'}' | b']' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        self.pos += 1;
-                        return Some(());
-                    }
-                }
-                _ => {}
-            }
-            self.pos += 1;
-        }
+        self.pos = syntax::value_end(self.bytes, self.pos)?;
+        Some(())
     }
 
     /// A `change` object: its action, and whether it imports.
@@ -530,6 +486,26 @@ mod tests {
             let element = format!("{{{}}},", members.join(","));
             if let Some(skimmed) = skimmed(&element, 0) {
                 prop_assert_eq!(Some(skimmed), by_serde(&element, 0), "{}", element);
+            }
+        }
+
+        /// An element made invalid (bytes replaced anywhere) is never skimmed, nor is one
+        /// serde reads otherwise: nothing else checks a skimmed element's syntax.
+        #[test]
+        fn a_broken_element_is_never_skimmed(
+            at in 0usize..400,
+            cut in 0usize..3,
+            insert in proptest::collection::vec(
+                proptest::sample::select(b"{}[]:,\"\\ 0-.eu\x01tn".to_vec()), 0..3),
+        ) {
+            let element = r#"{"address":"a.b[\"k\"]","mode":"managed","type":"t","name":"n","index":"k","provider_name":"p","change":{"actions":["delete","create"],"before":{"id":"1","l":[1,-2.5e3,true,null],"m":{"k":"v\\n"}},"after":{"id":"2","l":[],"m":{}},"after_unknown":{"id":false},"before_sensitive":{},"after_sensitive":{"m":{}},"replace_paths":[["id"]],"importing":null},"action_reason":"replace_because_cannot_update"}"#;
+            prop_assert!(skimmed(element, 0).is_some(), "the element as it is is skimmed");
+            let at = at.min(element.len());
+            let end = (at + cut).min(element.len());
+            let insert = String::from_utf8(insert).expect("ASCII");
+            let text = format!("{}{insert}{}", &element[..at], &element[end..]);
+            if let Some(skimmed) = skimmed(&text, 0) {
+                prop_assert_eq!(Some(skimmed), by_serde(&text, 0), "{}", text);
             }
         }
     }
