@@ -278,8 +278,12 @@ impl<'p, 'a> Differ<'p, 'a> {
         visit: &mut dyn FnMut(&mut T) -> Result<()>,
     ) -> Result<()> {
         let wanted: Vec<usize> = (0..len).filter(|i| want(*i)).collect();
-        let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
-        if workers < 2 || wanted.len() < PARALLEL_MIN {
+        // Asked only when it may matter: the answer reads several files (cgroup quotas).
+        let workers = match wanted.len() < PARALLEL_MIN {
+            true => 1,
+            false => std::thread::available_parallelism().map_or(1, |n| n.get().min(8)),
+        };
+        if workers < 2 {
             let mut made = T::default();
             for part in wanted.chunks(PART) {
                 made = make(part, made)?;
