@@ -37,7 +37,7 @@ use serde_json::value::RawValue;
 use super::entries::before_space;
 use super::model::{ChangeEntry, Plan, PlanDocument, Segmented};
 use super::skim;
-use super::syntax;
+use super::syntax::{self, after_space};
 
 /// Documents smaller than this are read in order, by serde: a thread would cost more than
 /// it saves, and the changes kept as read are few.
@@ -223,6 +223,7 @@ impl Ahead {
         Some(*self.end.wait())
     }
 }
+
 /// A list put together: its `head`, the piece (taken from `read`) where that ended, the
 /// one where that ended, and so on; `None` unless that ends at the end of `list` (in
 /// `text`). A chain never leaves its list: each reading stops at the list's end.
@@ -441,15 +442,6 @@ fn piece_starts(text: &str, size: usize) -> Vec<usize> {
         from = open.saturating_add(size).max(key + 1);
     }
     starts
-}
-
-/// The first offset from `at` that is not JSON whitespace (or the text's length).
-fn after_space(bytes: &[u8], at: usize) -> usize {
-    let rest = bytes.get(at..).unwrap_or_default();
-    at + rest
-        .iter()
-        .position(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
-        .unwrap_or(rest.len())
 }
 
 #[cfg(test)]
