@@ -538,6 +538,51 @@ fn deep_nesting_in_an_unknown_member_is_skipped() {
     assert!(out.stdout.contains("No changes."), "{}", out.stdout);
 }
 
+/// A plan of over 1 MiB (read member by member on two threads, the members it does not
+/// use only checked): `planned_values` and `prior_state` padded around one change.
+fn big_plan() -> String {
+    let pad = "p".repeat(1 << 20);
+    let small = plan_creating(r#"{"k":"v"}"#);
+    small
+        .replacen(
+            r#""resource_changes""#,
+            &format!(r#""planned_values":{{"pad":"{pad}","l":[1,2]}},"resource_changes""#),
+            1,
+        )
+        .replacen(
+            r#"]}"#,
+            r#"],"prior_state":{"values":{"x":[true,null]}},"configuration":{}}"#,
+            1,
+        )
+}
+
+#[test]
+fn big_plans_broken_where_only_the_syntax_is_read_fail_as_small_ones_do() {
+    let plan = big_plan();
+    let file = Temp::file("big_plan", plan.as_bytes());
+    let out = render(&[file.arg()]);
+    assert_success(&out);
+    assert!(out.stdout.contains("null_resource.a"), "{}", out.stdout);
+    for (name, from, to) in [
+        ("big_planned_values", r#""l":[1,2]"#, r#""l":[1,,2]"#),
+        ("big_prior_state", "[true,null]", "[tru,null]"),
+        ("big_change_value", r#"{"k":"v"}"#, r#"{"k":"v\x"}"#),
+        (
+            "big_after_unknown",
+            r#""after_unknown":{}"#,
+            r#""after_unknown":{]"#,
+        ),
+    ] {
+        let broken = plan.replacen(from, to, 1);
+        assert_ne!(broken, plan, "{name}");
+        check_bad_plan(name, broken.as_bytes(), &["is not valid JSON"]);
+    }
+    // Deep nesting where only the syntax is checked is no crash either.
+    let deep = plan.replacen("[true,null]", &format!("[{}]", nested_objects(100_000)), 1);
+    let file = Temp::file("big_deep_prior_state", deep.as_bytes());
+    assert_success(&render(&[file.arg()]));
+}
+
 #[test]
 fn deep_nesting_in_a_schema_type() {
     let plan = Temp::file("deep_schema_type_plan", plan_creating("{}").as_bytes());

@@ -578,6 +578,23 @@ mod tests {
     }
 
     #[test]
+    fn the_document_fields_are_those_serde_reads() {
+        let fields = document_fields();
+        for field in [
+            "format_version",
+            "variables",
+            "output_changes",
+            "configuration",
+        ] {
+            assert!(fields.contains(&field), "{field} in {fields:?}");
+        }
+        // Only checked: as big as the lists, and never read.
+        for unused in ["planned_values", "prior_state"] {
+            assert!(!fields.contains(&unused), "{unused} in {fields:?}");
+        }
+    }
+
+    #[test]
     fn guesses_skip_what_is_not_an_element() {
         let starts = piece_starts(HOSTILE, 1);
         let at = |needle: &str| HOSTILE.find(needle).unwrap();
