@@ -243,6 +243,21 @@ pub(crate) fn plain_run_end(bytes: &[u8], mut from: usize) -> usize {
     from
 }
 
+/// The offset of the closing quote of the string whose contents start at `at` (after its
+/// opening quote), if it has no escapes and no control characters.
+#[inline]
+pub(crate) fn plain_string_end(bytes: &[u8], at: usize) -> Option<usize> {
+    let mut pos = at;
+    loop {
+        pos = plain_run_end(bytes, pos);
+        match *bytes.get(pos)? {
+            b'"' => return Some(pos),
+            b'\\' | 0..=0x1f => return None,
+            _ => pos += 1,
+        }
+    }
+}
+
 impl<'a> Parser<'a> {
     /// A parser at the start of `text`'s first value (past any whitespace).
     fn new(text: &'a str, in_order_below: usize) -> Self {
@@ -369,14 +384,7 @@ impl<'a> Parser<'a> {
             return None;
         }
         let start = self.pos + 1;
-        let mut end = plain_run_end(self.bytes, start);
-        loop {
-            match *self.bytes.get(end)? {
-                b'"' => break,
-                b'\\' | 0..=0x1f => return None,
-                _ => end += 1,
-            }
-        }
+        let end = plain_string_end(self.bytes, start)?;
         self.pos = end + 1;
         Some(&self.text[start..end])
     }

@@ -21,7 +21,7 @@ use super::actions::ResourceAction;
 use super::entries::ChangeEntry;
 use super::model::Str;
 use super::syntax;
-use crate::value::Value;
+use crate::value::{plain_string_end, Value};
 
 /// The entry of the element whose `{` is at `at`, and the offset just past its `}`;
 /// `None` when it is not plain (see the module documentation).
@@ -125,7 +125,7 @@ impl<'a> Skim<'a> {
     fn plain_string(&mut self) -> Option<&'a str> {
         self.expect(b'"')?;
         let start = self.pos;
-        let end = syntax::plain_string_end(self.bytes, start)?;
+        let end = plain_string_end(self.bytes, start)?;
         self.pos = end + 1;
         self.text.get(start..end)
     }
@@ -136,7 +136,7 @@ impl<'a> Skim<'a> {
     fn decoded(&mut self) -> Option<Str<'a>> {
         self.expect(b'"')?;
         let start = self.pos;
-        if let Some(end) = syntax::plain_string_end(self.bytes, start) {
+        if let Some(end) = plain_string_end(self.bytes, start) {
             self.pos = end + 1;
             return self.text.get(start..end).map(Str::Borrowed);
         }
@@ -160,18 +160,14 @@ impl<'a> Skim<'a> {
     /// a `\u` escape: serde refuses a lone surrogate there, which its syntax check (of a
     /// value it skips) lets by.
     fn string(&mut self) -> Option<()> {
-        self.skip_string(true)
-    }
-
-    /// A string, skipped; `typed`: see [`Self::string`].
-    fn skip_string(&mut self, typed: bool) -> Option<()> {
         self.expect(b'"')?;
         let start = self.pos;
         self.pos = syntax::string_end(self.bytes, start)?;
         // A `\u` that is not an escape (an escaped backslash before a `u`) is left to
         // serde too: it costs only time, and never happens in Terraform's output.
-        let escaped_u = || memmem::find(&self.bytes[start..self.pos], b"\\u").is_some();
-        (!typed || !escaped_u()).then_some(())
+        memmem::find(&self.bytes[start..self.pos], b"\\u")
+            .is_none()
+            .then_some(())
     }
 
     /// `null` or a string serde decodes.

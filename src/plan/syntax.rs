@@ -74,20 +74,6 @@ fn member_value(bytes: &[u8], at: usize) -> Option<usize> {
     (bytes.get(pos) == Some(&b':')).then(|| after_space(bytes, pos + 1))
 }
 
-/// The offset of the closing quote of the string whose contents start at `at` (after its
-/// opening quote), if it has no escapes and no control characters.
-pub(super) fn plain_string_end(bytes: &[u8], at: usize) -> Option<usize> {
-    let mut pos = at;
-    loop {
-        pos = plain_run_end(bytes, pos);
-        match *bytes.get(pos)? {
-            b'"' => return Some(pos),
-            b'\\' | 0..=0x1f => return None,
-            _ => pos += 1,
-        }
-    }
-}
-
 /// The offset just past the string whose contents start at `at` (after its opening
 /// quote), its escapes and characters checked.
 pub(super) fn string_end(bytes: &[u8], at: usize) -> Option<usize> {
