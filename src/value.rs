@@ -46,7 +46,7 @@ pub const MAX_DEPTH: usize = 256;
 impl<'a> Value<'a> {
     /// Parses a complete JSON text (surrounding whitespace allowed).
     pub fn parse(text: &'a str) -> Result<Value<'a>, ParseError> {
-        let mut parser = Parser::new(text, 0);
+        let mut parser = Parser::new(text);
         let value = parser.value(0)?;
         parser.skip_ws();
         if parser.pos != parser.bytes.len() {
@@ -55,15 +55,22 @@ impl<'a> Value<'a> {
         Ok(value)
     }
 
-    /// Parses the JSON value at the start of `text` (after whitespace), ignoring whatever
-    /// follows it: one element read out of a larger document. The objects of the top
-    /// `levels` levels are left in document order (duplicate keys included) instead of
-    /// sorted: for a caller that only walks their members (never looks one up with
-    /// [`Value::get`], which needs the order), and spares the sorting of members that are
-    /// not in order (Terraform writes a resource change's own members in its struct's
-    /// order, not sorted).
-    pub(crate) fn parse_prefix(text: &'a str, levels: usize) -> Result<Value<'a>, ParseError> {
-        Parser::new(text, levels).value(0)
+    /// Walks the object at the start of `text` (after whitespace) member by member,
+    /// ignoring whatever follows it, without building it: `member` gets each key, in
+    /// document order (duplicates included), and the member's value to read
+    /// ([`Member::value`]) or walk ([`Member::members`]); a value it leaves is checked and
+    /// dropped. For a caller that takes a few members out of an object (one element of a
+    /// larger document) and would otherwise build the object only to take it apart.
+    /// `Ok(false)`, nothing walked, when the value is not an object.
+    pub(crate) fn walk_prefix(
+        text: &'a str,
+        member: impl FnMut(&str, Member<'_, 'a>) -> Result<(), ParseError>,
+    ) -> Result<bool, ParseError> {
+        Member {
+            parser: &mut Parser::new(text),
+            depth: 0,
+        }
+        .members(member)
     }
 
     /// Looks up an object member.
@@ -202,8 +209,6 @@ struct Parser<'a> {
     /// when it closes (no growth reallocations, no spare capacity kept).
     items: Vec<Value<'a>>,
     members: Vec<(Cow<'a, str>, Value<'a>)>,
-    /// Objects less deep than this keep their members in document order.
-    in_order_below: usize,
 }
 
 /// A word with `b` in every byte.
@@ -260,14 +265,13 @@ pub(crate) fn plain_string_end(bytes: &[u8], at: usize) -> Option<usize> {
 
 impl<'a> Parser<'a> {
     /// A parser at the start of `text`'s first value (past any whitespace).
-    fn new(text: &'a str, in_order_below: usize) -> Self {
+    fn new(text: &'a str) -> Self {
         let mut parser = Parser {
             text,
             bytes: text.as_bytes(),
             pos: 0,
             items: Vec::new(),
             members: Vec::new(),
-            in_order_below,
         };
         parser.skip_ws();
         parser
@@ -526,6 +530,26 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// An object member's key and the colon after it, consumed up to the value's first
+    /// byte.
+    #[inline(always)]
+    fn key(&mut self) -> Result<Cow<'a, str>, ParseError> {
+        if self.bytes.get(self.pos) != Some(&b'"') {
+            return Err(self.error("expected string key in object"));
+        }
+        let key = match self.plain_string() {
+            Some(key) => Cow::Borrowed(key),
+            None => self.string()?,
+        };
+        self.skip_ws();
+        if self.bytes.get(self.pos) != Some(&b':') {
+            return Err(self.error("expected : in object"));
+        }
+        self.pos += 1;
+        self.skip_ws();
+        Ok(key)
+    }
+
     fn object(&mut self, depth: usize) -> Result<Value<'a>, ParseError> {
         self.pos += 1;
         self.skip_ws();
@@ -536,19 +560,7 @@ impl<'a> Parser<'a> {
         let start = self.members.len();
         loop {
             self.skip_ws();
-            if self.bytes.get(self.pos) != Some(&b'"') {
-                return Err(self.error("expected string key in object"));
-            }
-            let key = match self.plain_string() {
-                Some(key) => Cow::Borrowed(key),
-                None => self.string()?,
-            };
-            self.skip_ws();
-            if self.bytes.get(self.pos) != Some(&b':') {
-                return Err(self.error("expected : in object"));
-            }
-            self.pos += 1;
-            self.skip_ws();
+            let key = self.key()?;
             // As in `array`, a plain scalar is pushed as it is read.
             if let Some(value) = self.plain_scalar_within(depth + 1) {
                 self.members.push((key, value));
@@ -562,12 +574,69 @@ impl<'a> Parser<'a> {
                 Some(b'}') => {
                     self.pos += 1;
                     let members: Vec<_> = self.members.drain(start..).collect();
-                    if depth < self.in_order_below {
-                        return Ok(Value::Object(members));
-                    }
                     return Ok(Value::Object(sort_members(members)));
                 }
                 _ => return Err(self.error("expected , or } in object")),
+            }
+        }
+    }
+}
+
+/// One member's value in [`Value::walk_prefix`], at its first byte.
+pub(crate) struct Member<'p, 'a> {
+    parser: &'p mut Parser<'a>,
+    depth: usize,
+}
+
+impl<'a> Member<'_, 'a> {
+    /// The value, parsed.
+    pub(crate) fn value(self) -> Result<Value<'a>, ParseError> {
+        self.parser.value(self.depth)
+    }
+
+    /// Walks the value's members as [`Value::walk_prefix`] does (`Ok(false)`, the value
+    /// read and dropped, if it is not an object).
+    pub(crate) fn members(
+        self,
+        mut member: impl FnMut(&str, Member<'_, 'a>) -> Result<(), ParseError>,
+    ) -> Result<bool, ParseError> {
+        let parser = self.parser;
+        if self.depth > MAX_DEPTH {
+            return Err(parser.error("nesting too deep"));
+        }
+        if parser.bytes.get(parser.pos) != Some(&b'{') {
+            parser.value(self.depth)?;
+            return Ok(false);
+        }
+        parser.pos += 1;
+        parser.skip_ws();
+        if parser.bytes.get(parser.pos) == Some(&b'}') {
+            parser.pos += 1;
+            return Ok(true);
+        }
+        loop {
+            parser.skip_ws();
+            let key = parser.key()?;
+            let start = parser.pos;
+            member(
+                &key,
+                Member {
+                    parser: &mut *parser,
+                    depth: self.depth + 1,
+                },
+            )?;
+            // A value the callback did not read is read here (checked, then dropped).
+            if parser.pos == start {
+                parser.value(self.depth + 1)?;
+            }
+            parser.skip_ws();
+            match parser.bytes.get(parser.pos) {
+                Some(b',') => parser.pos += 1,
+                Some(b'}') => {
+                    parser.pos += 1;
+                    return Ok(true);
+                }
+                _ => return Err(parser.error("expected , or } in object")),
             }
         }
     }
@@ -610,27 +679,76 @@ fn sort_members<'a>(mut members: Vec<(Cow<'a, str>, Value<'a>)>) -> Vec<(Cow<'a,
 mod tests {
     use super::*;
 
+    /// Walks `text`'s first value with `walk_prefix`: each member as `key` or
+    /// `key=value`, nested objects walked as `key{...}` (members named `walk`).
+    fn walked(text: &str) -> Result<(bool, Vec<String>), ParseError> {
+        fn walk(
+            seen: &mut Vec<String>,
+            key: &str,
+            member: Member<'_, '_>,
+        ) -> Result<(), ParseError> {
+            if key.starts_with("walk") {
+                seen.push(format!("{key}{{"));
+                member.members(|key, member| walk(seen, key, member))?;
+                seen.push("}".into());
+            } else if key.starts_with("read") {
+                seen.push(format!("{key}={:?}", member.value()?));
+            } else {
+                seen.push(key.to_string());
+            }
+            Ok(())
+        }
+        let mut seen = Vec::new();
+        let object = Value::walk_prefix(text, |key, member| walk(&mut seen, key, member))?;
+        Ok((object, seen))
+    }
+
     #[test]
-    fn top_levels_can_stay_in_document_order() {
-        let text = r#"{"b":{"y":1,"x":{"q":1,"p":2}},"a":2} trailing"#;
-        let keys = |v: &Value<'_>| match v {
-            Value::Object(members) => members.iter().map(|(k, _)| k.to_string()).collect(),
-            _ => Vec::new(),
+    fn walks_members_in_document_order_and_skips_what_is_left() {
+        let text = r#" {"z":[1,{"x":2}],"walk":{"read_b":{"q":1,"p":2},"a":"x","walk":{}},"read_a":1,"z":null} trailing"#;
+        let (object, seen) = walked(text).unwrap();
+        assert!(object);
+        let read_b = r#"read_b=Object([("p", Number("2")), ("q", Number("1"))])"#;
+        assert_eq!(
+            seen,
+            [
+                "z",
+                "walk{",
+                read_b,
+                "a",
+                "walk{",
+                "}",
+                "}",
+                r#"read_a=Number("1")"#,
+                "z"
+            ],
+            "document order, duplicates kept, values read sorted"
+        );
+        // Not an object: nothing walked, the value still checked.
+        assert_eq!(walked("[1, 2]").unwrap(), (false, Vec::new()));
+        assert!(walked("[1, ]").is_err());
+        // What the callback leaves is still checked; as is a walked object's own syntax.
+        assert!(walked(r#"{"a": [1, }"#).is_err());
+        assert!(walked(r#"{"walk": {"b" 1}}"#).is_err());
+        assert!(walked(r#"{"a": 1 "b": 2}"#).is_err());
+        assert!(walked(r#"{"a": 1"#).is_err());
+    }
+
+    #[test]
+    fn walking_counts_in_the_nesting_limit() {
+        // Walked objects count in the depth as parsed ones do.
+        let deep = |levels: usize| {
+            let mut text = String::new();
+            for _ in 0..levels {
+                text.push_str(r#"{"walk":"#);
+            }
+            text.push('1');
+            text.push_str(&"}".repeat(levels));
+            text
         };
-        let value = Value::parse_prefix(text, 2).unwrap();
-        assert_eq!(keys(&value), ["b", "a"]);
-        let Value::Object(members) = &value else {
-            unreachable!()
-        };
-        assert_eq!(keys(&members[0].1), ["y", "x"]);
-        let Value::Object(inner) = &members[0].1 else {
-            unreachable!()
-        };
-        assert_eq!(keys(&inner[1].1), ["p", "q"], "the third level is sorted");
-        // Sorted everywhere by default.
-        let sorted = Value::parse_prefix(text, 0).unwrap();
-        assert_eq!(keys(&sorted), ["a", "b"]);
-        assert_eq!(keys(sorted.get("b").unwrap()), ["x", "y"]);
+        assert!(walked(&deep(MAX_DEPTH)).is_ok());
+        assert!(walked(&deep(MAX_DEPTH + 2)).is_err());
+        assert!(Value::parse(&deep(MAX_DEPTH + 2)).is_err());
     }
 
     #[test]

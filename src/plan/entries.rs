@@ -16,7 +16,7 @@ use super::actions::ResourceAction;
 use super::model::{Plan, ResourceChange, Segmented, Str};
 use super::reread::{self, ReadChange};
 use super::values::ParsedChange;
-use crate::value::{ParseError, Value};
+use crate::value::ParseError;
 
 /// One of a plan's lists of resource changes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -190,9 +190,8 @@ impl<'a> ChangeEntry<'a> {
                 return Some(values.map(|values| ReadChange { change, values }));
             }
         };
-        // The change and its `change` member are only walked: left unsorted.
-        let read = match Value::parse_prefix(text.get(start..)?, 2) {
-            Ok(object) => reread::from_object(object)?,
+        let read = match reread::read(text.get(start..)?) {
+            Ok(read) => read?,
             Err(err) => return Some(Err(err)),
         };
         // The object found must be the one whose address this entry holds.

@@ -11,7 +11,7 @@ use std::borrow::Cow;
 use super::actions::ResourceAction;
 use super::model::{Change, Importing, ResourceChange};
 use super::values::ParsedChange;
-use crate::value::Value;
+use crate::value::{Member, ParseError, Value};
 
 /// A resource change read again to be diffed.
 #[derive(Debug)]
@@ -23,13 +23,10 @@ pub struct ReadChange<'a> {
     pub values: ParsedChange<'a>,
 }
 
-/// The change an object of `resource_changes` holds (`None` if it is not an object with
-/// an `address`). Members of another type than the format's read as absent: the parse has
-/// refused those already.
-pub(super) fn from_object(object: Value<'_>) -> Option<ReadChange<'_>> {
-    let Value::Object(members) = object else {
-        return None;
-    };
+/// The change whose object starts `text` (after whitespace; what follows it is ignored),
+/// or `Ok(None)` if that is not an object with an `address`. Members of another type
+/// than the format's read as absent: the parse has refused those already.
+pub(super) fn read(text: &str) -> Result<Option<ReadChange<'_>>, ParseError> {
     let mut address = None;
     let mut change = ResourceChange {
         address: Cow::Borrowed(""),
@@ -46,46 +43,60 @@ pub(super) fn from_object(object: Value<'_>) -> Option<ReadChange<'_>> {
         change: empty_change(),
     };
     let mut values = ParsedChange::default();
-    for (key, value) in members {
-        match &*key {
-            "address" => address = string(value),
-            "previous_address" => change.previous_address = string(value),
-            "module_address" => change.module_address = string(value),
-            "mode" => change.mode = string(value).unwrap_or_default(),
-            "type" => change.type_ = string(value).unwrap_or_default(),
-            "name" => change.name = string(value).unwrap_or_default(),
-            "index" => change.index = json_text(value),
-            "index_unknown" => change.index_unknown = value.is_true(),
-            "deposed" => change.deposed = string(value),
-            "provider_name" => change.provider_name = string(value).unwrap_or_default(),
-            "action_reason" => change.action_reason = string(value),
-            "change" => read_change(value, &mut change.change, &mut values),
+    // Walked, not built: its values are taken out as they are read.
+    let object = Value::walk_prefix(text, |key, member| {
+        match key {
+            "address" => address = string(member.value()?),
+            "previous_address" => change.previous_address = string(member.value()?),
+            "module_address" => change.module_address = string(member.value()?),
+            "mode" => change.mode = string(member.value()?).unwrap_or_default(),
+            "type" => change.type_ = string(member.value()?).unwrap_or_default(),
+            "name" => change.name = string(member.value()?).unwrap_or_default(),
+            "index" => change.index = json_text(member.value()?),
+            "index_unknown" => change.index_unknown = member.value()?.is_true(),
+            "deposed" => change.deposed = string(member.value()?),
+            "provider_name" => {
+                change.provider_name = string(member.value()?).unwrap_or_default();
+            }
+            "action_reason" => change.action_reason = string(member.value()?),
+            "change" => {
+                member.members(|key, member| {
+                    read_change(key, member, &mut change.change, &mut values)
+                })?;
+            }
             _ => {}
         }
+        Ok(())
+    })?;
+    if !object {
+        return Ok(None);
     }
-    change.address = address?;
-    Some(ReadChange { change, values })
+    Ok(address.map(|address| {
+        change.address = address;
+        ReadChange { change, values }
+    }))
 }
 
-/// The `change` member: its values into `values`, the rest into `change`.
-fn read_change<'a>(value: Value<'a>, change: &mut Change<'a>, values: &mut ParsedChange<'a>) {
-    let Value::Object(members) = value else {
-        return;
-    };
-    for (key, value) in members {
-        match &*key {
-            "actions" => change.action = action(&value),
-            "before" => values.before = value,
-            "after" => values.after = value,
-            "after_unknown" => values.after_unknown = value,
-            "before_sensitive" => values.before_sensitive = value,
-            "after_sensitive" => values.after_sensitive = value,
-            "replace_paths" => values.replace_paths = value,
-            "importing" => change.importing = importing(value),
-            "generated_config" => change.generated_config = string(value),
-            _ => {}
-        }
+/// One member of the `change` member: a value into `values`, the rest into `change`.
+fn read_change<'a>(
+    key: &str,
+    member: Member<'_, 'a>,
+    change: &mut Change<'a>,
+    values: &mut ParsedChange<'a>,
+) -> Result<(), ParseError> {
+    match key {
+        "actions" => change.action = action(&member.value()?),
+        "before" => values.before = member.value()?,
+        "after" => values.after = member.value()?,
+        "after_unknown" => values.after_unknown = member.value()?,
+        "before_sensitive" => values.before_sensitive = member.value()?,
+        "after_sensitive" => values.after_sensitive = member.value()?,
+        "replace_paths" => values.replace_paths = member.value()?,
+        "importing" => change.importing = importing(member.value()?),
+        "generated_config" => change.generated_config = string(member.value()?),
+        _ => {}
     }
+    Ok(())
 }
 
 fn empty_change<'a>() -> Change<'a> {
