@@ -3,7 +3,8 @@
 
 For each plan folder (from make-plans.sh): Python's json.load time on plan.json, then
 planmark's Markdown and text renders of it (with schemas.json): the best wall time of
---runs runs and the peak memory (maximum resident set size, from GNU time).
+--runs runs each, and planmark's peak memory (maximum resident set size, from three
+more runs under GNU time).
 
     cargo build --release && python3 benches/real/measure.py OUTDIR/*/
 """
@@ -28,20 +29,25 @@ def json_load_seconds(plan, runs):
 
 
 def planmark(binary, fmt, folder, runs):
-    """Best wall seconds and peak RSS in bytes of `planmark render` over `runs` runs.
+    """Best wall seconds over `runs` runs of `planmark render`, and its peak RSS in bytes.
 
-    The peak comes from GNU time: a child forked from this Python process would inherit
-    its high-water mark (json.load of a big plan takes gigabytes).
+    The times are of planmark alone (run straight from here); the peak comes from
+    separate runs under GNU time, whose own start would otherwise count in the time (about
+    1 ms), and not from this process's children (a child forked from this Python process
+    would inherit its high-water mark: json.load of a big plan takes gigabytes).
     """
-    best, peak = float("inf"), 0
     args = [binary, "render", "--format", fmt, "--schemas", folder / "schemas.json",
             folder / "plan.json"]
+    best = float("inf")
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(args, stdout=subprocess.DEVNULL, check=True)
+        best = min(best, time.perf_counter() - start)
+    peak = 0
     with tempfile.NamedTemporaryFile("r") as report:
-        for _ in range(runs):
-            start = time.perf_counter()
+        for _ in range(3):
             subprocess.run(["/usr/bin/time", "-f", "%M", "-o", report.name, *args],
                            stdout=subprocess.DEVNULL, check=True)
-            best = min(best, time.perf_counter() - start)
             report.seek(0)
             peak = max(peak, int(report.read().split()[-1]) * 1024)  # KiB
     return best, peak
@@ -58,7 +64,8 @@ def main():
     for folder in args.folders:
         plan = folder / "plan.json"
         size = plan.stat().st_size / 1e6
-        baseline = json_load_seconds(plan, 3)
+        # Best of as many runs as planmark gets: the two bests are compared.
+        baseline = json_load_seconds(plan, args.runs)
         for fmt in ("markdown", "text"):
             seconds, peak = planmark(args.binary, fmt, folder, args.runs)
             print(f"| {folder.name} | {size:.1f} MB | {baseline:.3f} s | {fmt} | {seconds:.3f} s "
