@@ -138,7 +138,19 @@ impl<'v, 'a> Matcher<'v, 'a> {
         }
     }
 
+    // Inlined for the common cases (every attribute relevant, no replace paths), built
+    // straight into the child: a matcher returned from a call was written field by field
+    // and read back as wider words, which stalls.
+    #[inline]
     fn key(&self, key: &str) -> Self {
+        if self.paths.is_empty() {
+            // Nothing to follow (a matcher that matches always has no paths).
+            return Matcher {
+                always: self.always,
+                propagate: self.propagate,
+                paths: Vec::new(),
+            };
+        }
         self.child(|step| step.as_str() == Some(key))
     }
 
