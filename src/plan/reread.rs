@@ -3,8 +3,10 @@
 //! The parse has read and checked every change with serde already (so types are right
 //! and no member is repeated); reading it again the same way would scan its values once
 //! for serde and once more for the value parser, which cost a third of a diff. Here the
-//! change's object is parsed once into a [`Value`] tree, its values are moved out of it
-//! parsed, and its other members are taken as they are.
+//! change's object and its `change` member are walked member by member
+//! ([`Value::walk_prefix`]), each member's value parsed where it is kept (the two objects
+//! themselves are never built: building them and moving their members out cost 4–5 % of
+//! a diff).
 
 use std::borrow::Cow;
 
