@@ -21,7 +21,7 @@ use super::actions::ResourceAction;
 use super::entries::ChangeEntry;
 use super::model::Str;
 use super::syntax;
-use crate::value::{plain_string_end, Value};
+use crate::value::{decode_letter_escapes, plain_string_end};
 
 /// The entry of the element whose `{` is at `at`, and the offset just past its `}`;
 /// `None` when it is not plain (see the module documentation).
@@ -131,8 +131,8 @@ impl<'a> Skim<'a> {
     }
 
     /// A string, decoded: borrowed when it has no escapes. One with a `\u` escape is
-    /// left to serde (`None`, see [`Self::string`]; the value parser, which decodes it
-    /// here, would make a lone surrogate U+FFFD where serde refuses it).
+    /// left to serde (`None`: decoding it here would make a lone surrogate U+FFFD where
+    /// serde refuses it).
     fn decoded(&mut self) -> Option<Str<'a>> {
         self.expect(b'"')?;
         let start = self.pos;
@@ -140,12 +140,10 @@ impl<'a> Skim<'a> {
             self.pos = end + 1;
             return self.text.get(start..end).map(Str::Borrowed);
         }
-        self.pos = start - 1;
-        self.string()?;
-        match Value::parse(self.text.get(start - 1..self.pos)?) {
-            Ok(Value::String(decoded)) => Some(decoded),
-            _ => None,
-        }
+        // `for_each` keys put escaped quotes in addresses: decoded in one pass.
+        let (decoded, end) = decode_letter_escapes(self.text, start)?;
+        self.pos = end;
+        Some(Str::Owned(decoded))
     }
 
     /// `null` (`None`) or a string, decoded.
