@@ -263,6 +263,23 @@ pub(crate) fn plain_string_end(bytes: &[u8], at: usize) -> Option<usize> {
     }
 }
 
+/// The character a one-letter escape (`\n`, `\"`, ...: every JSON escape but `\u`)
+/// stands for, by the letter after its backslash.
+#[inline]
+pub(crate) fn letter_escape(letter: u8) -> Option<char> {
+    Some(match letter {
+        b'"' => '"',
+        b'\\' => '\\',
+        b'/' => '/',
+        b'b' => '\u{8}',
+        b'f' => '\u{c}',
+        b'n' => '\n',
+        b'r' => '\r',
+        b't' => '\t',
+        _ => return None,
+    })
+}
+
 /// The string whose contents start at `at` (after its opening quote) decoded, with the
 /// offset just past its closing quote, in one pass, if its escapes are all of one letter
 /// (`\"`, `\n`, ...); `None` for a `\u` escape, another escape, a control character or
@@ -282,17 +299,7 @@ pub(crate) fn decode_letter_escapes(text: &str, at: usize) -> Option<(String, us
             }
             b'\\' => {
                 decoded.push_str(text.get(run..pos)?);
-                decoded.push(match *bytes.get(pos + 1)? {
-                    b'"' => '"',
-                    b'\\' => '\\',
-                    b'/' => '/',
-                    b'b' => '\u{8}',
-                    b'f' => '\u{c}',
-                    b'n' => '\n',
-                    b'r' => '\r',
-                    b't' => '\t',
-                    _ => return None,
-                });
+                decoded.push(letter_escape(*bytes.get(pos + 1)?)?);
                 pos += 2;
                 run = pos;
             }
@@ -485,15 +492,11 @@ impl<'a> Parser<'a> {
             return Err(self.error("unterminated escape"));
         };
         self.pos += 1;
+        if let Some(c) = letter_escape(b) {
+            out.push(c);
+            return Ok(());
+        }
         match b {
-            b'"' => out.push('"'),
-            b'\\' => out.push('\\'),
-            b'/' => out.push('/'),
-            b'b' => out.push('\u{8}'),
-            b'f' => out.push('\u{c}'),
-            b'n' => out.push('\n'),
-            b'r' => out.push('\r'),
-            b't' => out.push('\t'),
             b'u' => {
                 let first = self.hex4()?;
                 let ch = if (0xD800..0xDC00).contains(&first) {

@@ -118,9 +118,18 @@ impl<'v, 'a> Matcher<'v, 'a> {
         self.always || !self.paths.is_empty()
     }
 
+    // Inlined for the common cases (every attribute relevant, no replace paths), built
+    // straight into the child: a matcher returned from a call was written field by field
+    // and read back as wider words, which stalls.
+    #[inline]
     fn child(&self, step_matches: impl Fn(&Value<'a>) -> bool) -> Self {
-        if self.always {
-            return self.clone();
+        if self.paths.is_empty() {
+            // Nothing to follow (a matcher that matches always has no paths).
+            return Matcher {
+                always: self.always,
+                propagate: self.propagate,
+                paths: Vec::new(),
+            };
         }
         let mut paths = Vec::new();
         for path in &self.paths {
@@ -138,19 +147,7 @@ impl<'v, 'a> Matcher<'v, 'a> {
         }
     }
 
-    // Inlined for the common cases (every attribute relevant, no replace paths), built
-    // straight into the child: a matcher returned from a call was written field by field
-    // and read back as wider words, which stalls.
-    #[inline]
     fn key(&self, key: &str) -> Self {
-        if self.paths.is_empty() {
-            // Nothing to follow (a matcher that matches always has no paths).
-            return Matcher {
-                always: self.always,
-                propagate: self.propagate,
-                paths: Vec::new(),
-            };
-        }
         self.child(|step| step.as_str() == Some(key))
     }
 

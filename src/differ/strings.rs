@@ -36,11 +36,21 @@ enum Reading<'s> {
     Simple(&'s str),
 }
 
+/// Surely read as [`Reading::Simple`]: a string on one line that cannot be JSON (the
+/// check [`read`] starts with, and [`string_node`]'s shortcut).
+#[inline]
+fn surely_simple(text: &str) -> bool {
+    !text.starts_with(['{', '[']) && !text.contains('\n')
+}
+
 fn read(text: Option<&str>) -> Reading<'_> {
     let Some(text) = text else {
         return Reading::Null;
     };
-    if text.starts_with('{') || text.starts_with('[') {
+    if surely_simple(text) {
+        return Reading::Simple(text);
+    }
+    if text.starts_with(['{', '[']) {
         if let Ok(value) = Value::parse(text) {
             return Reading::Json(value);
         }
@@ -57,14 +67,8 @@ fn read(text: Option<&str>) -> Reading<'_> {
 // wider words, which stalls (diffing a real plan's changes took 2 % longer so).
 #[inline]
 pub(crate) fn string_node(before: Option<&str>, after: Option<&str>, action: Action) -> Node {
-    // Surely read as `Reading::Simple` (not JSON, one line) or null; the rest is read by
-    // `other_string_node`.
-    let simple = |text: Option<&str>| {
-        text.is_none_or(|t| {
-            !t.starts_with(['{', '[']) && memchr::memchr(b'\n', t.as_bytes()).is_none()
-        })
-    };
-    if simple(before) && simple(after) {
+    // Null or one line on each side; the rest is read by `other_string_node`.
+    if before.is_none_or(surely_simple) && after.is_none_or(surely_simple) {
         return Node::Text {
             before: before.map(str::to_string),
             after: after.map(str::to_string),

@@ -6,7 +6,7 @@
 //! The parallel parse ([`super::parallel`]) checks the lists' elements as it skims them,
 //! in one pass, instead of serde checking the whole document's syntax on one thread.
 
-use crate::value::plain_run_end;
+use crate::value::{letter_escape, plain_run_end};
 
 /// The offset just past the JSON value at `at` (after any whitespace), its syntax
 /// checked; `None` if there is no valid value there. What follows it is not looked at.
@@ -92,7 +92,7 @@ pub(super) fn string_end(bytes: &[u8], at: usize) -> Option<usize> {
 /// The offset just past the escape whose letter is at `at` (after its backslash).
 fn escape_end(bytes: &[u8], at: usize) -> Option<usize> {
     match *bytes.get(at)? {
-        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => Some(at + 1),
+        letter if letter_escape(letter).is_some() => Some(at + 1),
         b'u' => {
             let hex = bytes.get(at + 1..at + 5)?;
             hex.iter().all(u8::is_ascii_hexdigit).then_some(at + 5)
