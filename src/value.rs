@@ -231,6 +231,26 @@ fn special_bytes(word: u64) -> u64 {
     quote | backslash | control
 }
 
+/// Where the run of printable ASCII other than quote and backslash from `from` ends (what
+/// Go's `%q` copies as it is), scanned eight bytes at a time like [`plain_run_end`].
+#[inline]
+pub(crate) fn printable_run_end(bytes: &[u8], mut from: usize) -> usize {
+    const HIGH: u64 = splat(0x80);
+    while let Some(chunk) = bytes.get(from..from + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let word = u64::from_le_bytes(word);
+        // DEL (0x7f) and every byte from 0x80 (non-ASCII) stop the run as well.
+        let delete = (word ^ splat(0x7f)).wrapping_sub(splat(0x01)) & !(word ^ splat(0x7f));
+        let special = special_bytes(word) | ((word | delete) & HIGH);
+        if special != 0 {
+            return from + (special.trailing_zeros() / 8) as usize;
+        }
+        from += 8;
+    }
+    from
+}
+
 /// Where the run of plain string bytes from `from` ends, scanned eight bytes at a time:
 /// at the first byte that is a quote, a backslash or a control character, or within the
 /// last eight bytes of `bytes` (where a caller's byte loop takes over).
@@ -720,6 +740,28 @@ fn sort_members<'a>(mut members: Vec<(Cow<'a, str>, Value<'a>)>) -> Vec<(Cow<'a,
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn printable_runs_stop_at_the_first_byte_go_would_escape() {
+        let copied = |b: u8| matches!(b, b' '..=b'~') && !matches!(b, b'"' | b'\\');
+        for stop in 0..=255u8 {
+            for at in 0..20 {
+                // A byte after the stop must not move it (a borrow in the word arithmetic
+                // only spreads upwards).
+                let mut bytes = vec![b'a'; 24];
+                bytes[at] = stop;
+                bytes[(at + 1).min(23)] = 0;
+                let end = printable_run_end(&bytes, 0);
+                let first = bytes.iter().position(|&b| !copied(b)).unwrap();
+                assert!(bytes[..end].iter().all(|&b| copied(b)), "{stop:#x} at {at}");
+                // Exactly at the first such byte, or in the last eight left to the caller.
+                assert!(
+                    end == first || (end > bytes.len() - 8 && end < first),
+                    "{stop:#x} at {at}: {end}"
+                );
+            }
+        }
+    }
 
     /// Walks `text`'s first value with `walk_prefix`: each member as `key` or
     /// `key=value`, nested objects walked as `key{...}` (members named `walk`).

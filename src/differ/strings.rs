@@ -216,6 +216,7 @@ pub(crate) fn go_quote_into(s: &str, out: &mut String) {
         // Printable ASCII other than quote and backslash is copied as it is, a run at a
         // time; everything else goes through `quote_char`.
         let run = i;
+        i = crate::value::printable_run_end(bytes, i);
         while i < bytes.len()
             && matches!(bytes[i], b' '..=b'~')
             && !matches!(bytes[i], b'"' | b'\\')

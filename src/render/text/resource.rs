@@ -1,5 +1,6 @@
 //! Text renderer: one resource's comment lines, header and body.
 
+use std::borrow::Cow;
 use std::fmt::Write;
 
 use super::out::Out;
@@ -40,10 +41,12 @@ pub(crate) fn mark_top_symbol(out: &mut Out, action: &ResourceAction) {
     }
 }
 
-fn display_address(r: &ResourceDiff) -> String {
+fn display_address(r: &ResourceDiff) -> Cow<'_, str> {
     match &r.deposed {
-        Some(deposed) if !deposed.is_empty() => format!("{} (deposed object {deposed})", r.address),
-        _ => r.address.clone(),
+        Some(deposed) if !deposed.is_empty() => {
+            Cow::Owned(format!("{} (deposed object {deposed})", r.address))
+        }
+        _ => Cow::Borrowed(&r.address),
     }
 }
 
@@ -70,15 +73,29 @@ pub(crate) fn render_deferred(out: &mut Out, d: &DeferredDiff, compact: bool) {
     header_and_body(out, &d.resource, compact);
 }
 
+/// Pieces pushed one after another: the lines every resource has are written so, as
+/// `write!`'s formatting machinery costs more than the pieces.
+fn push_all(out: &mut String, pieces: &[&str]) {
+    for piece in pieces {
+        out.push_str(piece);
+    }
+}
+
 fn header_and_body(out: &mut Out, r: &ResourceDiff, compact: bool) {
     let kind = if r.data_source { "data" } else { "resource" };
     mark_top_symbol(out, &r.action);
-    let _ = write!(
+    push_all(
         out,
-        "{} {kind} \"{}\" \"{}\" ",
-        top_symbol(&r.action),
-        r.type_,
-        r.name
+        &[
+            top_symbol(&r.action),
+            " ",
+            kind,
+            " \"",
+            &r.type_,
+            "\" \"",
+            &r.name,
+            "\" ",
+        ],
     );
     let opts = Opts {
         show_unchanged: r.importing.is_some() && !compact,
@@ -93,9 +110,7 @@ fn comment(out: &mut String, r: &ResourceDiff, cause: Cause) {
     let mut printed_moved = false;
     let mut printed_imported = false;
     match &r.action {
-        ResourceAction::Create => {
-            let _ = write!(out, "  # {addr} will be created");
-        }
+        ResourceAction::Create => push_all(out, &["  # ", &addr, " will be created"]),
         ResourceAction::Read => {
             let _ = write!(out, "  # {addr} will be read during apply");
             match r.reason {
@@ -112,27 +127,19 @@ fn comment(out: &mut String, r: &ResourceDiff, cause: Cause) {
             }
         }
         ResourceAction::Update => match cause {
-            Cause::Planned => {
-                let _ = write!(out, "  # {addr} will be updated in-place");
-            }
-            Cause::Drift => {
-                let _ = write!(out, "  # {addr} has changed");
-            }
+            Cause::Planned => push_all(out, &["  # ", &addr, " will be updated in-place"]),
+            Cause::Drift => push_all(out, &["  # ", &addr, " has changed"]),
         },
         ResourceAction::DeleteThenCreate | ResourceAction::CreateThenDelete => {
-            let _ = match r.reason {
-                Some(ActionReason::ReplaceBecauseTainted) => {
-                    write!(out, "  # {addr} is tainted, so must be replaced")
+            let what = match r.reason {
+                Some(ActionReason::ReplaceBecauseTainted) => " is tainted, so must be replaced",
+                Some(ActionReason::ReplaceByRequest) => " will be replaced, as requested",
+                Some(ActionReason::ReplaceByTriggers) => {
+                    " will be replaced due to changes in replace_triggered_by"
                 }
-                Some(ActionReason::ReplaceByRequest) => {
-                    write!(out, "  # {addr} will be replaced, as requested")
-                }
-                Some(ActionReason::ReplaceByTriggers) => write!(
-                    out,
-                    "  # {addr} will be replaced due to changes in replace_triggered_by"
-                ),
-                _ => write!(out, "  # {addr} must be replaced"),
+                _ => " must be replaced",
             };
+            push_all(out, &["  # ", &addr, what]);
         }
         ResourceAction::CreateThenForget => {
             let _ = write!(
@@ -155,10 +162,11 @@ fn comment(out: &mut String, r: &ResourceDiff, cause: Cause) {
             out.push_str("\n # (destroy = false is set in the configuration)");
         }
         ResourceAction::Delete => {
-            let _ = match cause {
-                Cause::Planned => write!(out, "  # {addr} will be destroyed"),
-                Cause::Drift => write!(out, "  # {addr} has been deleted"),
+            let what = match cause {
+                Cause::Planned => " will be destroyed",
+                Cause::Drift => " has been deleted",
             };
+            push_all(out, &["  # ", &addr, what]);
             delete_reason(out, r);
             if r.deposed.as_deref().is_some_and(|d| !d.is_empty()) {
                 out.push_str(

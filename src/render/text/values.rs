@@ -33,9 +33,17 @@ impl Opts {
 
 /// Four spaces per level.
 pub(crate) fn indent(out: &mut String, level: usize) {
-    for _ in 0..level {
-        out.push_str("    ");
+    spaces(out, 4 * level);
+}
+
+/// `count` spaces, pushed a run at a time rather than one by one.
+fn spaces(out: &mut String, mut count: usize) {
+    const RUN: &str = "                                ";
+    while count > RUN.len() {
+        out.push_str(RUN);
+        count -= RUN.len();
     }
+    out.push_str(&RUN[..count]);
 }
 
 /// Writes the nested action symbol (4 columns), marking it for the Markdown renderer.
@@ -79,8 +87,19 @@ fn unchanged(out: &mut Out, level: usize, keyword: &str, count: usize, opts: Opt
 /// Pads to `width` characters (Go's `%-*s` counts runes; widths come from byte lengths).
 fn padded(out: &mut String, text: &str, width: usize) {
     out.push_str(text);
-    for _ in text.chars().count()..width {
-        out.push(' ');
+    spaces(out, width.saturating_sub(text.chars().count()));
+}
+
+/// The length of `key` as [`go_quote`] writes it, without writing it when nothing in it
+/// needs escaping (a map's keys nearly always).
+fn quoted_len(key: &str) -> usize {
+    let plain = key
+        .bytes()
+        .all(|b| matches!(b, b' '..=b'~') && !matches!(b, b'"' | b'\\'));
+    if plain {
+        key.len() + 2
+    } else {
+        go_quote(key).len()
     }
 }
 
@@ -472,27 +491,17 @@ fn render_map(
     if open_collection(out, "{}", entries.is_empty(), diff, replace_self, opts) {
         return;
     }
-    // Every key quoted into one buffer (a map's keys are many short strings).
-    let mut quoted = String::new();
-    let mut ends = Vec::with_capacity(entries.len());
-    for (k, _) in entries {
-        go_quote_into(k, &mut quoted);
-        ends.push(quoted.len());
-    }
-    let keys: Vec<&str> = ends
+    // Keys are quoted where they are written; the width needs only their lengths.
+    let width = entries
         .iter()
-        .scan(0, |start, &end| {
-            let key = &quoted[*start..end];
-            *start = end;
-            Some(key)
-        })
-        .collect();
-    let width = keys.iter().map(|k| k.len()).max().unwrap_or(0);
+        .map(|(k, _)| quoted_len(k))
+        .max()
+        .unwrap_or(0);
     let mut element_opts = opts.child();
     element_opts.override_null_suffix = diff.action == Action::Delete || nested;
     element_opts.force_replace = replace_children;
     let mut hidden = 0;
-    for ((_, element), key) in entries.iter().zip(&keys) {
+    for (key, element) in entries {
         if element.action == Action::NoOp && !opts.show_unchanged {
             hidden += 1;
             continue;
@@ -500,10 +509,11 @@ fn render_map(
         write_warnings(out, element, level + 1);
         indent(out, level + 1);
         push_symbol(out, element.action);
-        if nested {
-            out.push_str(key);
-        } else {
-            padded(out, key, width);
+        let start = out.len();
+        go_quote_into(key, out);
+        if !nested {
+            let written = out[start..].chars().count();
+            spaces(out, width.saturating_sub(written));
         }
         out.push_str(" = ");
         render(out, element, level + 1, element_opts);
@@ -550,10 +560,15 @@ fn render_attributes(
     opts: Opts,
     attribute_opts: Opts,
 ) -> usize {
-    let names: Vec<Cow<'_, str>> = attributes.iter().map(|(k, _)| attribute_name(k)).collect();
-    let width = names.iter().map(|n| n.len()).max().unwrap_or(0);
+    // Names are made again where they are written (borrowed, for identifiers) rather
+    // than collected.
+    let width = attributes
+        .iter()
+        .map(|(k, _)| attribute_name(k).len())
+        .max()
+        .unwrap_or(0);
     let mut hidden = 0;
-    for ((key, attribute), name) in attributes.iter().zip(&names) {
+    for (key, attribute) in attributes {
         let attr_opts = if is_important(key) && !opts.compact {
             let mut important = attribute_opts.child();
             important.show_unchanged = true;
@@ -567,7 +582,7 @@ fn render_attributes(
         write_warnings(out, attribute, level + 1);
         indent(out, level + 1);
         push_symbol(out, attribute.action);
-        padded(out, name, width);
+        padded(out, &attribute_name(key), width);
         out.push_str(" = ");
         render(out, attribute, level + 1, attr_opts);
         out.push('\n');
