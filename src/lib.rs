@@ -17,8 +17,12 @@
 //!    only async stage);
 //! 5. `cli`/`main`: reading files and the Actions environment, choosing a renderer, exit
 //!    codes.
+//!
+//! `cores` is runtime support for the stages that use several threads: each worker is
+//! moved to its own core as it starts.
 
 pub mod cli;
+mod cores;
 pub mod diff;
 pub mod differ;
 pub mod error;

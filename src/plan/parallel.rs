@@ -86,7 +86,10 @@ fn parse_with<'a>(
             starts
         };
         if helper {
+            // Beside this thread, which goes on reading: on the next core.
+            let spawner = crate::cores::spawner();
             scope.spawn(move || {
+                spawner.settle(1);
                 let starts = guessed();
                 pieces.ahead.check(text.as_bytes());
                 pieces.read(text, &starts);

@@ -87,16 +87,29 @@ fn unchanged(out: &mut Out, level: usize, keyword: &str, count: usize, opts: Opt
 /// Pads to `width` characters (Go's `%-*s` counts runes; widths come from byte lengths).
 fn padded(out: &mut String, text: &str, width: usize) {
     out.push_str(text);
-    spaces(out, width.saturating_sub(text.chars().count()));
+    spaces(out, width.saturating_sub(char_count(text)));
+}
+
+/// How many characters `text` has, counted only when it is not all ASCII (names and keys
+/// nearly always are, and counting is a loop over bytes).
+fn char_count(text: &str) -> usize {
+    if text.is_ascii() {
+        text.len()
+    } else {
+        text.chars().count()
+    }
 }
 
 /// The length of `key` as [`go_quote`] writes it, without writing it when nothing in it
 /// needs escaping (a map's keys nearly always).
 fn quoted_len(key: &str) -> usize {
-    let plain = key
-        .bytes()
+    let bytes = key.as_bytes();
+    let run = crate::value::printable_run_end(bytes, 0);
+    // The run ends at the first byte to escape, or in the last eight bytes.
+    let printable = bytes[run..]
+        .iter()
         .all(|b| matches!(b, b' '..=b'~') && !matches!(b, b'"' | b'\\'));
-    if plain {
+    if printable {
         key.len() + 2
     } else {
         go_quote(key).len()
@@ -105,6 +118,14 @@ fn quoted_len(key: &str) -> usize {
 
 /// An attribute name as HCL would accept it, quoted when it is not an identifier.
 pub(crate) fn attribute_name(name: &str) -> Cow<'_, str> {
+    // An ASCII identifier (nearly every name) is told byte by byte.
+    let bytes = name.as_bytes();
+    if let Some((first, rest)) = bytes.split_first() {
+        let ident = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-');
+        if (first.is_ascii_alphabetic() || *first == b'_') && rest.iter().all(ident) {
+            return Cow::Borrowed(name);
+        }
+    }
     let mut chars = name.chars();
     let valid = match chars.next() {
         Some(c) if c.is_alphabetic() || c == '_' => {
@@ -512,7 +533,7 @@ fn render_map(
         let start = out.len();
         go_quote_into(key, out);
         if !nested {
-            let written = out[start..].chars().count();
+            let written = char_count(&out[start..]);
             spaces(out, width.saturating_sub(written));
         }
         out.push_str(" = ");
