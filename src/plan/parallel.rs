@@ -204,7 +204,10 @@ struct Ahead {
 impl Ahead {
     /// Guesses where the value starts, and checks it unless this thread came to it first.
     fn check(&self, bytes: &[u8]) {
-        let Some(key) = memmem::find(bytes, AHEAD) else {
+        // Searched from the end: Terraform writes only `configuration` and smaller members
+        // after it, where a search from the start crosses both lists first (a key of that
+        // name nested further on is only a wrong guess, which is never used).
+        let Some(key) = memmem::rfind(bytes, AHEAD) else {
             return;
         };
         let start = after_space(bytes, key + AHEAD.len());
@@ -521,14 +524,20 @@ mod tests {
       "prior_state":{"values":{"root_module":{"resources":[{"address":"a.y","mode":"managed"},
         {"address":"a.z","values":{"s":"]"}}]}}}}"#;
 
-    /// [`HOSTILE`] with a `prior_state` key in a value before the document's own: the
-    /// helper checks the wrong one ahead.
+    /// [`HOSTILE`] with `prior_state` keys in values before and after the document's own:
+    /// the helper checks the wrong one ahead (the last).
     fn hostile_guessed_wrong() -> String {
-        HOSTILE.replacen(
-            r#""value":{"#,
-            r#""value":{"prior_state":{"address":"x"},"#,
-            1,
-        )
+        HOSTILE
+            .replacen(
+                r#""value":{"#,
+                r#""value":{"prior_state":{"address":"x"},"#,
+                1,
+            )
+            .replacen(
+                r#""values":{"s":"]"}"#,
+                r#""values":{"s":"]","prior_state":{"address":"y"}}"#,
+                1,
+            )
     }
 
     fn fixtures() -> Vec<String> {
@@ -656,6 +665,7 @@ mod tests {
             HOSTILE.replace(r#""mode":"managed"}"#, r#""mode":"managed"]"#),
             HOSTILE.replace(r#"{"s":"]"}}]}}}"#, r#"{"s":"]"}}]}}"#),
             hostile_guessed_wrong().replace(r#"{"address":"x"}"#, r#"{"address":x}"#),
+            hostile_guessed_wrong().replace(r#"{"address":"y"}"#, r#"{"address":y}"#),
             HOSTILE.replace(r#""configuration":{"root_module":{}}"#, r#""c":{"a" "b"}"#),
             HOSTILE.replace(r#""configuration":"#, r#""configuration"="#),
         ];
