@@ -255,17 +255,33 @@ pub(crate) fn printable_run_end(bytes: &[u8], mut from: usize) -> usize {
 /// at the first byte that is a quote, a backslash or a control character, or within the
 /// last eight bytes of `bytes` (where a caller's byte loop takes over).
 #[inline]
-pub(crate) fn plain_run_end(bytes: &[u8], mut from: usize) -> usize {
+pub(crate) fn plain_run_end(bytes: &[u8], from: usize) -> usize {
+    plain_run_stop(bytes, from).0
+}
+
+/// [`plain_run_end`] with the byte it stopped at when it stopped inside a word (taken
+/// from the word: reading it again from memory, at an offset just computed, made every
+/// string scan wait on that load); `None` within the last eight bytes.
+#[inline]
+pub(crate) fn plain_run_stop(bytes: &[u8], mut from: usize) -> (usize, Option<u8>) {
     while let Some(chunk) = bytes.get(from..from + 8) {
         let mut word = [0u8; 8];
         word.copy_from_slice(chunk);
-        let special = special_bytes(u64::from_le_bytes(word));
+        let word = u64::from_le_bytes(word);
+        let special = special_bytes(word);
         if special != 0 {
-            return from + (special.trailing_zeros() / 8) as usize;
+            let offset = special.trailing_zeros() / 8;
+            return (from + offset as usize, Some((word >> (offset * 8)) as u8));
         }
         from += 8;
     }
-    from
+    (from, None)
+}
+
+/// The byte at `pos`, where [`plain_run_stop`] stopped: the one it gives, or read.
+#[inline]
+pub(crate) fn stop_byte(bytes: &[u8], (pos, byte): (usize, Option<u8>)) -> Option<u8> {
+    byte.or_else(|| bytes.get(pos).copied())
 }
 
 /// The offset of the closing quote of the string whose contents start at `at` (after its
@@ -274,8 +290,9 @@ pub(crate) fn plain_run_end(bytes: &[u8], mut from: usize) -> usize {
 pub(crate) fn plain_string_end(bytes: &[u8], at: usize) -> Option<usize> {
     let mut pos = at;
     loop {
-        pos = plain_run_end(bytes, pos);
-        match *bytes.get(pos)? {
+        let stop = plain_run_stop(bytes, pos);
+        pos = stop.0;
+        match stop_byte(bytes, stop)? {
             b'"' => return Some(pos),
             b'\\' | 0..=0x1f => return None,
             _ => pos += 1,
@@ -740,6 +757,28 @@ fn sort_members<'a>(mut members: Vec<(Cow<'a, str>, Value<'a>)>) -> Vec<(Cow<'a,
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn plain_runs_stop_at_the_first_special_byte_and_give_it() {
+        let special = |b: u8| matches!(b, b'"' | b'\\' | 0..=0x1f);
+        for stop in 0..=255u8 {
+            for at in 0..20 {
+                let mut bytes = vec![b'a'; 24];
+                bytes[at] = stop;
+                bytes[(at + 1).min(23)] = b'"';
+                let (end, byte) = plain_run_stop(&bytes, 0);
+                let first = bytes.iter().position(|&b| special(b)).unwrap();
+                match byte {
+                    Some(byte) => {
+                        assert_eq!((end, byte), (first, bytes[first]), "{stop:#x} at {at}")
+                    }
+                    // Left to the caller only in the last eight bytes.
+                    None => assert!(end > bytes.len() - 8 && end <= first, "{stop:#x} at {at}"),
+                }
+                assert_eq!(stop_byte(&bytes, (end, byte)), Some(bytes[end]));
+            }
+        }
+    }
 
     #[test]
     fn printable_runs_stop_at_the_first_byte_go_would_escape() {

@@ -6,7 +6,7 @@
 //! The parallel parse ([`super::parallel`]) checks the lists' elements as it skims them,
 //! in one pass, instead of serde checking the whole document's syntax on one thread.
 
-use crate::value::{letter_escape, plain_run_end};
+use crate::value::{letter_escape, plain_run_stop, stop_byte};
 
 /// The offset just past the JSON value at `at` (after any whitespace), its syntax
 /// checked; `None` if there is no valid value there. What follows it is not looked at.
@@ -79,8 +79,9 @@ fn member_value(bytes: &[u8], at: usize) -> Option<usize> {
 pub(super) fn string_end(bytes: &[u8], at: usize) -> Option<usize> {
     let mut pos = at;
     loop {
-        pos = plain_run_end(bytes, pos);
-        match *bytes.get(pos)? {
+        let stop = plain_run_stop(bytes, pos);
+        pos = stop.0;
+        match stop_byte(bytes, stop)? {
             b'"' => return Some(pos + 1),
             b'\\' => pos = escape_end(bytes, pos + 1)?,
             0..=0x1f => return None,
