@@ -204,10 +204,10 @@ struct Ahead {
 impl Ahead {
     /// Guesses where the value starts, and checks it unless this thread came to it first.
     fn check(&self, bytes: &[u8]) {
-        // Searched from the end: Terraform writes only `configuration` and smaller members
-        // after it, where a search from the start crosses both lists first (a key of that
-        // name nested further on is only a wrong guess, which is never used).
-        let Some(key) = memmem::rfind(bytes, AHEAD) else {
+        // Searched from the start: memchr's reverse search (tried: Terraform writes the key
+        // after both lists) has no vectorised prefilter, and took 1.6 ms instead of 0.3 ms
+        // on creates_10k, which has no `prior_state`.
+        let Some(key) = memmem::find(bytes, AHEAD) else {
             return;
         };
         let start = after_space(bytes, key + AHEAD.len());
@@ -525,7 +525,7 @@ mod tests {
         {"address":"a.z","values":{"s":"]"}}]}}}}"#;
 
     /// [`HOSTILE`] with `prior_state` keys in values before and after the document's own:
-    /// the helper checks the wrong one ahead (the last).
+    /// the helper checks the wrong one ahead (the first).
     fn hostile_guessed_wrong() -> String {
         HOSTILE
             .replacen(
