@@ -1,7 +1,6 @@
 //! Runtime support (no pipeline stage): a worker thread moved to its own core as it starts.
 //!
-//! Contract: [`spawner`] is called where workers are spawned, [`Spawner::settle`] first
-//! thing in each worker; the worker then runs on the `nth` allowed core after its
+//! Contract: a worker spawned by [`spawn_scoped`] runs on the `nth` allowed core after its
 //! spawner's, and may be moved again by the scheduler as usual (its affinity is widened
 //! back at once). Anywhere but Linux, or when anything fails, nothing moves.
 //!
@@ -13,15 +12,30 @@
 //! a text worker held back the parts of every other. A thread that asks to be on another
 //! core is moved there before the call returns.
 
+/// Spawns `work` on `scope`, moved as it starts to the `nth` allowed core after the calling
+/// thread's (`nth` 0: this thread's own, for a worker that takes over from a thread about
+/// to wait).
+pub(crate) fn spawn_scoped<'scope, T: Send + 'scope>(
+    scope: &'scope std::thread::Scope<'scope, '_>,
+    nth: usize,
+    work: impl FnOnce() -> T + Send + 'scope,
+) -> std::io::Result<std::thread::ScopedJoinHandle<'scope, T>> {
+    let spawner = spawner();
+    std::thread::Builder::new().spawn_scoped(scope, move || {
+        spawner.settle(nth);
+        work()
+    })
+}
+
 /// Where workers are spawned from: the core the spawning thread runs on.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Spawner {
+struct Spawner {
     #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
     core: Option<usize>,
 }
 
 /// The core this thread runs on, for the workers it is about to spawn.
-pub(crate) fn spawner() -> Spawner {
+fn spawner() -> Spawner {
     #[cfg(target_os = "linux")]
     let core = nix::sched::sched_getcpu().ok();
     #[cfg(not(target_os = "linux"))]
@@ -31,10 +45,9 @@ pub(crate) fn spawner() -> Spawner {
 
 impl Spawner {
     /// Moves the calling thread (a worker just started) to the `nth` core after the
-    /// spawner's among those this thread may run on (`nth` 0: the spawner's own, for a
-    /// worker that takes over from a spawner about to wait), then lets it run anywhere
-    /// it could before.
-    pub(crate) fn settle(self, nth: usize) {
+    /// spawner's among those this thread may run on, then lets it run anywhere it could
+    /// before.
+    fn settle(self, nth: usize) {
         #[cfg(target_os = "linux")]
         linux::settle(self.core, nth);
         #[cfg(not(target_os = "linux"))]

@@ -63,11 +63,8 @@ impl Sha256 {
     fn spawn<'s>(scope: &'s std::thread::Scope<'s, '_>, bytes: &'s [u8]) -> Sha256 {
         let (send, coming) = mpsc::sync_channel(1);
         // Beside the parse or the render, on the next core.
-        let spawner = crate::cores::spawner();
-        scope.spawn(move || {
-            spawner.settle(1);
-            send.send(plan_sha256(bytes))
-        });
+        crate::cores::spawn_scoped(scope, 1, move || send.send(plan_sha256(bytes)))
+            .expect("failed to spawn thread");
         Sha256 {
             coming: Mutex::new(Some(coming)),
             value: OnceLock::new(),
@@ -118,11 +115,7 @@ pub(super) fn with_loaded<T>(
     std::thread::scope(|scope| {
         // The templates compile on another core while the plans are parsed.
         if let Some(templates) = templates.filter(|t| !t.is_compiled()) {
-            let spawner = crate::cores::spawner();
-            let _ = std::thread::Builder::new().spawn_scoped(scope, move || {
-                spawner.settle(1);
-                templates.prepare(input_bytes)
-            });
+            let _ = crate::cores::spawn_scoped(scope, 1, move || templates.prepare(input_bytes));
         }
         // A big input's hash, which takes longer than the comment's render, starts now,
         // beside the parse; a small one's once the parse (on both cores) is done.

@@ -292,8 +292,6 @@ impl<'p, 'a> Differ<'p, 'a> {
             return Ok(());
         }
         let parts: Vec<&[usize]> = wanted.chunks(PART).collect();
-        // Worker `w` on the `w`th core from this thread's, which mostly waits for parts.
-        let spawner = crate::cores::spawner();
         std::thread::scope(|scope| {
             // Worker `w` makes parts w, w + workers, … in order, each into its own queue,
             // and takes back the containers emptied.
@@ -303,8 +301,8 @@ impl<'p, 'a> Differ<'p, 'a> {
                     let (give_back, given_back) = std::sync::mpsc::channel::<T>();
                     let mine: Vec<&[usize]> =
                         parts.iter().skip(w).step_by(workers).copied().collect();
-                    let worker = std::thread::Builder::new().spawn_scoped(scope, move || {
-                        spawner.settle(w);
+                    // On the `w`th core from this thread's, which mostly waits for parts.
+                    let worker = crate::cores::spawn_scoped(scope, w, move || {
                         for part in mine {
                             let made = make(part, given_back.try_recv().unwrap_or_default());
                             let failed = made.is_err();

@@ -217,12 +217,6 @@ pub(crate) fn go_quote_into(s: &str, out: &mut String) {
         // time; everything else goes through `quote_char`.
         let run = i;
         i = crate::value::printable_run_end(bytes, i);
-        while i < bytes.len()
-            && matches!(bytes[i], b' '..=b'~')
-            && !matches!(bytes[i], b'"' | b'\\')
-        {
-            i += 1;
-        }
         out.push_str(&s[run..i]);
         if let Some(c) = s[i..].chars().next() {
             quote_char(c, out);

@@ -87,13 +87,12 @@ fn parse_with<'a>(
         };
         if helper {
             // Beside this thread, which goes on reading: on the next core.
-            let spawner = crate::cores::spawner();
-            scope.spawn(move || {
-                spawner.settle(1);
+            crate::cores::spawn_scoped(scope, 1, move || {
                 let starts = guessed();
                 pieces.ahead.check(text.as_bytes());
                 pieces.read(text, &starts);
-            });
+            })
+            .expect("failed to spawn thread");
         } else {
             // This thread reads the pieces too, when it comes to a list.
             guessed();

@@ -89,12 +89,7 @@ pub fn render_comment_with(
         // templates): it runs on another core while the budget diffs and measures entries.
         let compiling = (!templates.is_compiled())
             .then(|| {
-                let spawner = crate::cores::spawner();
-                std::thread::Builder::new()
-                    .spawn_scoped(scope, move || {
-                        spawner.settle(1);
-                        templates.registry_for(entries).map(drop)
-                    })
+                crate::cores::spawn_scoped(scope, 1, || templates.registry_for(entries).map(drop))
                     .ok()
             })
             .flatten();

@@ -103,13 +103,7 @@ fn char_count(text: &str) -> usize {
 /// The length of `key` as [`go_quote`] writes it, without writing it when nothing in it
 /// needs escaping (a map's keys nearly always).
 fn quoted_len(key: &str) -> usize {
-    let bytes = key.as_bytes();
-    let run = crate::value::printable_run_end(bytes, 0);
-    // The run ends at the first byte to escape, or in the last eight bytes.
-    let printable = bytes[run..]
-        .iter()
-        .all(|b| matches!(b, b' '..=b'~') && !matches!(b, b'"' | b'\\'));
-    if printable {
+    if crate::value::printable_run_end(key.as_bytes(), 0) == key.len() {
         key.len() + 2
     } else {
         go_quote(key).len()
