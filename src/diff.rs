@@ -506,6 +506,8 @@ pub struct PlanDiff {
     pub outputs: Vec<OutputDiff>,
     /// Check results (conditions, check blocks), in the plan's order.
     pub checks: Vec<CheckSummary>,
+    /// Actions the apply will invoke (Terraform 1.14+), in the plan's order.
+    pub invocations: Vec<InvocationDiff>,
     /// When the plan was made (RFC 3339), if recorded.
     pub timestamp: Option<String>,
 }
@@ -558,4 +560,54 @@ pub struct CheckInstanceResult {
     pub status: CheckStatus,
     /// Failure messages (already redacted by Terraform when they involve sensitive values).
     pub problems: Vec<String>,
+}
+
+/// One action the apply will invoke, its `config` block diffed as a new value.
+#[derive(Debug, Clone, Serialize)]
+pub struct InvocationDiff {
+    /// Action address, e.g. `action.aws_lambda_invoke.notify`.
+    pub address: String,
+    /// Action type.
+    #[serde(rename = "type")]
+    pub type_: String,
+    /// Action name.
+    pub name: String,
+    /// Provider source address.
+    pub provider: String,
+    /// What invokes it.
+    pub trigger: InvocationTrigger,
+    /// The `config` block as created; `None` when the plan records no config values.
+    pub config: Option<Diff>,
+}
+
+/// What invokes an action.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum InvocationTrigger {
+    /// The command line (`terraform plan -invoke=ADDRESS`).
+    Cli {
+        /// The resource instance it is called for (its `caller`), if any.
+        calling_resource: Option<String>,
+    },
+    /// A resource's lifecycle event (an `action_trigger` block).
+    Lifecycle {
+        /// The triggering resource instance.
+        resource: String,
+        /// `before_create`, `after_update`, …
+        event: String,
+        /// Which `action_trigger` block of the resource.
+        block_index: u64,
+        /// Which entry of that block's `actions` list.
+        list_index: u64,
+    },
+    /// The plan records neither trigger.
+    Unknown,
+}
+
+impl InvocationTrigger {
+    /// For a lifecycle trigger, whether it runs before the resource's change (`before_*`
+    /// events) rather than after it.
+    pub fn runs_before(&self) -> bool {
+        matches!(self, InvocationTrigger::Lifecycle { event, .. } if event.starts_with("before_"))
+    }
 }

@@ -29,6 +29,9 @@ pub struct ProviderSchema {
     /// Data source types.
     #[serde(default)]
     pub data_source_schemas: BTreeMap<String, Schema>,
+    /// Action types (Terraform 1.14+): the block is the action's `config` block.
+    #[serde(default)]
+    pub action_schemas: BTreeMap<String, Schema>,
 }
 
 /// A versioned schema; only its block matters here.
@@ -220,17 +223,18 @@ impl ProviderSchemas {
         Ok(schemas)
     }
 
-    /// The schema block for a resource (`mode` = `managed`) or data source (`data`).
+    /// The schema block for a resource (`mode` = `managed`), a data source (`data`) or an
+    /// action's config (`action`).
     ///
     /// Provider addresses are matched exactly first, then by their last segment, so a
     /// schema made with OpenTofu (`registry.opentofu.org/...`) still serves a plan that
     /// names the Terraform registry, and legacy short names (`null`) still match.
     pub fn resource(&self, provider: &str, mode: &str, type_: &str) -> Option<&Block> {
         fn pick<'s>(p: &'s ProviderSchema, mode: &str, type_: &str) -> Option<&'s Block> {
-            let table = if mode == "data" {
-                &p.data_source_schemas
-            } else {
-                &p.resource_schemas
+            let table = match mode {
+                "data" => &p.data_source_schemas,
+                "action" => &p.action_schemas,
+                _ => &p.resource_schemas,
             };
             table.get(type_).map(|s| &s.block)
         }

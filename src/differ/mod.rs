@@ -12,6 +12,7 @@ mod block;
 mod change;
 mod drift;
 pub(crate) mod infer;
+mod invocations;
 mod json;
 mod plan;
 pub(crate) mod sequence;

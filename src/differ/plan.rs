@@ -133,6 +133,7 @@ impl<'p, 'a> Differ<'p, 'a> {
             deferred,
             outputs,
             checks: plan.checks.iter().map(check_summary).collect(),
+            invocations: super::invocations::diff_invocations(path, plan, self.schemas)?,
             timestamp: plan.timestamp.as_deref().map(str::to_string),
         })
     }
@@ -556,7 +557,7 @@ fn with_body(rc: &ResourceChange<'_>, body: Diff) -> ResourceDiff {
     }
 }
 
-fn value_error(path: &str, address: &str, err: crate::value::ParseError) -> Error {
+pub(super) fn value_error(path: &str, address: &str, err: crate::value::ParseError) -> Error {
     Error::input(
         path,
         format!(

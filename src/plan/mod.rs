@@ -6,6 +6,7 @@
 
 mod actions;
 mod entries;
+mod invocations;
 mod model;
 mod parallel;
 mod reread;
@@ -77,6 +78,7 @@ fn parse<'a>(path: &str, bytes: &'a [u8], threads: bool) -> Result<Plan<'a>> {
     let plan_properties = !plan.resource_changes.is_empty()
         || !plan.output_changes.is_empty()
         || !plan.resource_drift.is_empty()
+        || !plan.action_invocations.is_empty()
         || plan.configuration.is_some();
     if !plan_properties && looks_like_state(text) {
         return Err(Error::input(

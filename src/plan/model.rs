@@ -16,6 +16,7 @@ use super::actions::ResourceAction;
 pub(super) type Str<'a> = Cow<'a, str>;
 
 pub use super::entries::ChangeEntry;
+pub use super::invocations::{ActionInvocation, InvokeTrigger, LifecycleTrigger};
 pub use super::segmented::Segmented;
 
 /// The whole plan document, its `resource_changes` read.
@@ -56,6 +57,9 @@ pub struct PlanDocument<'a, C> {
     /// Changes deferred to a later plan/apply cycle (1.9+).
     #[serde(borrow, default)]
     pub deferred_changes: Vec<DeferredChange<'a>>,
+    /// Actions the apply will invoke (1.14+, format 1.2), in Terraform's order.
+    #[serde(borrow, default)]
+    pub action_invocations: Vec<ActionInvocation<'a>>,
     /// The configuration, kept raw: only variable sensitivity is read from it.
     #[serde(borrow, default)]
     pub configuration: Option<&'a RawValue>,
@@ -90,6 +94,7 @@ impl<'a, C> PlanDocument<'a, C> {
             output_changes: self.output_changes,
             checks: self.checks,
             deferred_changes: self.deferred_changes,
+            action_invocations: self.action_invocations,
             configuration: self.configuration,
             errored: self.errored,
             applyable: self.applyable,
@@ -272,7 +277,7 @@ pub struct DeferredChange<'a> {
 /// A string that borrows from the input when it can, or null. serde borrows only into a
 /// field whose type is written `Cow<'a, str>` (an alias or an `Option` around it copies
 /// every string), so every string field is written so, and options come here.
-fn borrowed_option<'de: 'a, 'a, D: serde::Deserializer<'de>>(
+pub(super) fn borrowed_option<'de: 'a, 'a, D: serde::Deserializer<'de>>(
     deserializer: D,
 ) -> Result<Option<Cow<'a, str>>, D::Error> {
     #[derive(Deserialize)]

@@ -7,6 +7,7 @@
 //! plan order (the differ's computes them a chunk at a time, so a huge plan is never all in
 //! memory); [`render_plan`] returns the text of a whole `PlanDiff`.
 
+mod invocations;
 mod out;
 mod resource;
 mod values;
@@ -20,6 +21,8 @@ use crate::diff::{
     ResourceDiff, ResourceSummary,
 };
 use crate::error::{Error, Result};
+use invocations::{write_cli_section, Triggered};
+pub use invocations::invocation_text;
 use out::Out;
 use resource::{render_deferred, render_resource, Cause};
 use values::{attribute_name, render, Opts};
@@ -101,8 +104,11 @@ pub fn write_plan(plan: &PlanDiff, lists: Changes<'_>, sink: &mut dyn io::Write)
     }
     let importing = changes.iter().filter(|r| r.importing).count();
     let outputs = render_outputs(plan, &out.sibling(), false);
+    // Every invocation counts, and one alone is not "No changes", even those Terraform
+    // prints nowhere (with no trigger recorded).
+    let invoking = plan.invocations.len();
 
-    if changes.is_empty() && outputs.is_empty() {
+    if changes.is_empty() && outputs.is_empty() && invoking == 0 {
         let rule_first = |out: &mut Out| {
             if drift_shown {
                 out.push_str(&horizontal_rule());
@@ -183,26 +189,32 @@ pub fn write_plan(plan: &PlanDiff, lists: Changes<'_>, sink: &mut dyn io::Write)
             }
         }
     }
-    if !changes.is_empty() {
+    if !changes.is_empty() || invoking > 0 {
         out.push_str(if plan.errored {
             "\nTerraform planned the following actions, but then encountered a problem:\n"
         } else {
             "\nTerraform will perform the following actions:\n"
         });
         let shown = |i: usize| shows(&summaries[i]);
-        write_changes(&mut out, sink, resources, &shown, Cause::Planned)?;
+        let triggered = Triggered::of(plan);
+        write_changes(&mut out, sink, resources, &shown, Cause::Planned, &triggered)?;
         out.push_str("\nPlan: ");
         if importing > 0 {
             let _ = write!(out, "{importing} to import, ");
         }
-        let _ = writeln!(
+        let _ = write!(
             out,
             "{} to add, {} to change, {} to destroy.",
             counts.create + counts.delete_create + counts.create_delete + counts.create_forget,
             counts.update,
             counts.delete + counts.delete_create + counts.create_delete
         );
+        if invoking > 0 {
+            let _ = write!(out, " Actions: {invoking} to invoke.");
+        }
+        out.push('\n');
     }
+    write_cli_section(&mut out, plan);
     if !outputs.is_empty() {
         out.push_str("\nChanges to Outputs:\n");
         out.append(outputs);
@@ -223,11 +235,13 @@ fn write_changes(
     list: &dyn ResourceChanges,
     want: &(dyn Fn(usize) -> bool + Sync),
     cause: Cause,
+    triggered: &Triggered<'_>,
 ) -> Result<()> {
     let render = |r: &ResourceDiff, text: &mut String| {
         let mut change = Out::from_text(std::mem::take(text));
         change.push('\n');
         render_resource(&mut change, r, cause, false);
+        triggered.write(&mut change, &r.address);
         change.push('\n');
         *text = change.into_parts().0;
     };
@@ -327,7 +341,14 @@ fn render_drift(
     out.push_str("\nNote: Objects have changed outside of Terraform\n\n");
     out.push_str(&word_wrap("Terraform detected the following changes made outside of Terraform since the last \"terraform apply\" which may have affected this plan:\n"));
     let shown = |i: usize| has_news(&summaries[i]);
-    write_changes(out, sink, lists.drift, &shown, Cause::Drift)?;
+    write_changes(
+        out,
+        sink,
+        lists.drift,
+        &shown,
+        Cause::Drift,
+        &Triggered::default(),
+    )?;
     let epilogue = if plan.mode == PlanMode::RefreshOnly {
         "\n\nThis is a refresh-only plan, so Terraform will not take any actions to undo these. If you were expecting these changes then you can apply this plan to record the updated values in the Terraform state without changing any remote objects."
     } else {

@@ -19,6 +19,9 @@ pub(crate) struct Opts {
     /// Hide unchanged context (important attributes, list neighbours, unchanged heredoc
     /// lines, hidden-item counters): the Markdown renderer's first step under a size budget.
     pub compact: bool,
+    /// Leave out the action symbols and their columns, as Terraform does for an action's
+    /// config (a value shown, not a change).
+    pub hide_symbols: bool,
 }
 
 impl Opts {
@@ -46,8 +49,12 @@ fn spaces(out: &mut String, mut count: usize) {
     out.push_str(&RUN[..count]);
 }
 
-/// Writes the nested action symbol (4 columns), marking it for the Markdown renderer.
-pub(crate) fn push_symbol(out: &mut Out, action: Action) {
+/// Writes the nested action symbol (4 columns), marking it for the Markdown renderer;
+/// nothing when `opts` hides symbols.
+pub(crate) fn push_symbol(out: &mut Out, action: Action, opts: Opts) {
+    if opts.hide_symbols {
+        return;
+    }
     out.mark_ahead(2, action);
     out.push_str(symbol(action));
 }
@@ -79,7 +86,7 @@ fn unchanged(out: &mut Out, level: usize, keyword: &str, count: usize, opts: Opt
         return;
     }
     indent(out, level);
-    push_symbol(out, Action::NoOp);
+    push_symbol(out, Action::NoOp, opts);
     let plural = if count == 1 { "" } else { "s" };
     let _ = writeln!(out, "# ({count} unchanged {keyword}{plural} hidden)");
 }
@@ -163,12 +170,12 @@ pub(crate) fn render(out: &mut Out, diff: &Diff, level: usize, opts: Opts) {
                     continue;
                 }
                 indent(out, level + 1);
-                push_symbol(out, line.action);
+                push_symbol(out, line.action, opts);
                 out.push_str(&line.text);
                 out.push('\n');
             }
             indent(out, level);
-            push_symbol(out, Action::NoOp);
+            push_symbol(out, Action::NoOp, opts);
             out.push_str("EOT");
             null_suffix(out, diff.action, opts);
         }
@@ -214,11 +221,11 @@ pub(crate) fn render(out: &mut Out, diff: &Diff, level: usize, opts: Opts) {
                 "  # so its contents will not be displayed.\n",
             ] {
                 indent(out, level);
-                push_symbol(out, Action::NoOp);
+                push_symbol(out, Action::NoOp, opts);
                 out.push_str(text);
             }
             indent(out, level);
-            push_symbol(out, Action::NoOp);
+            push_symbol(out, Action::NoOp, opts);
             out.push('}');
         }
         Node::WriteOnly { sensitive } => {
@@ -264,7 +271,7 @@ fn open_collection(
 
 fn close_collection(out: &mut Out, level: usize, bracket: char, diff: &Diff, opts: Opts) {
     indent(out, level);
-    push_symbol(out, Action::NoOp);
+    push_symbol(out, Action::NoOp, opts);
     out.push(bracket);
     null_suffix(out, diff.action, opts);
 }
@@ -336,12 +343,12 @@ fn render_json(
         out.push_str(whitespace);
         out.push('\n');
         indent(out, level + 1);
-        push_symbol(out, action);
+        push_symbol(out, action, opts);
         out.append(rendered);
         out.push_str(&replace);
         out.push('\n');
         indent(out, level);
-        push_symbol(out, Action::NoOp);
+        push_symbol(out, Action::NoOp, opts);
         out.push(')');
         null_suffix(out, diff.action, opts);
     } else {
@@ -435,7 +442,7 @@ fn render_list(
             }
             if let Some(last) = pending.last() {
                 indent(out, level + 1);
-                push_symbol(out, last.action);
+                push_symbol(out, last.action, opts);
                 render(out, last, level + 1, unchanged_opts);
                 out.push_str(",\n");
             }
@@ -448,7 +455,7 @@ fn render_list(
         }
         write_warnings(out, element, level + 1);
         indent(out, level + 1);
-        push_symbol(out, element.action);
+        push_symbol(out, element.action, opts);
         render(out, element, level + 1, element_opts);
         out.push_str(",\n");
     }
@@ -483,7 +490,7 @@ fn render_set(
         }
         write_warnings(out, element, level + 1);
         indent(out, level + 1);
-        push_symbol(out, element.action);
+        push_symbol(out, element.action, opts);
         render(out, element, level + 1, element_opts);
         out.push_str(",\n");
     }
@@ -523,7 +530,7 @@ fn render_map(
         }
         write_warnings(out, element, level + 1);
         indent(out, level + 1);
-        push_symbol(out, element.action);
+        push_symbol(out, element.action, opts);
         let start = out.len();
         go_quote_into(key, out);
         if !nested {
@@ -596,7 +603,7 @@ fn render_attributes(
         };
         write_warnings(out, attribute, level + 1);
         indent(out, level + 1);
-        push_symbol(out, attribute.action);
+        push_symbol(out, attribute.action, opts);
         padded(out, &attribute_name(key), width);
         out.push_str(" = ");
         render(out, attribute, level + 1, attr_opts);
@@ -655,7 +662,7 @@ fn render_block(out: &mut Out, diff: &Diff, block: &Block, level: usize, opts: O
             block_opts.force_replace = group.replace;
             write_warnings(out, instance, level + 1);
             indent(out, level + 1);
-            push_symbol(out, instance.action);
+            push_symbol(out, instance.action, opts);
             out.push_str(&attribute_name(&group.name));
             out.push_str(label);
             out.push(' ');
@@ -668,7 +675,7 @@ fn render_block(out: &mut Out, diff: &Diff, block: &Block, level: usize, opts: O
         unchanged(out, level + 1, "block", hidden_blocks, opts);
     }
     indent(out, level);
-    push_symbol(out, Action::NoOp);
+    push_symbol(out, Action::NoOp, opts);
     out.push('}');
 }
 
