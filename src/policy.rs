@@ -224,7 +224,8 @@ fn failing_checks(plan: &PlanDiff) -> Vec<(&str, CheckStatus)> {
 }
 
 /// Would applying change anything? The same rule as the comment's verdict: a resource
-/// action (or a move or import), a changed output, or drift in a refresh-only plan.
+/// action (or a move or import), a changed output, an action to invoke, or drift in a
+/// refresh-only plan.
 pub fn has_changes(plan: &PlanDiff, changes: Changes<'_>) -> bool {
     let resource = changes
         .resources
@@ -241,7 +242,7 @@ pub fn has_changes(plan: &PlanDiff, changes: Changes<'_>) -> bool {
             .summaries()
             .iter()
             .any(|r| r.action != ResourceAction::NoOp);
-    resource || outputs || drift
+    resource || outputs || !plan.invocations.is_empty() || drift
 }
 
 /// Does `glob` protect the resource at `address` of type `type_name`? It may name the

@@ -28,13 +28,14 @@ use support::fake_github::{FakeGitHub, Flavor, User};
 use yaml_rust2::{Yaml, YamlLoader};
 
 /// Names `planmark comment` writes to `GITHUB_OUTPUT` (README, "Posting the comment").
-const STEP_OUTPUTS: [&str; 9] = [
+const STEP_OUTPUTS: [&str; 10] = [
     "has_changes",
     "add",
     "change",
     "destroy",
     "replace",
     "import",
+    "invoke",
     "truncated",
     "comment_id",
     "comment_url",
@@ -1153,6 +1154,7 @@ fn assert_outputs_for_example(run: &ActionRun, comment_id: u64) {
         ("destroy", "1"),
         ("replace", "1"),
         ("import", "0"),
+        ("invoke", "0"),
         ("truncated", "false"),
     ];
     for (name, value) in expected {

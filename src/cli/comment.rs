@@ -243,6 +243,7 @@ fn actions_files(
             ("destroy", totals.destroy.to_string()),
             ("replace", totals.replace.to_string()),
             ("import", totals.import.to_string()),
+            ("invoke", totals.invoke.to_string()),
             ("truncated", first.context.truncated.to_string()),
             (
                 "comment_id",

@@ -110,7 +110,7 @@ impl<'a> Sizes<'a> {
             _ => false,
         };
         let reason = match entry.kind {
-            _ if matches!(entry.item, Item::Deferred(_)) => LIKELY_REASON,
+            _ if matches!(entry.item, Item::Deferred(_) | Item::Invocation(_)) => LIKELY_REASON,
             Kind::Delete | Kind::Replace | Kind::Read => LIKELY_REASON,
             _ => 0,
         };

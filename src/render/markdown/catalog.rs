@@ -5,7 +5,8 @@
 use crate::diff::{Action, PlanMode, ResourceDiff, ResourceSummary};
 use crate::error::Result;
 use crate::render::text::{
-    deferred_text, outputs_text, plan_is_empty, resource_text, shows, MarkedText,
+    deferred_text, invocation_text, outputs_text, plan_is_empty, resource_text, shows,
+    MarkedText,
 };
 
 use super::source::Plans;
@@ -34,6 +35,8 @@ pub enum Item {
     Drift(usize),
     /// `plan.deferred[i]`.
     Deferred(usize),
+    /// `plan.invocations[i]`: an action the apply will invoke.
+    Invocation(usize),
     /// The plan's output changes, as one entry.
     Outputs,
 }
@@ -42,7 +45,7 @@ impl Item {
     /// The index within its section (0 for the outputs).
     fn index(&self) -> usize {
         match *self {
-            Item::Resource(i) | Item::Drift(i) | Item::Deferred(i) => i,
+            Item::Resource(i) | Item::Drift(i) | Item::Deferred(i) | Item::Invocation(i) => i,
             Item::Outputs => 0,
         }
     }
@@ -68,16 +71,18 @@ pub struct Catalog {
     pub drift_shown: Vec<bool>,
 }
 
-/// Section priorities after the resource kinds: drift, then deferred, then outputs.
+/// Section priorities after the resource kinds: actions to invoke (they run on apply as
+/// surely as a change), drift, deferred, outputs.
 fn rank(entry: &Entry) -> (u8, u8) {
     match entry.item {
         Item::Resource(_) => (
             0,
             Kind::ALL.iter().position(|k| *k == entry.kind).unwrap_or(9) as u8,
         ),
-        Item::Drift(_) => (1, 0),
-        Item::Deferred(_) => (2, 0),
-        Item::Outputs => (3, 0),
+        Item::Invocation(_) => (1, 0),
+        Item::Drift(_) => (2, 0),
+        Item::Deferred(_) => (3, 0),
+        Item::Outputs => (4, 0),
     }
 }
 
@@ -106,7 +111,11 @@ impl Catalog {
         let most: usize = (0..plans.named().len())
             .map(|p| {
                 let head = plans.head(p);
-                plans.summaries(p).len() + plans.drift_summaries(p).len() + head.deferred.len() + 1
+                plans.summaries(p).len()
+                    + plans.drift_summaries(p).len()
+                    + head.deferred.len()
+                    + head.invocations.len()
+                    + 1
             })
             .sum();
         let mut entries = Vec::with_capacity(most);
@@ -121,6 +130,13 @@ impl Catalog {
                         kind: Kind::of_summary(r),
                     });
                 }
+            }
+            for i in 0..plan.invocations.len() {
+                entries.push(Entry {
+                    plan: p,
+                    item: Item::Invocation(i),
+                    kind: Kind::Create,
+                });
             }
             let shown = drift_shown(plans, p)?;
             drift.push(shown);
@@ -183,6 +199,8 @@ pub fn entry_text(plans: &Plans<'_>, entry: &Entry, compact: bool) -> Result<Mar
             compact,
         ),
         Item::Deferred(i) => deferred_text(&plan.deferred[i], compact),
+        // A config shows every attribute: there is no unchanged context to hide.
+        Item::Invocation(i) => invocation_text(&plan.invocations[i]),
         Item::Outputs => outputs_text(plan, compact),
     })
 }
@@ -194,6 +212,7 @@ pub fn entry_label<'p>(plans: &Plans<'p>, entry: &Entry) -> &'p str {
         Item::Resource(i) => plans.address(entry.plan, ChangeList::Changes, i),
         Item::Drift(i) => plans.address(entry.plan, ChangeList::Drift, i),
         Item::Deferred(i) => &plan.deferred[i].resource.address,
+        Item::Invocation(i) => &plan.invocations[i].address,
         Item::Outputs => "outputs",
     }
 }

@@ -15,6 +15,7 @@ use crate::render::text::shows;
 use super::catalog::{entry_text, Catalog, Detail, Item};
 use super::diff_lines::diff_body;
 use super::extras::{self, Diagnostics, Extras, FailedPlan, PolicyContext};
+use super::invocations::{invocation_context, Invocations};
 use super::source::{Body, Plans};
 use super::words::{self, icon, Kind, Segment};
 use crate::diff::ChangeList;
@@ -99,6 +100,8 @@ pub struct Counts {
     pub outputs: usize,
     /// Deferred changes.
     pub deferred: usize,
+    /// Actions to invoke (Terraform 1.14+), however triggered.
+    pub invoke: usize,
 }
 
 impl Counts {
@@ -114,6 +117,7 @@ impl Counts {
         self.drift += other.drift;
         self.outputs += other.outputs;
         self.deferred += other.deferred;
+        self.invoke += other.invoke;
     }
 }
 
@@ -147,7 +151,8 @@ pub struct PlanContext {
     pub status: String,
     /// Icon for the status.
     pub icon: String,
-    /// Applying would change resources, outputs or (refresh-only) state.
+    /// Applying would change resources, outputs or (refresh-only) state, or invoke an
+    /// action.
     pub has_changes: bool,
     /// One-line verdict, e.g. `Plan: 2 to add, 1 to change, 2 to destroy`.
     pub headline: String,
@@ -173,6 +178,8 @@ pub struct PlanContext {
     pub deferred: Section,
     /// Output changes.
     pub outputs: Outputs,
+    /// Actions the apply will invoke (Terraform 1.14+).
+    pub invocations: Invocations,
 }
 
 /// A count of one kind of change.
@@ -428,6 +435,9 @@ pub fn build(
                 e.reason_text = words::plain(&e.reason);
                 place(&mut plan.deferred, e, detail);
             }
+            Item::Invocation(i) => plan
+                .invocations
+                .place(invocation_context(&source.invocations[i], diff), detail),
             Item::Outputs => {
                 plan.outputs.diff = diff;
             }
@@ -663,6 +673,7 @@ fn plan_context(
         .filter(|o| o.diff.action != crate::diff::Action::NoOp)
         .count();
     counts.deferred = plan.deferred.len();
+    counts.invoke = plan.invocations.len();
 
     // Destroys first, then replacements, each in plan order; only the banner's few are
     // diffed (for their reasons).
@@ -695,6 +706,7 @@ fn plan_context(
     };
     let has_changes = !shown.is_empty()
         || counts.outputs > 0
+        || counts.invoke > 0
         || (plan.mode == PlanMode::RefreshOnly && drift_entries > 0);
     let status = if plan.errored {
         "failed"
@@ -745,6 +757,10 @@ fn plan_context(
                 .collect(),
             diff: None,
         },
+        invocations: Invocations {
+            count: plan.invocations.len(),
+            ..Invocations::default()
+        },
     })
 }
 
@@ -752,7 +768,8 @@ fn changed(output: &OutputDiff) -> bool {
     output.diff.action != crate::diff::Action::NoOp
 }
 
-/// `Plan: 1 to import, 2 to add, 1 to change, 2 to destroy, 1 to move, 1 to forget`.
+/// `Plan: 1 to import, 2 to add, 1 to change, 2 to destroy, 1 to move, 1 to forget, 1
+/// action to invoke`.
 fn headline(plan: &PlanDiff, counts: &Counts, has_changes: bool) -> String {
     if plan.errored {
         return "Plan failed".to_string();
@@ -781,6 +798,10 @@ fn headline(plan: &PlanDiff, counts: &Counts, has_changes: bool) -> String {
         + counts.moved
         + counts.forget
         + counts.read;
+    let invoke = words::count_noun(counts.invoke, "action to invoke", "actions to invoke");
+    if resources == 0 && counts.invoke > 0 {
+        return format!("Plan: {invoke}");
+    }
     if resources == 0 {
         return format!(
             "Plan: {} only",
@@ -799,6 +820,9 @@ fn headline(plan: &PlanDiff, counts: &Counts, has_changes: bool) -> String {
     }
     if counts.forget > 0 {
         parts.push(format!("{} to forget", words::thousands(counts.forget)));
+    }
+    if counts.invoke > 0 {
+        parts.push(invoke);
     }
     format!("Plan: {}", parts.join(", "))
 }

@@ -16,6 +16,7 @@ pub mod context;
 pub mod diff_lines;
 pub mod escape;
 pub mod extras;
+pub mod invocations;
 pub mod marker;
 pub mod source;
 pub mod templates;

@@ -46,6 +46,10 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     ("checks", include_str!("../../../templates/checks.hbs")),
     ("actions", include_str!("../../../templates/actions.hbs")),
     ("changes", include_str!("../../../templates/changes.hbs")),
+    (
+        "invocations",
+        include_str!("../../../templates/invocations.hbs"),
+    ),
     ("drift", include_str!("../../../templates/drift.hbs")),
     ("outputs", include_str!("../../../templates/outputs.hbs")),
     ("deferred", include_str!("../../../templates/deferred.hbs")),

@@ -132,6 +132,7 @@ pub fn icon(name: &str) -> &'static str {
         "drift" => "🌀",
         "outputs" => "📤",
         "deferred" => "⏳",
+        "invoke" => "⚡",
         "failed" | "fail" | "error" => "❌",
         "warning" => "⚠️",
         "pass" => "✅",
