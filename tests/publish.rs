@@ -453,3 +453,31 @@ async fn step_summary_and_outputs_are_written_and_dry_runs_write_nothing() {
     assert_eq!(writes(&gh), before, "a dry run writes nothing");
     assert!(!Path::new(&ws2.path("summary.md")).exists());
 }
+
+/// A plan that only invokes an action (Terraform 1.14) is a change: posted with the action
+/// named, counted in the `invoke` output, and failed by `--fail-on changes` after posting.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_actions_only_plan_is_posted_counted_and_gated() {
+    let gh = fake(Flavor::Dotcom).await;
+    let ws = Workspace::new("actions");
+    let plan = named("tests/fixtures/actions/invoked_from_cli/plan.json");
+    failed(
+        &comment(&gh, &ws, &[], &["--fail-on", "changes", &plan]).await,
+        3,
+    );
+    let posted = ours(&gh);
+    assert_eq!(posted.len(), 1, "posted before the gate fails");
+    assert!(
+        posted[0].body.contains("Plan: 1 action to invoke")
+            && posted[0].body.contains("action.bufo_print.success"),
+        "{}",
+        posted[0].body
+    );
+    let outputs = ws.read("output.txt");
+    for line in ["has_changes=true", "invoke=1", "add=0", "destroy=0"] {
+        assert!(
+            outputs.lines().any(|l| l == line),
+            "{line} missing in:\n{outputs}"
+        );
+    }
+}

@@ -589,6 +589,31 @@ mod tests {
     }
 
     #[test]
+    fn action_invocations_are_read_beside_the_lists() {
+        let change = |i: usize| {
+            format!(
+                r#"{{"address":"n.x[{i}]","mode":"managed","type":"n","name":"x","change":{{"actions":["no-op"],"before":{{"id":"{i:0100}"}},"after":{{"id":"{i:0100}"}}}}}}"#
+            )
+        };
+        let list: Vec<String> = (0..8000).map(change).collect();
+        let invocation = r#"{"address":"action.a.b","type":"a","name":"b","config_values":{"x":1},"invoke_action_trigger":{}}"#;
+        let text = format!(
+            r#"{{"format_version":"1.2","resource_changes":[{}],"action_invocations":[{invocation}]}}"#,
+            list.join(",")
+        );
+        assert!(text.len() > PARALLEL_MIN);
+        for helper in [true, false] {
+            let plan = parse(&text, helper).expect("read element by element");
+            assert_eq!(plan.resource_changes.len(), 8000);
+            assert_eq!(plan.action_invocations.len(), 1);
+            let read = &plan.action_invocations[0];
+            assert_eq!(read.address, "action.a.b");
+            assert_eq!(read.config_values.map(|v| v.get()), Some(r#"{"x":1}"#));
+            assert!(read.invoke_action_trigger.is_some());
+        }
+    }
+
+    #[test]
     fn the_document_fields_are_those_serde_reads() {
         let fields = document_fields();
         for field in [
@@ -596,6 +621,7 @@ mod tests {
             "variables",
             "output_changes",
             "configuration",
+            "action_invocations",
         ] {
             assert!(fields.contains(&field), "{field} in {fields:?}");
         }
