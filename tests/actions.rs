@@ -153,12 +153,17 @@ fn fail_on_changes_sees_an_actions_only_plan() {
     let run = render_case(&dir, "text", &["--fail-on", "changes"]);
     assert_eq!(run.code(), 3, "stderr: {}", run.stderr);
     assert!(
-        run.stderr.contains("the plan has changes (--fail-on changes)"),
+        run.stderr
+            .contains("the plan has changes (--fail-on changes)"),
         "{}",
         run.stderr
     );
     // The text is still printed in full before the gate fails.
-    assert!(run.stdout.contains("Actions: 1 to invoke."), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("Actions: 1 to invoke."),
+        "{}",
+        run.stdout
+    );
 }
 
 /// The lifecycle case padded past the size from which a plan is read element by element
@@ -169,8 +174,7 @@ fn a_big_plan_reads_its_invocations_too() {
     let dir = crate_dir().join("tests/fixtures/actions/triggered_by_lifecycle");
     let expected = std::fs::read_to_string(dir.join("expected.txt")).unwrap();
     let text = std::fs::read_to_string(dir.join("plan.json")).unwrap();
-    let mut plan: serde_json::Map<String, serde_json::Value> =
-        serde_json::from_str(&text).unwrap();
+    let mut plan: serde_json::Map<String, serde_json::Value> = serde_json::from_str(&text).unwrap();
     let pad = |i: usize| {
         serde_json::json!({
             "address": format!("terraform_data.pad[{i}]"),
@@ -231,7 +235,8 @@ fn terraforms_cloud_log_prints_the_same_section() {
         "config_values":{"program":["curl","https://checkpoint-api.hashicorp.com/v1/check/terraform"],"query":null,"working_dir":null},
         "config_sensitive":{},"config_unknown":{},"provider_name":"registry.terraform.io/hashicorp/test",
         "invoke_action_trigger":{}}]}"#;
-    let schemas = br#"{"format_version":"1.0","provider_schemas":{"registry.terraform.io/hashicorp/test":{
+    let schemas =
+        br#"{"format_version":"1.0","provider_schemas":{"registry.terraform.io/hashicorp/test":{
       "action_schemas":{"test_action":{"block":{"attributes":{
         "program":{"type":["list","string"],"required":true},
         "query":{"type":["map","string"],"optional":true},
@@ -257,4 +262,48 @@ fn terraforms_cloud_log_prints_the_same_section() {
         "{}",
         run.stdout
     );
+}
+
+/// Hostile names and values in an invocation stay inert in the comment, and a sensitive
+/// config value appears in no format.
+#[test]
+fn hostile_invocations_stay_inert_and_secrets_stay_hidden() {
+    let hostile = "x`</summary></details>@admin #1 <img src=x>\n```\n# Heading\n::warning::boom";
+    let plan = serde_json::json!({
+        "format_version": "1.2",
+        "action_invocations": [{
+            "address": format!("action.t.{hostile}"),
+            "type": hostile,
+            "name": hostile,
+            "config_values": {"note": hostile, "token": "SECRET_CANARY_42", hostile: "v"},
+            "config_sensitive": {"token": true},
+            "config_unknown": {},
+            "provider_name": "registry.terraform.io/x/t",
+            "lifecycle_action_trigger": {
+                "triggering_resource_address": hostile,
+                "action_trigger_event": hostile,
+                "action_trigger_block_index": 0,
+                "actions_list_index": 0
+            }
+        }]
+    });
+    let file = Temp::file("hostile_actions", plan.to_string().as_bytes());
+    for format in ["text", "markdown", "json", "html"] {
+        let run = run(&["render", "--format", format, file.arg()], None);
+        assert_success(&run);
+        assert!(
+            !run.stdout.contains("SECRET_CANARY_42"),
+            "{format}: {}",
+            run.stdout
+        );
+        if format == "markdown" {
+            let md = &run.stdout;
+            let problems = planmark::render::check::check_markdown(md);
+            assert!(problems.is_empty(), "{problems:?}\n{md}");
+            let live = planmark::render::check::live_references(md);
+            assert!(live.is_empty(), "{live:?}\n{md}");
+            assert!(md.contains("Plan: 1 action to invoke"), "{md}");
+            assert!(md.contains("(sensitive value)"), "{md}");
+        }
+    }
 }

@@ -5,8 +5,7 @@
 use crate::diff::{Action, PlanMode, ResourceDiff, ResourceSummary};
 use crate::error::Result;
 use crate::render::text::{
-    deferred_text, invocation_text, outputs_text, plan_is_empty, resource_text, shows,
-    MarkedText,
+    deferred_text, invocation_text, outputs_text, plan_is_empty, resource_text, shows, MarkedText,
 };
 
 use super::source::Plans;

@@ -112,10 +112,7 @@ fn reason(trigger: &InvocationTrigger) -> Vec<Segment> {
         } => vec![text("asked for on the command line")],
         InvocationTrigger::Cli {
             calling_resource: Some(caller),
-        } => vec![
-            text("asked for on the command line, for "),
-            code(caller),
-        ],
+        } => vec![text("asked for on the command line, for "), code(caller)],
         InvocationTrigger::Lifecycle {
             resource, event, ..
         } => {

@@ -2,7 +2,8 @@
 //!
 //! Contract: byte-identical to the newest Terraform for every plan Terraform itself can
 //! render; sections in Terraform's order: version warning, drift, no-changes text,
-//! deferred changes, legend, resource changes and summary, outputs. [`write_plan`] writes
+//! deferred changes, legend, resource changes (each with the actions it triggers) and
+//! summary, actions invoked from the command line, outputs. [`write_plan`] writes
 //! to a caller's sink as it goes, taking the resource diffs from a [`ResourceChanges`] in
 //! plan order (the differ's computes them a chunk at a time, so a huge plan is never all in
 //! memory); [`render_plan`] returns the text of a whole `PlanDiff`.
@@ -21,8 +22,8 @@ use crate::diff::{
     ResourceDiff, ResourceSummary,
 };
 use crate::error::{Error, Result};
-use invocations::{write_cli_section, Triggered};
 pub use invocations::invocation_text;
+use invocations::{write_cli_section, Triggered};
 use out::Out;
 use resource::{render_deferred, render_resource, Cause};
 use values::{attribute_name, render, Opts};
@@ -197,7 +198,14 @@ pub fn write_plan(plan: &PlanDiff, lists: Changes<'_>, sink: &mut dyn io::Write)
         });
         let shown = |i: usize| shows(&summaries[i]);
         let triggered = Triggered::of(plan);
-        write_changes(&mut out, sink, resources, &shown, Cause::Planned, &triggered)?;
+        write_changes(
+            &mut out,
+            sink,
+            resources,
+            &shown,
+            Cause::Planned,
+            &triggered,
+        )?;
         out.push_str("\nPlan: ");
         if importing > 0 {
             let _ = write!(out, "{importing} to import, ");
