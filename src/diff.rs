@@ -11,7 +11,7 @@ use std::borrow::Cow;
 use serde::Serialize;
 
 use crate::error::Result;
-pub use crate::plan::{ChangeList, ResourceAction};
+pub use crate::plan::{ChangeList, ResourceAction, Tool};
 
 /// What happens to a value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -487,6 +487,8 @@ pub struct DeferredDiff {
 pub struct PlanDiff {
     /// Plan format version.
     pub format_version: String,
+    /// The tool that made the plan (given or detected): its wording is used.
+    pub tool: Tool,
     /// Terraform version, if recorded.
     pub terraform_version: Option<String>,
     /// Plan mode (given or inferred).

@@ -7,6 +7,7 @@
 
 use std::collections::BTreeMap;
 
+use super::sequence::Pairing;
 use crate::diff::Action;
 use crate::schema::Attribute;
 use crate::value::Value;
@@ -180,6 +181,8 @@ pub(crate) struct Change<'v, 'a> {
     pub relevant: Matcher<'v, 'a>,
     /// The schema uses features the legacy SDK lacks, so `""` and null differ.
     pub non_legacy: bool,
+    /// Whose list pairing applies (the same all the way down).
+    pub pairing: Pairing,
 }
 
 // Moved at every child step: within 128 bytes the compiler moves it inline; over that, it
@@ -215,6 +218,7 @@ impl<'v, 'a> Change<'v, 'a> {
             replace,
             relevant,
             non_legacy: false,
+            pairing: Pairing::Terraform,
         }
     }
 
@@ -293,6 +297,7 @@ impl<'v, 'a> Change<'v, 'a> {
             replace: self.replace.clone(),
             relevant: self.relevant.clone(),
             non_legacy: false,
+            pairing: self.pairing,
         }
     }
 
@@ -309,6 +314,7 @@ impl<'v, 'a> Change<'v, 'a> {
             replace: self.replace.clone(),
             relevant: self.relevant.clone(),
             non_legacy: false,
+            pairing: self.pairing,
         }
     }
 
@@ -396,6 +402,7 @@ impl<'v, 'a> Change<'v, 'a> {
             replace: self.replace.key(key),
             relevant: self.relevant.key(key),
             non_legacy: self.non_legacy,
+            pairing: self.pairing,
         }
     }
 
@@ -440,6 +447,7 @@ impl<'v, 'a> Change<'v, 'a> {
             replace: self.replace.index(relevant_ix),
             relevant: self.relevant.index(relevant_ix),
             non_legacy: self.non_legacy,
+            pairing: self.pairing,
         }
     }
 

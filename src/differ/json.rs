@@ -3,6 +3,7 @@
 //! JSON type as a type change.
 
 use super::change::{Change, Mask};
+use super::sequence;
 use super::strings;
 use super::typed::{self, collection_action, diff_typed, pair_slice};
 use crate::diff::{Action, Diff, Node};
@@ -127,7 +128,7 @@ fn primitive(change: &Change<'_, '_>, kind: Kind) -> Diff {
     let node = if kind == Kind::String {
         let before = change.before.and_then(Value::as_str);
         let after = change.after.and_then(Value::as_str);
-        strings::string_node(before, after, action)
+        strings::string_node(before, after, action, change.pairing)
     } else {
         Node::Primitive {
             before: change.before.map(typed::scalar_text),
@@ -167,7 +168,11 @@ fn object(change: &Change<'_, '_>) -> Diff {
 fn array(change: &Change<'_, '_>) -> Diff {
     let (elements, action) = pair_slice(
         change,
-        |b, a| matches!(b, Value::Object(_)) && matches!(a, Value::Object(_)),
+        |b, a| {
+            (matches!(b, Value::Object(_)) && matches!(a, Value::Object(_)))
+                || (change.pairing == sequence::Pairing::OpenTofu
+                    && typed::multiline_strings_share_a_line(b, a))
+        },
         transform,
     );
     Diff {

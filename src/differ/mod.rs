@@ -56,6 +56,7 @@ pub fn diff_resource<'v, 'a>(
         expressions,
         relevance,
         forget_only,
+        sequence::Pairing::Terraform,
     )
 }
 
@@ -91,6 +92,7 @@ pub(crate) fn diff_resource_values<'v, 'a>(
     expressions: Option<&Value<'_>>,
     relevance: Relevance<'v, 'a>,
     forget_only: bool,
+    pairing: sequence::Pairing,
 ) -> Diff {
     let relevant = match relevance {
         Relevance::All => Matcher::always(),
@@ -105,7 +107,7 @@ pub(crate) fn diff_resource_values<'v, 'a>(
             true,
         ),
     };
-    let change = Change::new(
+    let mut change = Change::new(
         values.before,
         values.after,
         values.after_unknown,
@@ -114,6 +116,7 @@ pub(crate) fn diff_resource_values<'v, 'a>(
         Matcher::from_value(values.replace_paths, false),
         relevant,
     );
+    change.pairing = pairing;
     match schema {
         Some(block) => block::diff_root(change, block, forget_only),
         None => {
@@ -136,7 +139,12 @@ pub(crate) fn diff_resource_values<'v, 'a>(
 
 /// Computes the diff of an output change (sensitivity masks are booleans there).
 pub fn diff_output(values: &ParsedChange<'_>) -> Diff {
-    let change = Change::new(
+    diff_output_paired(values, sequence::Pairing::Terraform)
+}
+
+/// [`diff_output`] pairing list elements as `pairing` says.
+pub(crate) fn diff_output_paired(values: &ParsedChange<'_>, pairing: sequence::Pairing) -> Diff {
+    let mut change = Change::new(
         &values.before,
         &values.after,
         &values.after_unknown,
@@ -145,5 +153,6 @@ pub fn diff_output(values: &ParsedChange<'_>) -> Diff {
         Matcher::default(),
         Matcher::always(),
     );
+    change.pairing = pairing;
     json::diff_output(change)
 }

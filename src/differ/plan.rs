@@ -7,11 +7,12 @@ use std::sync::OnceLock;
 
 use serde_json::value::RawValue;
 
-use super::{diff_output, diff_resource_values, Relevance, Values};
+use super::sequence::Pairing;
+use super::{diff_output_paired, diff_resource_values, Relevance, Values};
 use crate::diff::{
     Action, ActionReason, Block, CheckInstanceResult, CheckStatus, CheckSummary, DeferredDiff,
     Diff, Node, OutputDiff, PlanDiff, PlanMode, ResourceAction, ResourceChanges, ResourceDiff,
-    ResourceSummary,
+    ResourceSummary, Tool,
 };
 use crate::error::{Error, Result};
 use crate::plan::{ChangeList, ParsedChange, Plan, ResourceChange};
@@ -64,20 +65,43 @@ pub struct Differ<'p, 'a> {
     path: &'p str,
     plan: &'p Plan<'a>,
     schemas: Option<&'p ProviderSchemas>,
+    /// The tool whose wording and list pairing the diffs follow.
+    tool: Tool,
     /// The configuration's resource blocks, read on first use (only resources without a
     /// schema need them).
     config_index: OnceLock<ConfigIndex<'a>>,
 }
 
 impl<'p, 'a> Differ<'p, 'a> {
-    /// A differ for `plan` (read from `path`, named in errors).
+    /// A differ for `plan` (read from `path`, named in errors), following the tool that
+    /// made it ([`Plan::made_by`]).
     pub fn new(path: &'p str, plan: &'p Plan<'a>, schemas: Option<&'p ProviderSchemas>) -> Self {
         Differ {
             path,
             plan,
             schemas,
+            tool: plan.made_by(),
             config_index: OnceLock::new(),
         }
+    }
+
+    /// The same differ following `tool` (`--tool`) instead of the detected one; `None`
+    /// keeps the detected one.
+    pub fn with_tool(mut self, tool: Option<Tool>) -> Self {
+        if let Some(tool) = tool {
+            self.tool = tool;
+        }
+        self
+    }
+
+    /// The tool whose wording and pairing the diffs follow.
+    pub fn tool(&self) -> Tool {
+        self.tool
+    }
+
+    /// How list elements are paired: decided by the tool, here only.
+    fn pairing(&self) -> Pairing {
+        Pairing::of(self.tool)
     }
 
     /// The plan being diffed.
@@ -114,11 +138,12 @@ impl<'p, 'a> Differ<'p, 'a> {
                 let values = ParsedChange::parse(change).map_err(|e| value_error(path, name, e))?;
                 Ok(OutputDiff {
                     name: name.to_string(),
-                    diff: diff_output(&values),
+                    diff: diff_output_paired(&values, self.pairing()),
                 })
             })
             .collect::<Result<Vec<_>>>()?;
         Ok(PlanDiff {
+            tool: self.tool,
             format_version: plan
                 .format_version
                 .as_deref()
@@ -491,6 +516,7 @@ impl Differ<'_, '_> {
             expressions,
             relevance,
             action == ResourceAction::Forget,
+            self.pairing(),
         );
         with_body(rc, body)
     }

@@ -60,7 +60,30 @@ const MAX_EDIT_DISTANCE: usize = 4_000;
 /// practical stays exact.
 const MAX_WORK: u64 = 50_000_000;
 
-/// Pairs `before` with `after` exactly as Terraform's plan renderer does.
+/// Whose list pairing to reproduce: the renderers of Terraform and OpenTofu forked
+/// before Terraform 1.8 and pair list elements differently since.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum Pairing {
+    /// Terraform 1.8+: equal lengths and no reorder pair by index, else the LCS walk.
+    #[default]
+    Terraform,
+    /// OpenTofu: always the LCS walk, and a leftover after element also pairs with the
+    /// before element at hand when the caller says they are pairable.
+    OpenTofu,
+}
+
+impl Pairing {
+    /// The pairing of the tool that made the plan: the one place that choice is made.
+    pub(crate) fn of(tool: crate::plan::Tool) -> Pairing {
+        match tool {
+            crate::plan::Tool::Terraform => Pairing::Terraform,
+            crate::plan::Tool::OpenTofu => Pairing::OpenTofu,
+        }
+    }
+}
+
+/// Pairs `before` with `after` exactly as Terraform's (or, with
+/// [`Pairing::OpenTofu`], OpenTofu's) plan renderer does.
 ///
 /// `pairable(b, a)` decides whether a non-matching before/after pair is shown
 /// as one in-place update instead of delete + create. It must be pure: it may
@@ -69,9 +92,10 @@ const MAX_WORK: u64 = 50_000_000;
 pub(crate) fn pair_elements(
     before: &[u32],
     after: &[u32],
+    pairing: Pairing,
     pairable: impl FnMut(usize, usize) -> bool,
 ) -> Vec<Step> {
-    if before.len() == after.len() && !is_reorder(before, after) {
+    if pairing == Pairing::Terraform && before.len() == after.len() && !is_reorder(before, after) {
         return (0..before.len()).map(|ix| Step::Both(ix, ix)).collect();
     }
     // One side empty: what the general path computes, without its tables.
@@ -84,7 +108,10 @@ pub(crate) fn pair_elements(
     // Past the limits the pairing is merely valid; callers do not need to
     // know, the rendering stays correct, just not Terraform-identical.
     let (lcs, _exact) = terraform_lcs(before, after, MAX_EDIT_DISTANCE, MAX_WORK);
-    walk(before, after, &lcs, pairable)
+    match pairing {
+        Pairing::Terraform => walk(before, after, &lcs, pairable),
+        Pairing::OpenTofu => walk_opentofu(before, after, &lcs, pairable),
+    }
 }
 
 /// Terraform's notion of a reorder: every before element occurs somewhere in
@@ -368,6 +395,54 @@ fn walk(
     steps
 }
 
+/// OpenTofu's walk against the LCS values: Terraform's, except that a leftover after
+/// element is also shown as an update of the before element at hand when `pairable`
+/// says so, even when that before element is the next LCS element. The walk then runs
+/// past the end of `before`; an LCS step there shows its after element as created, as
+/// OpenTofu does (its before side is out of range, so absent).
+fn walk_opentofu(
+    before: &[u32],
+    after: &[u32],
+    lcs: &[u32],
+    mut pairable: impl FnMut(usize, usize) -> bool,
+) -> Vec<Step> {
+    let mut steps = Vec::with_capacity(before.len() + after.len());
+    let (mut b, mut a, mut k) = (0, 0, 0);
+    while b < before.len() || a < after.len() || k < lcs.len() {
+        let next = lcs.get(k).copied();
+        while b < before.len() && Some(before[b]) != next {
+            if a < after.len() && Some(after[a]) != next && pairable(b, a) {
+                steps.push(Step::Both(b, a));
+                a += 1;
+            } else {
+                steps.push(Step::Deleted(b));
+            }
+            b += 1;
+        }
+        while a < after.len() && Some(after[a]) != next {
+            if b < before.len() && pairable(b, a) {
+                steps.push(Step::Both(b, a));
+                b += 1;
+            } else {
+                steps.push(Step::Created(a));
+            }
+            a += 1;
+        }
+        if next.is_some() {
+            // `a` is in range: the LCS element is still ahead in `after`.
+            steps.push(if b < before.len() {
+                Step::Both(b, a)
+            } else {
+                Step::Created(a)
+            });
+            b += 1;
+            a += 1;
+            k += 1;
+        }
+    }
+    steps
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -546,7 +621,7 @@ mod tests {
 
     fn check_all_policies(before: &[u32], after: &[u32]) {
         for (name, policy) in POLICIES {
-            let fast = pair_elements(before, after, policy);
+            let fast = pair_elements(before, after, Pairing::Terraform, policy);
             let slow = reference(before, after, policy);
             assert_eq!(
                 fast, slow,
@@ -616,9 +691,120 @@ mod tests {
         }
     }
 
+    /// OpenTofu's walk written as plainly as possible: its renderer's loop, with the LCS
+    /// from the plain table.
+    fn reference_opentofu(
+        before: &[u32],
+        after: &[u32],
+        mut pairable: impl FnMut(usize, usize) -> bool,
+    ) -> Vec<Step> {
+        let lcs = reference_lcs(before, after);
+        let (n, m, l) = (before.len(), after.len(), lcs.len());
+        let mut out = Vec::new();
+        let (mut b, mut a, mut k) = (0, 0, 0);
+        while b < n || a < m || k < l {
+            while b < n && (k >= l || before[b] != lcs[k]) {
+                let diff = a < m && pairable(b, a);
+                let after_in_lcs = k < l && after[a] == lcs[k];
+                if diff && !after_in_lcs {
+                    out.push(Step::Both(b, a));
+                    b += 1;
+                    a += 1;
+                    continue;
+                }
+                out.push(Step::Deleted(b));
+                b += 1;
+            }
+            while a < m && (k >= l || after[a] != lcs[k]) {
+                if b < n && pairable(b, a) {
+                    out.push(Step::Both(b, a));
+                    b += 1;
+                    a += 1;
+                    continue;
+                }
+                out.push(Step::Created(a));
+                a += 1;
+            }
+            if k < l {
+                out.push(if b < n {
+                    Step::Both(b, a)
+                } else {
+                    Step::Created(a)
+                });
+                b += 1;
+                a += 1;
+                k += 1;
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn opentofu_keeps_the_lcs_walk_for_equal_lengths() {
+        // OpenTofu's basic_list_update: Terraform pairs by index, OpenTofu does not.
+        let (before, after) = ([1, 2, 3], [1, 3, 4]);
+        assert_eq!(
+            pair_elements(&before, &after, Pairing::OpenTofu, |_, _| false),
+            [
+                Step::Both(0, 0),
+                Step::Deleted(1),
+                Step::Both(2, 1),
+                Step::Created(2)
+            ]
+        );
+        assert_eq!(
+            pair_elements(&before, &after, Pairing::Terraform, |_, _| false),
+            [Step::Both(0, 0), Step::Both(1, 1), Step::Both(2, 2)]
+        );
+        // One element changed: delete and create, not `~ old -> new`.
+        assert_eq!(
+            pair_elements(&[1, 2, 3], &[1, 9, 3], Pairing::OpenTofu, |_, _| false),
+            [
+                Step::Both(0, 0),
+                Step::Deleted(1),
+                Step::Created(1),
+                Step::Both(2, 2)
+            ]
+        );
+    }
+
+    #[test]
+    fn opentofu_pairs_a_leftover_after_element_with_the_next_lcs_one() {
+        // Objects A, B -> A, C, B: OpenTofu shows B -> C as an update and B as created.
+        assert_eq!(
+            pair_elements(&[1, 2], &[1, 3, 2], Pairing::OpenTofu, |_, _| true),
+            [Step::Both(0, 0), Step::Both(1, 1), Step::Created(2)]
+        );
+        assert_eq!(
+            pair_elements(&[1, 2], &[1, 3, 2], Pairing::Terraform, |_, _| true),
+            [Step::Both(0, 0), Step::Created(1), Step::Both(1, 2)]
+        );
+    }
+
+    #[test]
+    fn opentofu_random_small_against_reference() {
+        let mut rng = Rng::new(0x70F0);
+        for _ in 0..40_000 {
+            let (before, after) = small_pair(&mut rng);
+            for (name, policy) in POLICIES {
+                let fast = pair_elements(&before, &after, Pairing::OpenTofu, policy);
+                let slow = reference_opentofu(&before, &after, policy);
+                assert_eq!(
+                    fast, slow,
+                    "policy {name}\nbefore {before:?}\nafter  {after:?}"
+                );
+                assert_valid(&before, &after, &fast, |b, a| {
+                    // The walk may pair an LCS element with a leftover one.
+                    let _ = (b, a);
+                    true
+                });
+            }
+        }
+    }
+
     #[test]
     fn swap_of_two() {
-        let steps = pair_elements(&[1, 2], &[2, 1], |_, _| false);
+        let steps = pair_elements(&[1, 2], &[2, 1], Pairing::Terraform, |_, _| false);
         assert_eq!(
             steps,
             [Step::Deleted(0), Step::Both(1, 0), Step::Created(1)]
@@ -628,7 +814,12 @@ mod tests {
     #[test]
     fn insertion_in_the_middle() {
         // a b d e f -> a b c d e f
-        let steps = pair_elements(&[1, 2, 4, 5, 6], &[1, 2, 3, 4, 5, 6], |_, _| true);
+        let steps = pair_elements(
+            &[1, 2, 4, 5, 6],
+            &[1, 2, 3, 4, 5, 6],
+            Pairing::Terraform,
+            |_, _| true,
+        );
         assert_eq!(
             steps,
             [
@@ -644,7 +835,12 @@ mod tests {
 
     #[test]
     fn deletion_in_the_middle() {
-        let steps = pair_elements(&[1, 2, 3, 4, 5, 6], &[1, 2, 4, 5, 6], |_, _| true);
+        let steps = pair_elements(
+            &[1, 2, 3, 4, 5, 6],
+            &[1, 2, 4, 5, 6],
+            Pairing::Terraform,
+            |_, _| true,
+        );
         assert_eq!(
             steps,
             [
@@ -660,7 +856,7 @@ mod tests {
 
     #[test]
     fn same_length_one_change_pairs_by_index() {
-        let steps = pair_elements(&[1, 2, 3], &[1, 9, 3], |_, _| false);
+        let steps = pair_elements(&[1, 2, 3], &[1, 9, 3], Pairing::Terraform, |_, _| false);
         assert_eq!(
             steps,
             [Step::Both(0, 0), Step::Both(1, 1), Step::Both(2, 2)]
@@ -673,7 +869,7 @@ mod tests {
         let before = [1, 2, 3];
         let after = [1, 9, 3, 4];
         assert_eq!(
-            pair_elements(&before, &after, |_, _| false),
+            pair_elements(&before, &after, Pairing::Terraform, |_, _| false),
             [
                 Step::Both(0, 0),
                 Step::Deleted(1),
@@ -683,7 +879,7 @@ mod tests {
             ]
         );
         assert_eq!(
-            pair_elements(&before, &after, |_, _| true),
+            pair_elements(&before, &after, Pairing::Terraform, |_, _| true),
             [
                 Step::Both(0, 0),
                 Step::Both(1, 1),
@@ -695,13 +891,13 @@ mod tests {
 
     #[test]
     fn empty_sides() {
-        assert_eq!(pair_elements(&[], &[], |_, _| true), []);
+        assert_eq!(pair_elements(&[], &[], Pairing::Terraform, |_, _| true), []);
         assert_eq!(
-            pair_elements(&[], &[7, 8], |_, _| true),
+            pair_elements(&[], &[7, 8], Pairing::Terraform, |_, _| true),
             [Step::Created(0), Step::Created(1)]
         );
         assert_eq!(
-            pair_elements(&[7, 8], &[], |_, _| true),
+            pair_elements(&[7, 8], &[], Pairing::Terraform, |_, _| true),
             [Step::Deleted(0), Step::Deleted(1)]
         );
     }
@@ -710,7 +906,7 @@ mod tests {
     fn equal_lists_pair_everything() {
         let list = [3, 1, 3, 2];
         assert_eq!(
-            pair_elements(&list, &list, |_, _| false),
+            pair_elements(&list, &list, Pairing::Terraform, |_, _| false),
             (0..4).map(|i| Step::Both(i, i)).collect::<Vec<_>>()
         );
     }
@@ -723,7 +919,7 @@ mod tests {
         let after = [1, 2, 2];
         check_all_policies(&before, &after);
         assert_eq!(
-            pair_elements(&before, &after, |_, _| false),
+            pair_elements(&before, &after, Pairing::Terraform, |_, _| false),
             [
                 Step::Both(0, 0),
                 Step::Deleted(1),
@@ -776,7 +972,7 @@ mod tests {
                 let (values, exact) = terraform_lcs(before, after, MAX_EDIT_DISTANCE, MAX_WORK);
                 assert!(exact);
                 assert_eq!(values, reference_lcs(before, after), "{before:?} {after:?}");
-                let fast = pair_elements(before, after, POLICIES[2].1);
+                let fast = pair_elements(before, after, Pairing::Terraform, POLICIES[2].1);
                 assert_eq!(fast, reference(before, after, POLICIES[2].1));
             }
         }
@@ -888,7 +1084,7 @@ mod tests {
         let mut rng = Rng::new(0xD1CE);
         for _ in 0..2_000 {
             let (before, after) = small_pair(&mut rng);
-            let steps = pair_elements(&before, &after, |b, a| {
+            let steps = pair_elements(&before, &after, Pairing::Terraform, |b, a| {
                 assert!(b < before.len() && a < after.len());
                 before[b] != after[a]
             });
@@ -915,7 +1111,7 @@ mod tests {
         assert!(exact, "a few edits must stay on the exact path");
         assert!(values.len() + 20 >= before.len());
         for (_, policy) in POLICIES {
-            let steps = pair_elements(&before, &after, policy);
+            let steps = pair_elements(&before, &after, Pairing::Terraform, policy);
             assert_valid(&before, &after, &steps, policy);
         }
     }
@@ -927,7 +1123,7 @@ mod tests {
         let after: Vec<u32> = (200_000..300_001).collect();
         let (values, exact) = terraform_lcs(&before, &after, MAX_EDIT_DISTANCE, MAX_WORK);
         assert!(exact && values.is_empty());
-        let steps = pair_elements(&before, &after, |_, _| false);
+        let steps = pair_elements(&before, &after, Pairing::Terraform, |_, _| false);
         assert_valid(&before, &after, &steps, |_, _| false);
         assert_eq!(steps.len(), 200_001);
     }
@@ -942,7 +1138,7 @@ mod tests {
         assert!(!exact);
         // One full run through the public entry point; the other policies
         // reuse the LCS because the forward pass is slow in debug builds.
-        let steps = pair_elements(&before, &after, POLICIES[0].1);
+        let steps = pair_elements(&before, &after, Pairing::Terraform, POLICIES[0].1);
         assert_valid(&before, &after, &steps, POLICIES[0].1);
         for (_, policy) in POLICIES {
             let steps = walk(&before, &after, &lcs, policy);
@@ -961,7 +1157,7 @@ mod tests {
         let after: Vec<u32> = (0..100_500)
             .map(|_| u32::from(rng.below(50) != 0))
             .collect();
-        let steps = pair_elements(&before, &after, |_, _| false);
+        let steps = pair_elements(&before, &after, Pairing::Terraform, |_, _| false);
         assert_valid(&before, &after, &steps, |_, _| false);
     }
 }

@@ -4,7 +4,8 @@
 use std::borrow::Cow;
 
 use super::change::{Change, Mask, Matcher};
-use super::{json, sequence};
+use super::json;
+use super::sequence::{self, Pairing};
 use crate::diff::{Action, Diff, HeredocLine, Node};
 use crate::value::Value;
 
@@ -16,7 +17,7 @@ pub(crate) fn diff_string(change: &Change<'_, '_>) -> Diff {
     Diff {
         action,
         replace: change.replace.matches(),
-        node: string_node(before.as_deref(), after.as_deref(), action),
+        node: string_node(before.as_deref(), after.as_deref(), action, change.pairing),
     }
 }
 
@@ -66,7 +67,12 @@ fn read(text: Option<&str>) -> Reading<'_> {
 // puts it: returned from a call, the node was written field by field and read back as
 // wider words, which stalls (diffing a real plan's changes took 2 % longer so).
 #[inline]
-pub(crate) fn string_node(before: Option<&str>, after: Option<&str>, action: Action) -> Node {
+pub(crate) fn string_node(
+    before: Option<&str>,
+    after: Option<&str>,
+    action: Action,
+    pairing: Pairing,
+) -> Node {
     // Null or one line on each side; the rest is read by `other_string_node`.
     if before.is_none_or(surely_simple) && after.is_none_or(surely_simple) {
         return Node::Text {
@@ -74,12 +80,17 @@ pub(crate) fn string_node(before: Option<&str>, after: Option<&str>, action: Act
             after: after.map(str::to_string),
         };
     }
-    other_string_node(before, after, action)
+    other_string_node(before, after, action, pairing)
 }
 
 /// [`string_node`] for the other cases (JSON, multi-line).
 #[inline(never)]
-fn other_string_node(before: Option<&str>, after: Option<&str>, action: Action) -> Node {
+fn other_string_node(
+    before: Option<&str>,
+    after: Option<&str>,
+    action: Action,
+    pairing: Pairing,
+) -> Node {
     let text = || Node::Text {
         before: before.map(str::to_string),
         after: after.map(str::to_string),
@@ -89,28 +100,28 @@ fn other_string_node(before: Option<&str>, after: Option<&str>, action: Action) 
             Reading::Json(value) => {
                 // Unchanged: the same decoded value on both sides.
                 let before_json = (action == Action::NoOp).then_some(&value);
-                json_node(before_json, Some(&value), action)
+                json_node(before_json, Some(&value), action, pairing)
             }
             Reading::Multiline(s) => unchanged_heredoc(s),
             Reading::Null | Reading::Simple(_) => text(),
         },
         Action::Delete => match read(before) {
-            Reading::Json(value) => json_node(Some(&value), None, action),
+            Reading::Json(value) => json_node(Some(&value), None, action, pairing),
             Reading::Multiline(s) => unchanged_heredoc(s),
             Reading::Null | Reading::Simple(_) => text(),
         },
         Action::Update => match (read(before), read(after)) {
-            (Reading::Json(b), Reading::Json(a)) => json_node(Some(&b), Some(&a), action),
+            (Reading::Json(b), Reading::Json(a)) => json_node(Some(&b), Some(&a), action, pairing),
             (Reading::Json(_), _) | (_, Reading::Json(_)) => Node::TypeChange {
                 before: Box::new(Diff {
                     action: Action::Delete,
                     replace: false,
-                    node: string_node(before, None, Action::Delete),
+                    node: string_node(before, None, Action::Delete, pairing),
                 }),
                 after: Box::new(Diff {
                     action: Action::Create,
                     replace: false,
-                    node: string_node(None, after, Action::Create),
+                    node: string_node(None, after, Action::Create, pairing),
                 }),
             },
             (
@@ -121,7 +132,7 @@ fn other_string_node(before: Option<&str>, after: Option<&str>, action: Action) 
                 text()
             }
             (b, a) => Node::Heredoc {
-                lines: diff_lines(&lines_of(&b), &lines_of(&a)),
+                lines: diff_lines(&lines_of(&b), &lines_of(&a), pairing),
             },
         },
     }
@@ -147,8 +158,8 @@ fn unchanged_heredoc(text: &str) -> Node {
     }
 }
 
-/// Line-by-line diff with Terraform's list pairing; a changed pair is `-` then `+`.
-fn diff_lines(before: &[&str], after: &[&str]) -> Vec<HeredocLine> {
+/// Line-by-line diff with the tool's list pairing; a changed pair is `-` then `+`.
+fn diff_lines(before: &[&str], after: &[&str], pairing: Pairing) -> Vec<HeredocLine> {
     let mut ids = std::collections::HashMap::new();
     let mut id_of = |line: &str| {
         let next = ids.len() as u32;
@@ -161,7 +172,7 @@ fn diff_lines(before: &[&str], after: &[&str]) -> Vec<HeredocLine> {
         text: text.to_string(),
     };
     let mut out = Vec::new();
-    for step in sequence::pair_elements(&before_ids, &after_ids, |_, _| false) {
+    for step in sequence::pair_elements(&before_ids, &after_ids, pairing, |_, _| false) {
         match step {
             sequence::Step::Created(a) => out.push(line(Action::Create, after[a])),
             sequence::Step::Deleted(b) => out.push(line(Action::Delete, before[b])),
@@ -178,7 +189,12 @@ fn diff_lines(before: &[&str], after: &[&str]) -> Vec<HeredocLine> {
 }
 
 /// `jsonencode(...)`: the structural diff of the decoded JSON values.
-fn json_node(before: Option<&Value<'_>>, after: Option<&Value<'_>>, action: Action) -> Node {
+fn json_node(
+    before: Option<&Value<'_>>,
+    after: Option<&Value<'_>>,
+    action: Action,
+    pairing: Pairing,
+) -> Node {
     let change = Change {
         before,
         after,
@@ -190,6 +206,7 @@ fn json_node(before: Option<&Value<'_>>, after: Option<&Value<'_>>, action: Acti
         replace: Matcher::default(),
         relevant: Matcher::always(),
         non_legacy: false,
+        pairing,
     };
     let inner = json::transform(change);
     let whitespace_only = inner.action == Action::NoOp && action == Action::Update;
@@ -302,8 +319,13 @@ mod tests {
             for after in texts {
                 for action in [Action::Create, Action::Delete, Action::Update, Action::NoOp] {
                     assert_eq!(
-                        json(&string_node(before, after, action)),
-                        json(&other_string_node(before, after, action)),
+                        json(&string_node(before, after, action, Pairing::Terraform)),
+                        json(&other_string_node(
+                            before,
+                            after,
+                            action,
+                            Pairing::Terraform
+                        )),
                         "{before:?} -> {after:?} ({action:?})"
                     );
                 }
@@ -328,7 +350,7 @@ mod tests {
 
     #[test]
     fn heredoc_update_pairs_lines_by_index_when_not_reordered() {
-        let lines = diff_lines(&["a", "b", "c"], &["a", "x", "c"]);
+        let lines = diff_lines(&["a", "b", "c"], &["a", "x", "c"], Pairing::Terraform);
         let shown: Vec<_> = lines.iter().map(|l| (l.action, l.text.as_str())).collect();
         assert_eq!(
             shown,

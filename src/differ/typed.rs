@@ -202,9 +202,10 @@ pub(crate) fn collection_action(before: bool, after: bool) -> Action {
 
 fn list(change: &Change<'_, '_>, element: &CtyType) -> Diff {
     let is_object = matches!(element, CtyType::Object(_));
+    let tofu = change.pairing == sequence::Pairing::OpenTofu;
     let (elements, action) = pair_slice(
         change,
-        |_, _| is_object,
+        |b, a| is_object || (tofu && multiline_strings_share_a_line(b, a)),
         |mut child| {
             // Every element of a relevant list is relevant.
             child.relevant = super::change::Matcher::always();
@@ -245,7 +246,7 @@ pub(crate) fn pair_slice<'v, 'a>(
         } else {
             class_ids(before, after)
         };
-        sequence::pair_elements(&before_ids, &after_ids, |b, a| {
+        sequence::pair_elements(&before_ids, &after_ids, change.pairing, |b, a| {
             pairable(&before[b], &after[a])
         })
     };
@@ -261,6 +262,19 @@ pub(crate) fn pair_slice<'v, 'a>(
         elements.push(diff);
     }
     (elements, action)
+}
+
+/// OpenTofu also pairs two list strings when either is multi-line and they share a line
+/// (shown as one heredoc update instead of a delete and a create).
+pub(crate) fn multiline_strings_share_a_line(before: &Value<'_>, after: &Value<'_>) -> bool {
+    let (Some(b), Some(a)) = (before.as_str(), after.as_str()) else {
+        return false;
+    };
+    if !b.contains('\n') && !a.contains('\n') {
+        return false;
+    }
+    let after_lines: std::collections::HashSet<&str> = a.split('\n').collect();
+    b.split('\n').any(|line| after_lines.contains(line))
 }
 
 /// Gives deep-equal values the same id, across both slices, in linear expected time.

@@ -13,12 +13,14 @@ mod reread;
 mod segmented;
 mod skim;
 mod syntax;
+mod tool;
 mod values;
 
 pub use actions::ResourceAction;
 pub use entries::ChangeList;
 pub use model::*;
 pub use reread::ReadChange;
+pub use tool::{is_opentofu_provider, Tool};
 pub use values::{sensitive_variables, ParsedChange};
 
 use serde::Deserialize;
