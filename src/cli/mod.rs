@@ -14,7 +14,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use crate::diff::PlanMode;
+use crate::diff::{PlanMode, Tool};
 use crate::error::{Error, Result};
 use crate::render::markdown::GITHUB_MAX_CHARS;
 
@@ -160,6 +160,10 @@ pub struct CommonArgs {
     /// structure of each resource is inferred from its values.
     #[arg(long, value_name = "FILE", env = "PLANMARK_SCHEMAS")]
     pub schemas: Option<PathBuf>,
+    /// The tool that made the plans, whose wording and list pairing the output follows;
+    /// `auto` tells OpenTofu by its providers (`registry.opentofu.org`).
+    #[arg(long, value_enum, default_value_t = ToolArg::Auto, env = "PLANMARK_TOOL")]
+    pub tool: ToolArg,
     /// Title shown instead of the plan's name (e.g. the environment).
     #[arg(long)]
     pub title: Option<String>,
@@ -278,6 +282,28 @@ impl ModeArg {
             ModeArg::Normal => Some(PlanMode::Normal),
             ModeArg::Destroy => Some(PlanMode::Destroy),
             ModeArg::RefreshOnly => Some(PlanMode::RefreshOnly),
+        }
+    }
+}
+
+/// `--tool` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ToolArg {
+    /// Detect from the plan's provider addresses.
+    Auto,
+    /// Terraform.
+    Terraform,
+    /// OpenTofu.
+    #[value(alias = "opentofu")]
+    Tofu,
+}
+
+impl ToolArg {
+    pub(crate) fn tool(self) -> Option<Tool> {
+        match self {
+            ToolArg::Auto => None,
+            ToolArg::Terraform => Some(Tool::Terraform),
+            ToolArg::Tofu => Some(Tool::OpenTofu),
         }
     }
 }

@@ -143,7 +143,9 @@ pub(super) fn with_loaded<T>(
         let differs: Vec<Differ> = inputs
             .iter()
             .zip(&plans)
-            .map(|((arg, _), plan)| Differ::new(&arg.path, plan, schemas.as_ref()))
+            .map(|((arg, _), plan)| {
+                Differ::new(&arg.path, plan, schemas.as_ref()).with_tool(args.tool.tool())
+            })
             .collect();
         let mut loaded = Vec::with_capacity(differs.len());
         for (((arg, _), differ), sha256) in inputs.iter().zip(&differs).zip(hashes) {

@@ -67,6 +67,8 @@ fn diff_invocation(
                 None,
                 Relevance::All,
                 false,
+                // Action invocations are Terraform's alone (1.14+); a new config pairs nothing.
+                super::sequence::Pairing::Terraform,
             ))
         }
     };

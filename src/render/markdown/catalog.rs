@@ -189,11 +189,13 @@ pub fn entry_text(plans: &Plans<'_>, entry: &Entry, compact: bool) -> Result<Mar
     Ok(match entry.item {
         Item::Resource(i) => resource_text(
             &*plans.resource(entry.plan, ChangeList::Changes, i)?,
+            plan.tool,
             false,
             compact,
         ),
         Item::Drift(i) => resource_text(
             &*plans.resource(entry.plan, ChangeList::Drift, i)?,
+            plan.tool,
             true,
             compact,
         ),

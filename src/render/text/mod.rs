@@ -19,7 +19,7 @@ use std::io;
 
 use crate::diff::{
     Action, Changes, DeferredDiff, DiffedPlan, PlanDiff, PlanMode, ResourceAction, ResourceChanges,
-    ResourceDiff, ResourceSummary,
+    ResourceDiff, ResourceSummary, Tool,
 };
 use crate::error::{Error, Result};
 pub use invocations::invocation_text;
@@ -46,12 +46,13 @@ impl MarkedText {
     }
 }
 
-/// One resource change as `terraform show` prints it (comment lines, header, body);
-/// `drift` words it as a change made outside Terraform; `compact` hides unchanged context.
-pub fn resource_text(r: &ResourceDiff, drift: bool, compact: bool) -> MarkedText {
+/// One resource change as `terraform show` (or `tofu show`, after `tool`) prints it
+/// (comment lines, header, body); `drift` words it as a change made outside Terraform;
+/// `compact` hides unchanged context.
+pub fn resource_text(r: &ResourceDiff, tool: Tool, drift: bool, compact: bool) -> MarkedText {
     let mut out = Out::marked();
     let cause = if drift { Cause::Drift } else { Cause::Planned };
-    render_resource(&mut out, r, cause, compact);
+    render_resource(&mut out, r, tool, cause, compact);
     MarkedText::from_out(out)
 }
 
@@ -93,6 +94,8 @@ const FLUSH_AT: usize = 1 << 16;
 /// time as they are written).
 pub fn write_plan(plan: &PlanDiff, lists: Changes<'_>, sink: &mut dyn io::Write) -> Result<()> {
     let resources = lists.resources;
+    let tool = plan.tool;
+    let name = tool.name();
     let mut out = Out::default();
     version_warning(&mut out, plan);
     let drift_shown = render_drift(&mut out, sink, plan, lists)?;
@@ -118,8 +121,9 @@ pub fn write_plan(plan: &PlanDiff, lists: Changes<'_>, sink: &mut dyn io::Write)
         };
         if plan.errored {
             rule_first(&mut out);
-            out.push_str(
-                "\nPlanning failed. Terraform encountered an error while generating this plan.\n\n",
+            let _ = write!(
+                out,
+                "\nPlanning failed. {name} encountered an error while generating this plan.\n\n",
             );
         } else if !plan.deferred.is_empty() {
             rule_first(&mut out);
@@ -135,12 +139,12 @@ pub fn write_plan(plan: &PlanDiff, lists: Changes<'_>, sink: &mut dyn io::Write)
                     out.push_str(
                         "\nNo changes. Your infrastructure still matches the configuration.\n\n",
                     );
-                    line(&mut out, &word_wrap("Terraform has checked that the real remote objects still match the result of your most recent changes, and found no differences."));
+                    line(&mut out, &word_wrap(&format!("{name} has checked that the real remote objects still match the result of your most recent changes, and found no differences.")));
                 }
                 PlanMode::Destroy => {
                     rule_first(&mut out);
                     out.push_str("\nNo changes. No objects need to be destroyed.\n\n");
-                    line(&mut out, &word_wrap("Either you have not created any objects yet or the existing objects were already deleted outside of Terraform."));
+                    line(&mut out, &word_wrap(&format!("Either you have not created any objects yet or the existing objects were already deleted outside of {name}.")));
                 }
                 PlanMode::Normal => {
                     rule_first(&mut out);
@@ -151,11 +155,12 @@ pub fn write_plan(plan: &PlanDiff, lists: Changes<'_>, sink: &mut dyn io::Write)
                         if plan.applyable != Some(false) {
                             line(&mut out, &word_wrap("Your configuration already matches the changes detected above, so applying this plan will only update the state to include the changes detected above and won't change any real infrastructure."));
                         } else {
-                            line(&mut out, &word_wrap("Your configuration already matches the changes detected above. If you'd like to update the Terraform state to match, create and apply a refresh-only plan:\n  terraform apply -refresh-only"));
+                            let command = tool.command();
+                            line(&mut out, &word_wrap(&format!("Your configuration already matches the changes detected above. If you'd like to update the {name} state to match, create and apply a refresh-only plan:\n  {command} apply -refresh-only")));
                         }
                         return flush(&mut out, sink);
                     }
-                    line(&mut out, &word_wrap("Terraform has compared your real infrastructure against your configuration and found no differences, so no changes are needed."));
+                    line(&mut out, &word_wrap(&format!("{name} has compared your real infrastructure against your configuration and found no differences, so no changes are needed.")));
                 }
             }
         }
@@ -170,10 +175,19 @@ pub fn write_plan(plan: &PlanDiff, lists: Changes<'_>, sink: &mut dyn io::Write)
         out.push('\n');
     }
     if counts.any {
-        line(&mut out, &word_wrap("\nTerraform used the selected providers to generate the following execution plan. Resource actions are indicated with the following symbols:"));
+        line(&mut out, &word_wrap(&format!("\n{name} used the selected providers to generate the following execution plan. Resource actions are indicated with the following symbols:")));
+        let update = match tool {
+            Tool::Terraform => "  ~ update in-place",
+            Tool::OpenTofu => "  ~ update in-place (current -> planned)",
+        };
+        // OpenTofu lists forgetting too; Terraform's legend leaves it out.
+        let forget = match tool {
+            Tool::Terraform => 0,
+            Tool::OpenTofu => counts.forget,
+        };
         for (count, legend) in [
             (counts.create, "  + create"),
-            (counts.update, "  ~ update in-place"),
+            (counts.update, update),
             (counts.delete, "  - destroy"),
             (
                 counts.delete_create,
@@ -184,6 +198,7 @@ pub fn write_plan(plan: &PlanDiff, lists: Changes<'_>, sink: &mut dyn io::Write)
                 "+/- create replacement and then destroy",
             ),
             (counts.read, " <= read (data resources)"),
+            (forget, "  . forget"),
         ] {
             if count > 0 {
                 line(&mut out, legend);
@@ -191,11 +206,14 @@ pub fn write_plan(plan: &PlanDiff, lists: Changes<'_>, sink: &mut dyn io::Write)
         }
     }
     if !changes.is_empty() || invoking > 0 {
-        out.push_str(if plan.errored {
-            "\nTerraform planned the following actions, but then encountered a problem:\n"
+        let _ = if plan.errored {
+            writeln!(
+                out,
+                "\n{name} planned the following actions, but then encountered a problem:"
+            )
         } else {
-            "\nTerraform will perform the following actions:\n"
-        });
+            writeln!(out, "\n{name} will perform the following actions:")
+        };
         let shown = |i: usize| shows(&summaries[i]);
         let triggered = Triggered::of(plan);
         write_changes(
@@ -203,6 +221,7 @@ pub fn write_plan(plan: &PlanDiff, lists: Changes<'_>, sink: &mut dyn io::Write)
             sink,
             resources,
             &shown,
+            tool,
             Cause::Planned,
             &triggered,
         )?;
@@ -212,11 +231,16 @@ pub fn write_plan(plan: &PlanDiff, lists: Changes<'_>, sink: &mut dyn io::Write)
         }
         let _ = write!(
             out,
-            "{} to add, {} to change, {} to destroy.",
+            "{} to add, {} to change, {} to destroy",
             counts.create + counts.delete_create + counts.create_delete + counts.create_forget,
             counts.update,
             counts.delete + counts.delete_create + counts.create_delete
         );
+        // OpenTofu counts what it forgets in the summary too.
+        if tool == Tool::OpenTofu && counts.forget > 0 {
+            let _ = write!(out, ", {} to forget", counts.forget);
+        }
+        out.push('.');
         if invoking > 0 {
             let _ = write!(out, " Actions: {invoking} to invoke.");
         }
@@ -228,7 +252,7 @@ pub fn write_plan(plan: &PlanDiff, lists: Changes<'_>, sink: &mut dyn io::Write)
         out.append(outputs);
         out.push('\n');
         if !counts.any {
-            line(&mut out, &word_wrap("\nYou can apply this plan to save these new output values to the Terraform state, without changing any real infrastructure."));
+            line(&mut out, &word_wrap(&format!("\nYou can apply this plan to save these new output values to the {name} state, without changing any real infrastructure.")));
         }
     }
     flush(&mut out, sink)
@@ -242,13 +266,14 @@ fn write_changes(
     sink: &mut dyn io::Write,
     list: &dyn ResourceChanges,
     want: &(dyn Fn(usize) -> bool + Sync),
+    tool: Tool,
     cause: Cause,
     triggered: &Triggered<'_>,
 ) -> Result<()> {
     let render = |r: &ResourceDiff, text: &mut String| {
         let mut change = Out::from_text(std::mem::take(text));
         change.push('\n');
-        render_resource(&mut change, r, cause, false);
+        render_resource(&mut change, r, tool, cause, false);
         triggered.write(&mut change, &r.address);
         change.push('\n');
         *text = change.into_parts().0;
@@ -296,6 +321,7 @@ struct Counts {
     delete_create: usize,
     create_delete: usize,
     create_forget: usize,
+    forget: usize,
 }
 
 impl Counts {
@@ -309,10 +335,7 @@ impl Counts {
             ResourceAction::DeleteThenCreate => &mut self.delete_create,
             ResourceAction::CreateThenDelete => &mut self.create_delete,
             ResourceAction::CreateThenForget => &mut self.create_forget,
-            ResourceAction::Forget => {
-                self.any = true;
-                return;
-            }
+            ResourceAction::Forget => &mut self.forget,
         };
         *slot += 1;
         self.any = true;
@@ -327,7 +350,7 @@ fn version_warning(out: &mut String, plan: &PlanDiff) {
         .parse::<f64>()
         .is_ok_and(|version| version > 1.2);
     if newer {
-        line(out, &word_wrap("\nWarning: This plan was generated using a different version of Terraform, the diff presented here may be missing representations of recent features."));
+        line(out, &word_wrap(&format!("\nWarning: This plan was generated using a different version of {}, the diff presented here may be missing representations of recent features.", plan.tool.name())));
     }
 }
 
@@ -346,23 +369,25 @@ fn render_drift(
     if plan.mode != PlanMode::RefreshOnly && plan_is_empty(plan, lists.resources)? {
         return Ok(false);
     }
-    out.push_str("\nNote: Objects have changed outside of Terraform\n\n");
-    out.push_str(&word_wrap("Terraform detected the following changes made outside of Terraform since the last \"terraform apply\" which may have affected this plan:\n"));
+    let (name, command) = (plan.tool.name(), plan.tool.command());
+    let _ = write!(out, "\nNote: Objects have changed outside of {name}\n\n");
+    out.push_str(&word_wrap(&format!("{name} detected the following changes made outside of {name} since the last \"{command} apply\" which may have affected this plan:\n")));
     let shown = |i: usize| has_news(&summaries[i]);
     write_changes(
         out,
         sink,
         lists.drift,
         &shown,
+        plan.tool,
         Cause::Drift,
         &Triggered::default(),
     )?;
     let epilogue = if plan.mode == PlanMode::RefreshOnly {
-        "\n\nThis is a refresh-only plan, so Terraform will not take any actions to undo these. If you were expecting these changes then you can apply this plan to record the updated values in the Terraform state without changing any remote objects."
+        format!("\n\nThis is a refresh-only plan, so {name} will not take any actions to undo these. If you were expecting these changes then you can apply this plan to record the updated values in the {name} state without changing any remote objects.")
     } else {
-        "\n\nUnless you have made equivalent changes to your configuration, or ignored the relevant attributes using ignore_changes, the following plan may include actions to undo or respond to these changes."
+        "\n\nUnless you have made equivalent changes to your configuration, or ignored the relevant attributes using ignore_changes, the following plan may include actions to undo or respond to these changes.".to_string()
     };
-    line(out, &word_wrap(epilogue));
+    line(out, &word_wrap(&epilogue));
     Ok(true)
 }
 

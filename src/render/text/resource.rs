@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use super::out::Out;
 use super::values::{render, Opts};
-use crate::diff::{ActionReason, DeferredDiff, ResourceAction, ResourceDiff};
+use crate::diff::{ActionReason, DeferredDiff, ResourceAction, ResourceDiff, Tool};
 
 /// Whether a change is planned or was detected as drift (it changes the wording).
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -50,10 +50,17 @@ fn display_address(r: &ResourceDiff) -> Cow<'_, str> {
     }
 }
 
-/// Comment lines, header and body of one resource (no trailing newline).
-pub(crate) fn render_resource(out: &mut Out, r: &ResourceDiff, cause: Cause, compact: bool) {
-    comment(out, r, cause);
-    header_and_body(out, r, compact);
+/// Comment lines, header and body of one resource (no trailing newline), worded as
+/// `tool` words them.
+pub(crate) fn render_resource(
+    out: &mut Out,
+    r: &ResourceDiff,
+    tool: Tool,
+    cause: Cause,
+    compact: bool,
+) {
+    comment(out, r, tool, cause);
+    header_and_body(out, r, tool, compact);
 }
 
 /// A deferred change: its own comment, then the usual header and body.
@@ -70,7 +77,7 @@ pub(crate) fn render_deferred(out: &mut Out, d: &DeferredDiff, compact: bool) {
     };
     let _ = writeln!(out, "  # {} was deferred", d.resource.address);
     let _ = writeln!(out, "  # ({explanation})");
-    header_and_body(out, &d.resource, compact);
+    header_and_body(out, &d.resource, Tool::Terraform, compact);
 }
 
 /// Pieces pushed one after another: the lines every resource has are written so, as
@@ -81,21 +88,17 @@ fn push_all(out: &mut String, pieces: &[&str]) {
     }
 }
 
-fn header_and_body(out: &mut Out, r: &ResourceDiff, compact: bool) {
+fn header_and_body(out: &mut Out, r: &ResourceDiff, tool: Tool, compact: bool) {
     let kind = if r.data_source { "data" } else { "resource" };
     mark_top_symbol(out, &r.action);
+    let symbol = match (tool, &r.action) {
+        // OpenTofu pads the forget symbol to three columns like the others.
+        (Tool::OpenTofu, ResourceAction::Forget) => "  .",
+        (_, action) => top_symbol(action),
+    };
     push_all(
         out,
-        &[
-            top_symbol(&r.action),
-            " ",
-            kind,
-            " \"",
-            &r.type_,
-            "\" \"",
-            &r.name,
-            "\" ",
-        ],
+        &[symbol, " ", kind, " \"", &r.type_, "\" \"", &r.name, "\" "],
     );
     let opts = Opts {
         show_unchanged: r.importing.is_some() && !compact,
@@ -105,7 +108,7 @@ fn header_and_body(out: &mut Out, r: &ResourceDiff, compact: bool) {
     render(out, &r.body, 0, opts);
 }
 
-fn comment(out: &mut String, r: &ResourceDiff, cause: Cause) {
+fn comment(out: &mut String, r: &ResourceDiff, tool: Tool, cause: Cause) {
     let addr = display_address(r);
     let mut printed_moved = false;
     let mut printed_imported = false;
@@ -132,6 +135,9 @@ fn comment(out: &mut String, r: &ResourceDiff, cause: Cause) {
         },
         ResourceAction::DeleteThenCreate | ResourceAction::CreateThenDelete => {
             let what = match r.reason {
+                Some(ActionReason::ReplaceBecauseTainted) if tool == Tool::OpenTofu => {
+                    " is tainted, so it must be replaced"
+                }
                 Some(ActionReason::ReplaceBecauseTainted) => " is tainted, so must be replaced",
                 Some(ActionReason::ReplaceByRequest) => " will be replaced, as requested",
                 Some(ActionReason::ReplaceByTriggers) => {
@@ -146,6 +152,21 @@ fn comment(out: &mut String, r: &ResourceDiff, cause: Cause) {
                 out,
                 " # {addr} must be replaced, but the existing object will not be destroyed\n # (destroy = false is set in the configuration)"
             );
+        }
+        ResourceAction::Forget if tool == Tool::OpenTofu => {
+            push_all(
+                out,
+                &[
+                    "  # ",
+                    &addr,
+                    " will be removed from the OpenTofu state but will not be destroyed",
+                ],
+            );
+            if r.deposed.as_deref().is_some_and(|d| !d.is_empty()) {
+                out.push_str(
+                    "\n  # (left over from a partially-failed replacement of this instance)",
+                );
+            }
         }
         ResourceAction::Forget => {
             if r.deposed.as_deref().is_some_and(|d| !d.is_empty()) {
