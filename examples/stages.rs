@@ -70,6 +70,7 @@ fn run() -> Result<(), String> {
         run_url: None,
         time: "2026-01-01T00:00:00Z".into(),
         marker: String::new(),
+        tool: None,
     };
     let mut best = [Duration::MAX; 6];
     let mut sizes = (0, 0, 0);

@@ -126,6 +126,7 @@ fn meta() -> Meta {
             time,
             ..MarkerData::default()
         }),
+        tool: None,
     }
 }
 

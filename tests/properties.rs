@@ -730,6 +730,7 @@ fn meta() -> Meta {
             time,
             ..MarkerData::default()
         }),
+        tool: None,
     }
 }
 

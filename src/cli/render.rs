@@ -389,6 +389,7 @@ fn meta_with<'l>(
         run_url: run.run_url,
         time: run.time,
         marker,
+        tool: args.tool.tool(),
     }
 }
 

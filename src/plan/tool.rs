@@ -11,14 +11,13 @@ use serde::Deserialize;
 use super::{ChangeList, Plan};
 
 /// The tool that made a plan, which decides the wording and list pairing of its text.
+/// Serialized as the product's name (`Terraform`, `OpenTofu`), as templates print it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, schemars::JsonSchema)]
-#[serde(rename_all = "lowercase")]
 pub enum Tool {
     /// HashiCorp Terraform.
     #[default]
     Terraform,
     /// OpenTofu.
-    #[serde(rename = "opentofu")]
     OpenTofu,
 }
 

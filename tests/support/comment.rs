@@ -25,6 +25,7 @@ pub fn meta(key: &str) -> Meta {
             time: "2026-11-22T10:00:00Z".to_string(),
             ..MarkerData::default()
         }),
+        tool: None,
     }
 }
 

@@ -18,7 +18,7 @@ use super::extras::{self, Diagnostics, Extras, FailedPlan, PolicyContext};
 use super::invocations::{invocation_context, Invocations};
 use super::source::{Body, Plans};
 use super::words::{self, icon, Kind, Segment};
-use crate::diff::ChangeList;
+use crate::diff::{ChangeList, Tool};
 
 /// Bumped whenever a field is removed or changes meaning (adding fields is compatible).
 pub const SCHEMA_VERSION: u32 = 1;
@@ -40,6 +40,9 @@ const OPEN_LINES: usize = 40;
 pub struct Context {
     /// Version of this structure (see `docs/template-context.md`).
     pub schema_version: u32,
+    /// The tool named in the comment: `OpenTofu` when every plan was made by OpenTofu
+    /// (or `--tool tofu`), else `Terraform`.
+    pub tool: Tool,
     /// A title given with `--title`, shown instead of the plan name.
     pub title: Option<String>,
     /// The comment key (which comment this is, for updating it later).
@@ -139,6 +142,8 @@ pub struct StatusCounts {
 pub struct PlanContext {
     /// The plan's name (`NAME=PATH`, or the file name).
     pub name: String,
+    /// The tool that made the plan (`Terraform` or `OpenTofu`): its diffs use its wording.
+    pub tool: Tool,
     /// Terraform (or OpenTofu) version that made the plan.
     pub terraform_version: Option<String>,
     /// Plan JSON format version.
@@ -345,6 +350,8 @@ pub struct Meta {
     pub time: String,
     /// The marker line.
     pub marker: String,
+    /// `--tool`, when given: names the tool of a comment without plans (`--failed`).
+    pub tool: Option<Tool>,
 }
 
 /// Builds the context with each catalog entry shown at `details[i]`.
@@ -463,8 +470,15 @@ pub fn build(
     } else {
         "no-changes"
     };
+    // Several plans name OpenTofu only when all of them are OpenTofu's.
+    let tool = match diffs.first() {
+        Some(_) if diffs.iter().all(|d| d.tool == Tool::OpenTofu) => Tool::OpenTofu,
+        Some(_) => Tool::Terraform,
+        None => meta.tool.unwrap_or_default(),
+    };
     Ok(Context {
         schema_version: SCHEMA_VERSION,
+        tool,
         title: meta.title.clone(),
         key: meta.key.clone(),
         multiple: named.len() > 1,
@@ -719,6 +733,7 @@ fn plan_context(
     };
     Ok(PlanContext {
         name: named.name.to_string(),
+        tool: plan.tool,
         terraform_version: plan.terraform_version.clone(),
         format_version: plan.format_version.clone(),
         mode: plan.mode,
@@ -777,8 +792,9 @@ fn headline(plan: &PlanDiff, counts: &Counts, has_changes: bool) -> String {
     if plan.mode == PlanMode::RefreshOnly {
         return if counts.drift > 0 {
             format!(
-                "Refresh only: {} changed outside of Terraform",
-                words::count_noun(counts.drift, "object", "objects")
+                "Refresh only: {} changed outside of {}",
+                words::count_noun(counts.drift, "object", "objects"),
+                plan.tool.name()
             )
         } else {
             "Refresh only: no changes".to_string()
