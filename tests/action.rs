@@ -925,7 +925,20 @@ fn parse_outputs(text: &str) -> BTreeMap<String, String> {
 fn run_steps(runner: &Runner, call: &Invocation, action: &Action, fake: &GitHubEnv) -> ActionRun {
     let temp = runner.dir.join(format!("runner-temp-{}", unique()));
     std::fs::create_dir_all(&temp).unwrap();
-    let system_path = std::env::var("PATH").unwrap_or_default();
+    let mut system_path = std::env::var("PATH").unwrap_or_default();
+    // A runner given the tofu stand-in has OpenTofu only: a Terraform installed on this
+    // machine would be found first.
+    if runner.shims.join("tofu").exists() {
+        system_path = std::env::split_paths(&system_path)
+            .filter(|dir| {
+                !["terraform", "terraform-bin"]
+                    .iter()
+                    .any(|t| dir.join(t).exists())
+            })
+            .map(|dir| dir.display().to_string())
+            .collect::<Vec<_>>()
+            .join(":");
+    }
     let mut path_added: Vec<String> = Vec::new();
     let mut outputs_by_id: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
     let mut runs = Vec::new();
@@ -1411,6 +1424,43 @@ async fn binary_plans_and_auto_schemas_go_through_terraform() {
         "{body}"
     );
     assert!(body.contains("pwned"), "the title is shown as text: {body}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn with_tofu_on_path_the_comment_uses_opentofus_wording() {
+    if let Some(why) = e2e_missing_tool() {
+        return skipped("with_tofu_on_path_the_comment_uses_opentofus_wording", why);
+    }
+    let Some((os, arch, _)) = host_runner() else {
+        return skipped("with_tofu_on_path", "no release target for this machine");
+    };
+    let fake = fake_github().await;
+    let runner = Runner::new("tofu", os, arch);
+    runner.shim(&["curl", "cargo", "tofu"]);
+    let dir = infra(&runner);
+    std::fs::write(dir.join("tfplan"), b"PK\x03\x04\x14\x00\x00\x00binary plan").unwrap();
+    let call = base_call()
+        .with("version", "source")
+        .with("working-directory", "infra")
+        .with("plan", "tfplan")
+        .with("schemas", "auto")
+        .with("key", "infra");
+    let run = run_blocking(&runner, &call, GitHubEnv::new(&fake, 54)).await;
+    assert!(run.ok(), "{}", run.describe());
+    let infra_dir = dir.display().to_string();
+    assert_eq!(
+        runner.log_lines("tofu "),
+        [
+            format!("tofu show -json tfplan (in {infra_dir})"),
+            format!("tofu providers schema -json (in {infra_dir})"),
+        ]
+    );
+    let comments = fake.comments("octo", "infra", 7);
+    assert_eq!(comments.len(), 1);
+    // The example plan names the Terraform registry: only `--tool tofu` makes it OpenTofu's.
+    let body = &comments[0].body;
+    assert!(body.contains(" · OpenTofu 1.0.3"), "{body}");
+    assert!(!body.contains("Terraform"), "{body}");
 }
 
 #[tokio::test(flavor = "multi_thread")]
