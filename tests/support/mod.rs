@@ -109,11 +109,17 @@ impl RunOutput {
 /// binary must infer refresh-only / destroy from the JSON like the user would
 /// expect.
 pub fn run_render(plan: &Path, schemas: Option<&Path>) -> RunOutput {
+    run_render_with(plan, schemas, &[])
+}
+
+/// [`run_render`] with more options (e.g. `--tool tofu`).
+pub fn run_render_with(plan: &Path, schemas: Option<&Path>, options: &[&str]) -> RunOutput {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_planmark"));
     cmd.args(["render", "--format", "text"]);
     if let Some(s) = schemas {
         cmd.arg("--schemas").arg(s);
     }
+    cmd.args(options);
     cmd.arg(plan);
     run_with_timeout(cmd)
 }
@@ -455,9 +461,18 @@ pub struct GoldenCase {
 /// Renders every case and compares stdout byte for byte. Returns the failure
 /// report (or `Ok` with the number of cases checked).
 pub fn exact_suite(title: &str, cases: &[GoldenCase]) -> Result<usize, String> {
+    exact_suite_with(title, cases, |_| &[])
+}
+
+/// [`exact_suite`] rendering each case with the options `options` gives it.
+pub fn exact_suite_with(
+    title: &str,
+    cases: &[GoldenCase],
+    options: impl Fn(&GoldenCase) -> &'static [&'static str],
+) -> Result<usize, String> {
     let mut failures = Vec::new();
     for case in cases {
-        let run = run_render(&case.plan, case.schemas.as_deref());
+        let run = run_render_with(&case.plan, case.schemas.as_deref(), options(case));
         if !run.ok() {
             failures.push((
                 case.name.clone(),
