@@ -154,6 +154,26 @@ fn the_comment_says_opentofu() {
     assert!(!markdown.contains("Terraform"), "{markdown}");
 }
 
+/// Wordings the equivalence tests do not reach (`fixtures/opentofu-wording`, hand-made).
+#[test]
+fn opentofu_wording_of_forget_taint_no_changes_and_failure() {
+    let root = fixtures_dir().join("opentofu-wording");
+    let cases: Vec<GoldenCase> = case_dirs(&root)
+        .into_iter()
+        .map(|(name, dir)| GoldenCase {
+            expected: read_text(&dir.join("expected.txt")),
+            plan: dir.join("plan.json"),
+            schemas: None,
+            name,
+        })
+        .collect();
+    let names: Vec<&str> = cases.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["errored", "forget", "no_changes", "tainted"]);
+    if let Err(report) = exact_suite_with("OpenTofu wording", &cases, |_| &["--tool", "tofu"]) {
+        panic!("\n{report}");
+    }
+}
+
 #[test]
 fn shared_opentofu_cases_are_byte_identical() {
     let Some(shared) = shared_or_skip("shared_opentofu_cases_are_byte_identical") else {

@@ -515,7 +515,8 @@ impl Differ<'_, '_> {
             schema,
             expressions,
             relevance,
-            action == ResourceAction::Forget,
+            // Terraform shows a forgotten object as unchanged, OpenTofu as deleted.
+            action == ResourceAction::Forget && self.tool == Tool::Terraform,
             self.pairing(),
         );
         with_body(rc, body)

@@ -100,9 +100,13 @@ fn header_and_body(out: &mut Out, r: &ResourceDiff, tool: Tool, compact: bool) {
         out,
         &[symbol, " ", kind, " \"", &r.type_, "\" \"", &r.name, "\" "],
     );
+    // OpenTofu shows what it forgets as a deletion without symbols or `-> null`.
+    let bare = tool == Tool::OpenTofu && r.action == ResourceAction::Forget;
     let opts = Opts {
         show_unchanged: r.importing.is_some() && !compact,
         compact,
+        hide_symbols: bare,
+        override_null_suffix: bare,
         ..Opts::default()
     };
     render(out, &r.body, 0, opts);

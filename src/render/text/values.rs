@@ -20,7 +20,7 @@ pub(crate) struct Opts {
     /// lines, hidden-item counters): the Markdown renderer's first step under a size budget.
     pub compact: bool,
     /// Leave out the action symbols and their columns, as Terraform does for an action's
-    /// config (a value shown, not a change).
+    /// config (a value shown, not a change) and OpenTofu for a forgotten resource's body.
     pub hide_symbols: bool,
 }
 
@@ -50,7 +50,7 @@ fn spaces(out: &mut String, mut count: usize) {
 }
 
 /// Writes the nested action symbol (4 columns), marking it for the Markdown renderer;
-/// nothing when `opts` hides symbols.
+/// nothing when `opts` hides symbols (OpenTofu's forget, an action's config).
 pub(crate) fn push_symbol(out: &mut Out, action: Action, opts: Opts) {
     if opts.hide_symbols {
         return;
