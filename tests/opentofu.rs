@@ -174,6 +174,31 @@ fn opentofu_wording_of_forget_taint_no_changes_and_failure() {
     }
 }
 
+/// Without a plan (`--failed LOG`), `--tool tofu` alone names OpenTofu.
+#[test]
+fn a_failed_plan_names_opentofu_with_the_tool_flag() {
+    let log = fixtures_dir().join("logs/failed-plain.txt");
+    let run = |format: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_planmark"))
+            .args(["render", "--format", format, "--tool", "tofu", "--failed"])
+            .arg(&log)
+            .output()
+            .expect("run planmark");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let text = run("text");
+    assert!(
+        text.starts_with("OpenTofu could not make the plan.\n"),
+        "{text}"
+    );
+    let markdown = run("markdown");
+    assert!(
+        markdown.contains("> **OpenTofu could not make the plan"),
+        "{markdown}"
+    );
+    assert!(!markdown.contains("Terraform could not"), "{markdown}");
+}
+
 #[test]
 fn shared_opentofu_cases_are_byte_identical() {
     let Some(shared) = shared_or_skip("shared_opentofu_cases_are_byte_identical") else {

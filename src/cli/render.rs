@@ -234,7 +234,8 @@ fn write_text(
     }
     if let Some(log) = log {
         if common.log.failed.is_some() {
-            write(out, "Terraform could not make the plan.\n")?;
+            let tool = common.tool.tool().unwrap_or_default();
+            write(out, &format!("{} could not make the plan.\n", tool.name()))?;
         }
         write(out, &super::gates::log_text(log))?;
     }
