@@ -156,7 +156,7 @@ fn the_comment_says_opentofu() {
 
 /// Wordings the equivalence tests do not reach (`fixtures/opentofu-wording`, hand-made).
 #[test]
-fn opentofu_wording_of_forget_taint_no_changes_and_failure() {
+fn opentofu_wording_of_forget_taint_no_changes_failure_and_ephemeral() {
     let root = fixtures_dir().join("opentofu-wording");
     let cases: Vec<GoldenCase> = case_dirs(&root)
         .into_iter()
@@ -168,7 +168,10 @@ fn opentofu_wording_of_forget_taint_no_changes_and_failure() {
         })
         .collect();
     let names: Vec<&str> = cases.iter().map(|c| c.name.as_str()).collect();
-    assert_eq!(names, ["errored", "forget", "no_changes", "tainted"]);
+    assert_eq!(
+        names,
+        ["ephemeral", "errored", "forget", "no_changes", "tainted"]
+    );
     if let Err(report) = exact_suite_with("OpenTofu wording", &cases, |_| &["--tool", "tofu"]) {
         panic!("\n{report}");
     }

@@ -31,6 +31,9 @@ pub enum ResourceAction {
     Forget,
     /// Create a replacement and forget the old object.
     CreateThenForget,
+    /// OpenTofu opens an ephemeral resource (`["open"]`, mode `ephemeral`): nothing is
+    /// kept or changed, and OpenTofu does not show it.
+    Open,
     /// An action list this version does not know (or none): shown as `?`, as nothing
     /// can be said about what it does.
     Unsupported,
@@ -49,6 +52,7 @@ impl ResourceAction {
             (1, Some("delete"), _) => ResourceAction::Delete,
             (1, Some("forget"), _) => ResourceAction::Forget,
             (2, Some("create"), Some("forget")) => ResourceAction::CreateThenForget,
+            (1, Some("open"), _) => ResourceAction::Open,
             _ => ResourceAction::Unsupported,
         }
     }
@@ -105,7 +109,7 @@ impl<'de> Deserialize<'de> for ResourceAction {
 mod tests {
     use super::ResourceAction as A;
 
-    const CASES: [(&[&str], A); 12] = [
+    const CASES: [(&[&str], A); 13] = [
         (&["no-op"], A::NoOp),
         (&["create"], A::Create),
         (&["read"], A::Read),
@@ -115,6 +119,7 @@ mod tests {
         (&["delete"], A::Delete),
         (&["forget"], A::Forget),
         (&["create", "forget"], A::CreateThenForget),
+        (&["open"], A::Open),
         (&[], A::Unsupported),
         (&["create", "delete", "x"], A::Unsupported),
         (&["delete", "update"], A::Unsupported),

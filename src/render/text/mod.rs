@@ -77,10 +77,13 @@ pub fn render_plan(plan: &PlanDiff) -> String {
 }
 
 /// Is this resource change listed (and counted in the summary line)? No-op changes only
-/// when moved or imported; deleting a data source is internal bookkeeping.
+/// when moved or imported; deleting a data source is internal bookkeeping, and so is
+/// opening an ephemeral resource (OpenTofu lists those in its JSON, never in its text).
 pub fn shows(r: &ResourceSummary) -> bool {
     let shown = r.action != ResourceAction::NoOp || r.moved || r.importing;
-    shown && !(r.action == ResourceAction::Delete && r.data_source)
+    shown
+        && !(r.action == ResourceAction::Delete && r.data_source)
+        && r.action != ResourceAction::Open
 }
 
 /// Text is gathered up to this size before it is written (the parts of a huge plan, which
@@ -327,7 +330,7 @@ struct Counts {
 impl Counts {
     fn add(&mut self, action: &ResourceAction) {
         let slot = match action {
-            ResourceAction::NoOp | ResourceAction::Unsupported => return,
+            ResourceAction::NoOp | ResourceAction::Unsupported | ResourceAction::Open => return,
             ResourceAction::Create => &mut self.create,
             ResourceAction::Read => &mut self.read,
             ResourceAction::Update => &mut self.update,

@@ -26,7 +26,7 @@ pub(crate) fn top_symbol(action: &ResourceAction) -> &'static str {
         ResourceAction::Delete => "  -",
         ResourceAction::Forget => " .",
         ResourceAction::CreateThenForget => " +/.",
-        ResourceAction::Unsupported => "  ?",
+        ResourceAction::Unsupported | ResourceAction::Open => "  ?",
     }
 }
 
@@ -199,7 +199,7 @@ fn comment(out: &mut String, r: &ResourceDiff, tool: Tool, cause: Cause) {
                 );
             }
         }
-        ResourceAction::NoOp | ResourceAction::Unsupported => {
+        ResourceAction::NoOp | ResourceAction::Unsupported | ResourceAction::Open => {
             if let (ResourceAction::NoOp, Some(previous)) = (&r.action, r.moved_from()) {
                 let _ = write!(out, "  # {previous} has moved to {addr}");
                 printed_moved = true;
