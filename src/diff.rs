@@ -222,6 +222,8 @@ pub enum ActionReason {
     DeleteBecauseNoModule,
     /// A `moved` target is not in the configuration.
     DeleteBecauseNoMoveTarget,
+    /// OpenTofu: the resource's `enabled` meta-argument is false.
+    DeleteBecauseEnabledFalse,
     /// The configuration refers to unknown values.
     ReadBecauseConfigUnknown,
     /// A dependency has changes pending.
@@ -244,6 +246,7 @@ impl ActionReason {
             "delete_because_each_key" => Self::DeleteBecauseEachKey,
             "delete_because_no_module" => Self::DeleteBecauseNoModule,
             "delete_because_no_move_target" => Self::DeleteBecauseNoMoveTarget,
+            "delete_because_enabled_false" => Self::DeleteBecauseEnabledFalse,
             "read_because_config_unknown" => Self::ReadBecauseConfigUnknown,
             "read_because_dependency_pending" => Self::ReadBecauseDependencyPending,
             "read_because_check_nested" => Self::ReadBecauseCheckNested,

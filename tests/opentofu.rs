@@ -170,7 +170,14 @@ fn opentofu_wording_of_forget_taint_no_changes_failure_and_ephemeral() {
     let names: Vec<&str> = cases.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(
         names,
-        ["ephemeral", "errored", "forget", "no_changes", "tainted"]
+        [
+            "enabled_false",
+            "ephemeral",
+            "errored",
+            "forget",
+            "no_changes",
+            "tainted"
+        ]
     );
     if let Err(report) = exact_suite_with("OpenTofu wording", &cases, |_| &["--tool", "tofu"]) {
         panic!("\n{report}");

@@ -190,6 +190,9 @@ pub fn reason(r: &ResourceDiff, forced_by: &[String]) -> Vec<Segment> {
             code(&r.address),
             words(", which is not in configuration"),
         ],
+        Some(ActionReason::DeleteBecauseEnabledFalse) => {
+            vec![code("enabled"), words(" is false")]
+        }
         Some(ActionReason::ReadBecauseConfigUnknown) => {
             vec![words("configuration refers to values not yet known")]
         }

@@ -274,6 +274,10 @@ fn delete_reason(out: &mut String, r: &ResourceDiff) {
         Some(ActionReason::DeleteBecauseEachKey) => {
             write!(out, "\n  # (because key [{index}] is not in for_each map)")
         }
+        // Only OpenTofu has the `enabled` meta-argument.
+        Some(ActionReason::DeleteBecauseEnabledFalse) => {
+            write!(out, "\n  # (because enabled is false)")
+        }
         _ => Ok(()),
     };
 }
