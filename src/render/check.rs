@@ -1,9 +1,10 @@
 //! Render stage, Markdown checks: [`check_markdown`] parses a generated comment as GitHub
 //! does (CommonMark + GFM, through pulldown-cmark) and lists what would break its layout:
 //! unclosed code fences, unbalanced `<details>`/`<summary>`, table rows wider than their
-//! header, HTML comments other than the single `<!-- planmark:v1 {json} -->` marker, and raw
-//! HTML tags GitHub strips. An empty list means well-formed. [`live_references`] lists text
-//! GitHub would turn into a mention, issue link or autolink. Both are pure and never panic.
+//! header, HTML comments other than the single `<!-- planmark:v1 {json} -->` marker on the
+//! last line, and raw HTML tags GitHub strips. An empty list means well-formed.
+//! [`live_references`] lists text GitHub would turn into a mention, issue link or autolink.
+//! Both are pure and never panic.
 //! The GitHub tag allowlist and entity decoding here are shared with the HTML preview.
 
 use std::fmt;
@@ -178,6 +179,12 @@ impl Checker<'_> {
             self.report(
                 at,
                 "the planmark marker must be on a line of its own".into(),
+            );
+        } else if !self.src[at..].lines().skip(1).all(|l| l.trim().is_empty()) {
+            // Only the last line counts as the marker (see `marker::parse_marker`).
+            self.report(
+                at,
+                "the planmark marker must be the comment's last line".into(),
             );
         } else if json.contains("--") || json.contains('>') || !parses {
             self.report(
@@ -489,6 +496,10 @@ mod tests {
             (
                 "<!-- planmark:v1 {} -->\n<!-- planmark:v1 {} -->\n",
                 "line 2: more than one",
+            ),
+            (
+                "<!-- planmark:v1 {} -->\n\nafter\n",
+                "line 1: the planmark marker must be the comment's last line",
             ),
             (
                 "<script>alert(1)</script>\n",

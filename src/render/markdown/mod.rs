@@ -50,13 +50,18 @@ pub struct Comment {
 }
 
 impl Comment {
-    /// The comment with `marker` where it has `rendered_with`, a marker line of the same
-    /// length (so the size budget still holds); `None` when the lengths differ.
+    /// The comment with `marker` in place of `rendered_with`, a marker line of the same
+    /// length (so the size budget still holds), on its last line; `None` when the lengths
+    /// differ or the last line is not `rendered_with`. Only the last line is replaced: a
+    /// copy of the marker in plan text stays the text it was.
     pub fn with_marker(mut self, rendered_with: &str, marker: &str) -> Option<Comment> {
-        if rendered_with.len() != marker.len() {
+        let at = self.markdown.rfind(rendered_with)?;
+        let after = &self.markdown[at + rendered_with.len()..];
+        let on_last_line = self.markdown[..at].ends_with('\n') || at == 0;
+        if rendered_with.len() != marker.len() || !after.trim().is_empty() || !on_last_line {
             return None;
         }
-        self.markdown = self.markdown.replace(rendered_with, marker);
+        self.markdown.replace_range(at..at + rendered_with.len(), marker);
         self.context.marker = marker.to_string();
         Some(self)
     }
@@ -142,6 +147,7 @@ fn fit(
             (extras, max_chars),
         )?;
         let markdown = registry.get()?.render(&context)?;
+        let markdown = marker::end_with_marker(markdown, &context.marker);
         Ok(Comment { markdown, context })
     };
 
