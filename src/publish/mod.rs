@@ -2,10 +2,12 @@
 //! recreate, or hide the old one and post anew — safely and idempotently. The only async
 //! module: it knows nothing of plans, only bodies, keys and the GitHub API.
 //!
-//! Guarantees: only comments by our own identity with our key are touched; an older run
+//! Guarantees: only comments by our own identity whose last line is our marker with our
+//! key are touched (a copy of a marker elsewhere in a body is plan text); an older run
 //! never overwrites a newer one's comment; an unchanged body is not re-sent; a create that
-//! failed ambiguously is looked for before it is sent again (no duplicates); a body GitHub
-//! finds too long is re-rendered smaller, so size never fails the job.
+//! failed ambiguously is looked for before it is sent again (no duplicates); two runs that
+//! create at once converge on one comment ([`Publisher::converge`]); a body GitHub finds
+//! too long is re-rendered smaller, so size never fails the job.
 
 pub mod client;
 pub mod comments;
@@ -17,6 +19,7 @@ use std::collections::HashSet;
 use http::Method;
 use serde_json::{json, Value as Json};
 
+use crate::render::markdown::marker;
 use client::{GitHub, Repeat, Response};
 use comments::{Comment, Identity};
 use target::Target;
@@ -219,14 +222,24 @@ impl Publisher<'_, '_> {
     }
 
     async fn run(&mut self) -> Result<Outcome, PublishError> {
-        let request = self.request;
         let ours = self.ours().await?;
+        let before: HashSet<u64> = ours.iter().map(|c| c.id).collect();
+        let outcome = self.publish(ours).await?;
+        // `new` wants a comment per run; every other mode wants one per key.
+        if outcome.done == Done::Created && self.request.mode != Mode::New {
+            return self.converge(&before, outcome).await;
+        }
+        Ok(outcome)
+    }
+
+    async fn publish(&mut self, ours: Vec<Comment>) -> Result<Outcome, PublishError> {
+        let request = self.request;
         let body = (request.render)(request.max_chars)?;
         if !request.has_changes {
             match request.on_no_changes {
                 OnNoChanges::Delete => {
                     for comment in &ours {
-                        self.delete(comment).await?;
+                        self.delete(comment.id, &comment.html_url).await?;
                     }
                     let done = if ours.is_empty() {
                         Done::Skipped
@@ -251,7 +264,7 @@ impl Publisher<'_, '_> {
             Mode::New => self.create(body).await,
             Mode::Recreate => {
                 for comment in &ours {
-                    self.delete(comment).await?;
+                    self.delete(comment.id, &comment.html_url).await?;
                 }
                 self.create(body).await
             }
@@ -265,6 +278,51 @@ impl Publisher<'_, '_> {
         }
     }
 
+    /// GitHub has no create-if-absent: two runs that listed before either created each
+    /// post a comment. So after creating, list again: of the comments of ours with the key
+    /// that were not there at our first listing (made by runs at the same time as this
+    /// one, and not hidden, with `hide-and-new`), the oldest (lowest id) is kept, a rule
+    /// every run applies alike. If it is not the one we created, ours is the duplicate:
+    /// we delete it (we made it, so we may) and give the survivor our body unless it
+    /// comes from a newer run. Only the run that created a younger duplicate deletes
+    /// anything, and only its own comment; the oldest one's run keeps it. If the survivor
+    /// is gone before we could update it (another run's `recreate`), ours is posted again.
+    async fn converge(
+        &mut self,
+        before: &HashSet<u64>,
+        mut created: Outcome,
+    ) -> Result<Outcome, PublishError> {
+        for _ in 0..3 {
+            let (Some(mine), Some(url)) = (created.comment_id, created.comment_url.clone())
+            else {
+                return Ok(created);
+            };
+            let mut concurrent: Vec<Comment> = self.ours().await?;
+            concurrent.retain(|c| !before.contains(&c.id));
+            if self.request.mode == Mode::HideAndNew {
+                let hidden = self.already_hidden(&concurrent).await;
+                concurrent.retain(|c| !hidden.contains(&c.node_id));
+            }
+            let Some(oldest) = concurrent.into_iter().min_by_key(|c| c.id) else {
+                return Ok(created);
+            };
+            if oldest.id >= mine {
+                return Ok(created);
+            }
+            self.actions = std::mem::take(&mut created.actions);
+            self.actions
+                .push(format!("another run posted comment {} first", oldest.id));
+            self.delete(mine, &url).await?;
+            match self.update(&oldest, created.body.clone()).await {
+                Err(PublishError::Denied { status: 404, .. }) => {
+                    created = self.create(created.body).await?;
+                }
+                other => return other,
+            }
+        }
+        Ok(created)
+    }
+
     async fn update_latest(
         &mut self,
         ours: &[Comment],
@@ -273,11 +331,16 @@ impl Publisher<'_, '_> {
         let Some(latest) = ours.last() else {
             return self.create(body).await;
         };
+        self.update(latest, body).await
+    }
+
+    /// Edits `latest` to say `body`, unless it comes from a newer run or says it already.
+    async fn update(&mut self, latest: &Comment, body: String) -> Result<Outcome, PublishError> {
         let old = latest.body.as_deref().unwrap_or("");
         if is_newer(old, &body) {
             return Ok(self.outcome(Done::KeptNewer, Some(latest), body));
         }
-        if without_marker(old) == without_marker(&body) {
+        if marker::without_marker(old) == marker::without_marker(&body) {
             return Ok(self.outcome(Done::Unchanged, Some(latest), body));
         }
         let path = format!(
@@ -373,17 +436,14 @@ impl Publisher<'_, '_> {
         }
     }
 
-    async fn delete(&mut self, comment: &Comment) -> Result<(), PublishError> {
-        self.actions.push(format!(
-            "delete comment {} ({})",
-            comment.id, comment.html_url
-        ));
+    async fn delete(&mut self, id: u64, url: &str) -> Result<(), PublishError> {
+        self.actions.push(format!("delete comment {id} ({url})"));
         if self.request.dry_run {
             return Ok(());
         }
         let path = format!(
             "/repos/{}/{}/issues/comments/{}",
-            self.request.target.owner, self.request.target.repo, comment.id
+            self.request.target.owner, self.request.target.repo, id
         );
         let response = self
             .github
@@ -451,19 +511,11 @@ fn too_long(response: &Response) -> bool {
     response.status == 422 && response.body.to_ascii_lowercase().contains("is too long")
 }
 
-/// The body without its marker line (which changes every run).
-fn without_marker(body: &str) -> String {
-    body.lines()
-        .filter(|l| !l.starts_with(crate::render::markdown::marker::PREFIX))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 /// Does `existing` come from a newer run than `ours`? Run ids (and attempts) order runs of
 /// one repository; without them, the marker times do.
 fn is_newer(existing: &str, ours: &str) -> bool {
-    use crate::render::markdown::marker::parse_marker;
-    let (Some(old), Some(new)) = (parse_marker(existing), parse_marker(ours)) else {
+    let (Some(old), Some(new)) = (marker::parse_marker(existing), marker::parse_marker(ours))
+    else {
         return false;
     };
     let run = |m: &Json| {
@@ -510,6 +562,7 @@ mod tests {
 
     #[test]
     fn unchanged_ignores_the_marker() {
+        use marker::without_marker;
         assert_eq!(
             without_marker(&marker(Some((1, 1)), "a")),
             without_marker(&marker(Some((2, 1)), "b"))
