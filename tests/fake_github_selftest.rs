@@ -680,3 +680,30 @@ async fn request_log_records_everything() {
     gh.clear_requests();
     assert!(gh.requests().is_empty());
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_delayed_list_shows_the_comments_as_they_were_when_it_arrived() {
+    let gh = setup(Flavor::Dotcom).await;
+    gh.delay(Route::ListComments, std::time::Duration::from_millis(400));
+    let c = crab(&gh.api_url(), Some(BOT));
+    let path = "/repos/acme/infra/issues/7/comments?per_page=100";
+    let started = std::time::Instant::now();
+    let (list, created) = tokio::join!(c._get(path), async {
+        // The create arrives while the list is held back, and is not held back itself.
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        let created = c
+            ._post(
+                "/repos/acme/infra/issues/7/comments",
+                Some(&json!({"body": "b"})),
+            )
+            .await;
+        (created, started.elapsed())
+    });
+    let (created, created_after) = created;
+    assert_eq!(created.unwrap().status(), 201);
+    assert!(created_after < std::time::Duration::from_millis(350));
+    let list = c.body_to_string(list.unwrap()).await.unwrap();
+    assert_eq!(list, "[]", "the list was made when it arrived");
+    assert!(started.elapsed() >= std::time::Duration::from_millis(400));
+    assert_eq!(gh.comments("acme", "infra", 7).len(), 1);
+}

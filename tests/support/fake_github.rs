@@ -29,6 +29,10 @@
 //! - Every response carries `x-github-request-id` and `x-ratelimit-*` headers.
 //! - Every request is recorded (before faults) in [`FakeGitHub::requests`], and
 //!   [`FakeGitHub::fail_next`] scripts faults per [`Route`], consumed FIFO.
+//! - Requests are handled one at a time, in arrival order (creates get increasing ids),
+//!   and [`FakeGitHub::delay`] holds a route's answers back after handling them: a list
+//!   then shows the comments as they were when it arrived, as a slow GitHub's would, which
+//!   widens the window in which two clients can both see no comment.
 //! - Timestamps come from a fake clock (2024-05-01T12:00:00Z + 1 s per write), so
 //!   `created_at`/`updated_at` strictly increase. Comment ids start above `i32::MAX`.
 //! - Permissions: a comment may be edited/deleted by its author or by a human whose
@@ -418,6 +422,11 @@ impl FakeGitHub {
         self.st().log.clear();
     }
 
+    /// Delays every answer on `route` by `by` (the request is handled on arrival).
+    pub fn delay(&self, route: Route, by: std::time::Duration) {
+        self.st().delays.insert(route, by);
+    }
+
     /// Scripts `failure` for the next request on `route`; several queue up FIFO.
     pub fn fail_next(&self, route: Route, failure: Failure) {
         self.st()
@@ -480,6 +489,7 @@ struct State {
     comments: Vec<Comment>,
     tokens: HashMap<String, Token>,
     faults: HashMap<Route, VecDeque<Failure>>,
+    delays: HashMap<Route, std::time::Duration>,
     /// Repository labels: (repository id, name, id).
     repo_labels: Vec<(u64, String, u64)>,
     /// Label names on each (repository id, issue number).
@@ -652,7 +662,10 @@ impl State {
         };
         let status = self.last_status.get();
         self.log.last_mut().expect("just recorded").status = Some(status);
-        response
+        match route.and_then(|r| self.delays.get(&r)) {
+            Some(by) => response.set_delay(*by),
+            None => response,
+        }
     }
 
     /// Maps method + path to an endpoint; `None` is a 404.

@@ -8,6 +8,7 @@
 
 pub mod comment;
 pub mod fake_github;
+pub mod publishing;
 
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
