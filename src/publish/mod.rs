@@ -293,8 +293,7 @@ impl Publisher<'_, '_> {
         mut created: Outcome,
     ) -> Result<Outcome, PublishError> {
         for _ in 0..3 {
-            let (Some(mine), Some(url)) = (created.comment_id, created.comment_url.clone())
-            else {
+            let (Some(mine), Some(url)) = (created.comment_id, created.comment_url.clone()) else {
                 return Ok(created);
             };
             let mut concurrent: Vec<Comment> = self.ours().await?;

@@ -72,16 +72,20 @@ pub fn parse_marker(body: &str) -> Option<serde_json::Value> {
 }
 
 /// `markdown` ending with `marker` as its last line. Markdown that already does (the
-/// built-in templates) is returned as it is; otherwise lines that are the marker are
-/// dropped wherever a user template put them (or the template left it out), and the
-/// marker is appended after a blank line, so that no plan or log text is ever the last
-/// line.
+/// built-in templates) is returned as it is; otherwise the marker is taken out wherever a
+/// user template put it (a line that held only the marker goes too) and appended after a
+/// blank line, also when the template left it out, so that no plan or log text is ever
+/// the last line.
 pub fn end_with_marker(markdown: String, marker: &str) -> String {
     let body = markdown.trim_end();
     if body.rsplit('\n').next() == Some(marker) {
         return markdown;
     }
-    let kept: Vec<&str> = body.lines().filter(|l| l.trim_end() != marker).collect();
+    let kept: Vec<String> = body
+        .lines()
+        .filter(|l| l.trim_end() != marker)
+        .map(|l| l.replace(marker, ""))
+        .collect();
     let kept = kept.join("\n");
     match kept.trim_end() {
         "" => format!("{marker}\n"),
@@ -750,9 +754,19 @@ mod tests {
         let built_in = format!("a\n<sub>x</sub>\n{marker}\n");
         assert_eq!(ends(&built_in), built_in);
         // Put first, in the middle or left out by a template: moved to the end.
-        assert_eq!(ends(&format!("{marker}\nvalue\n")), format!("value\n\n{marker}\n"));
-        assert_eq!(ends(&format!("a\n{marker}\r\nb")), format!("a\nb\n\n{marker}\n"));
+        assert_eq!(
+            ends(&format!("{marker}\nvalue\n")),
+            format!("value\n\n{marker}\n")
+        );
+        assert_eq!(
+            ends(&format!("a\n{marker}\r\nb")),
+            format!("a\nb\n\n{marker}\n")
+        );
         assert_eq!(ends("only text"), format!("only text\n\n{marker}\n"));
+        assert_eq!(
+            ends(&format!("_footer_ {marker}\nx")),
+            format!("_footer_ \nx\n\n{marker}\n")
+        );
         assert_eq!(ends("\n\n"), format!("{marker}\n"));
     }
 
@@ -769,10 +783,7 @@ mod tests {
         ];
         for name in names {
             let marker = line(name, Some(1));
-            assert!(
-                marker.chars().all(|c| (' '..='~').contains(&c)),
-                "{marker}"
-            );
+            assert!(marker.chars().all(|c| (' '..='~').contains(&c)), "{marker}");
             let inner = &marker[PREFIX.len()..marker.len() - " -->".len()];
             assert!(!inner.contains(['-', '<', '>']), "{marker}");
             let back = parse_marker(&format!("text\n{marker}\n")).expect(name);

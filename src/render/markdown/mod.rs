@@ -61,7 +61,8 @@ impl Comment {
         if rendered_with.len() != marker.len() || !after.trim().is_empty() || !on_last_line {
             return None;
         }
-        self.markdown.replace_range(at..at + rendered_with.len(), marker);
+        self.markdown
+            .replace_range(at..at + rendered_with.len(), marker);
         self.context.marker = marker.to_string();
         Some(self)
     }
