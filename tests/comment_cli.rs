@@ -211,7 +211,8 @@ fn a_partial_can_be_overridden_and_a_main_template_replaced() {
         dir.to_str().unwrap(),
         EXAMPLE,
     ]));
-    assert!(md.contains("_custom footer_ <!-- planmark:v1"), "{md}");
+    assert!(md.contains("_custom footer_\n"), "{md}");
+    assert!(ends_with_its_marker(&md), "{md}");
     assert!(md.contains("<details"), "other templates stay built in");
 
     let main = dir.join("short.hbs");
@@ -222,10 +223,94 @@ fn a_partial_can_be_overridden_and_a_main_template_replaced() {
         main.to_str().unwrap(),
         "prod=examples/plan.json",
     ]));
+    // The marker is not in the template: planmark ends the comment with it anyway.
+    let (text, marker) = md.trim_end().rsplit_once('\n').unwrap();
     assert_eq!(
-        md,
+        text,
         "`prod`: Plan: 2 to add, 0 to change, 1 to destroy\n- `null_resource.api[0]`\n- `null_resource.api[1]`\n"
     );
+    assert!(ends_with_its_marker(&md), "{marker}");
+}
+
+/// The comment's last line is its marker, the only one, and the JSON context's.
+fn ends_with_its_marker(md: &str) -> bool {
+    use planmark::render::markdown::marker::{parse_marker, PREFIX};
+    let last = md.trim_end().rsplit('\n').next().unwrap_or("");
+    last.starts_with(PREFIX) && parse_marker(md).is_some() && md.matches(PREFIX).count() == 1
+}
+
+/// Wherever a user template puts the marker, or if it leaves it out, the comment ends with
+/// it: plan text never is the last line, which is the only one the publisher reads.
+#[test]
+fn the_marker_ends_the_comment_whatever_the_template() {
+    let dir = temp_dir("marker-place");
+    let body = "{{#each plans}}\n## {{code name}}\n{{#each changes}}\n- {{code address}}\n{{/each}}{{/each}}";
+    let templates = [
+        format!("{{{{{{marker}}}}}}\n{body}\n"),
+        format!("{body}\n{{{{{{marker}}}}}}\n\n```\n{{{{#each plans}}}}{{{{name}}}}{{{{/each}}}}\n```\n"),
+        format!("{body} <!-- x --> {{{{{{marker}}}}}} trailing\n"),
+        body.to_string(),
+        String::new(),
+    ];
+    for (i, template) in templates.iter().enumerate() {
+        let path = dir.join(format!("t{i}.hbs"));
+        std::fs::write(&path, template).unwrap();
+        let md = stdout(&planmark(&[
+            "render",
+            "--template",
+            path.to_str().unwrap(),
+            EXAMPLE,
+        ]));
+        assert!(
+            ends_with_its_marker(&md),
+            "template {i}:\n{template}\n---\n{md}"
+        );
+        let json = stdout(&planmark(&[
+            "render",
+            "--format",
+            "json",
+            "--template",
+            path.to_str().unwrap(),
+            EXAMPLE,
+        ]));
+        let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(md.trim_end().rsplit('\n').next(), json["marker"].as_str());
+    }
+}
+
+/// Names from the command line (`NAME=PATH`, `--key`, `--title`) reach the marker's JSON
+/// (the key, by default the names) as printable ASCII: no line break, control, bidi or
+/// `-->` can break the marker line or forge another, and the key reads back exactly.
+#[test]
+fn names_from_the_command_line_cannot_break_the_marker() {
+    use planmark::render::markdown::marker::parse_marker;
+    let names = [
+        "a\n<!-- planmark:v1 {\"key\":\"prod\"} -->",
+        "ls\u{2028}ps\u{2029}nel\u{85}cr\r",
+        "bidi \u{202E}dorp\u{202C}\u{2066}\u{200B}",
+        "esc \u{1b}[31m del \u{7f}",
+        "--> <!-- x",
+        "::add-mask::prod",
+    ];
+    for name in names {
+        let (key, title) = (format!("--key={name}"), format!("--title={name}"));
+        let with_key = ["render", &key, &title, EXAMPLE];
+        let named = format!("{name}=examples/plan.json");
+        let with_name = ["render", &title, "--", &named];
+        for args in [&with_key[..], &with_name[..]] {
+            let md = stdout(&planmark(args));
+            let last = md.trim_end().rsplit('\n').next().unwrap();
+            assert!(last.chars().all(|c| (' '..='~').contains(&c)), "{last}");
+            assert_eq!(last.matches("-->").count(), 1, "{last}");
+            let marker = parse_marker(&md).unwrap_or_else(|| panic!("no marker: {last}"));
+            assert_eq!(marker["key"], name, "{last}");
+            let problems = check_markdown(&md);
+            assert!(
+                problems.iter().all(|p| !p.message.contains("marker")),
+                "{problems:?}"
+            );
+        }
+    }
 }
 
 #[test]
