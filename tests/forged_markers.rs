@@ -167,8 +167,10 @@ struct Inputs {
 }
 
 impl Inputs {
-    fn new() -> Inputs {
-        let dir = std::env::temp_dir().join(format!("planmark-forged-{}", std::process::id()));
+    /// Written under a directory of the test's own (`test`), as tests run at once.
+    fn new(test: &str) -> Inputs {
+        let pid = std::process::id();
+        let dir = std::env::temp_dir().join(format!("planmark-forged-{test}-{pid}"));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         for place in PLACES {
@@ -363,7 +365,7 @@ async fn case(
 #[tokio::test(flavor = "multi_thread")]
 async fn every_place_shows_the_copy_as_text() {
     let gh = fake().await;
-    let inputs = Inputs::new();
+    let inputs = Inputs::new("shown");
     let mut missing = Vec::new();
     let mut pr = 900;
     for place in PLACES {
@@ -394,7 +396,7 @@ async fn every_place_shows_the_copy_as_text() {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_copied_marker_changes_nothing_in_any_mode() {
     let gh = Arc::new(fake().await);
-    let inputs = Arc::new(Inputs::new());
+    let inputs = Arc::new(Inputs::new("modes"));
     let limit = Arc::new(tokio::sync::Semaphore::new(12));
     let mut cases = Vec::new();
     let mut pr = 0;
