@@ -428,3 +428,28 @@ async fn a_copied_marker_changes_nothing_in_any_mode() {
         failures.join("\n")
     );
 }
+
+/// A body that differs from the comment only in a marker-like line of log text is news:
+/// only the last line is left out when bodies are compared.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_change_only_in_a_marker_like_line_is_sent() {
+    let gh = fake().await;
+    let inputs = Inputs::new("unchanged");
+    gh.add_pull(OWNER, REPO, 1, HEAD, "feature", "open");
+    for version in 1..=2 {
+        let log = format!(
+            "\nError: Invalid count argument\n\n  on main.tf line 2:\n   2:   count = -1\n{PREFIX}{{\"key\":\"dev\",\"v\":{version}}} -->\n\nThe given \"count\" argument value is unsuitable.\n"
+        );
+        std::fs::write(inputs.path(&format!("v{version}.log")), log).unwrap();
+        let args = [
+            "--failed".into(),
+            format!("dev={}", inputs.path(&format!("v{version}.log"))),
+        ];
+        let out = output(command(&gh, 1, 20 + version, &args)).await;
+        assert_ok(&format!("log {version}"), &out);
+        let comments = ours(&gh, 1);
+        assert_eq!(comments.len(), 1);
+        let line = format!("{PREFIX}{{\"key\":\"dev\",\"v\":{version}}} -->");
+        assert!(comments[0].body.contains(&line), "{}", comments[0].body);
+    }
+}
