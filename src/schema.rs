@@ -62,7 +62,8 @@ pub struct Attribute {
     /// Nested attribute type.
     #[serde(default)]
     pub nested_type: Option<NestedType>,
-    /// Declared sensitive (already folded into the plan's sensitivity masks).
+    /// Declared sensitive: folded into the sensitivity masks by the differ (plans before
+    /// Terraform 0.15.1 do not carry it in their masks).
     #[serde(default)]
     pub sensitive: bool,
     /// Write-only: the value never appears in plans.

@@ -150,6 +150,9 @@ pub(super) fn with_loaded<T>(
         let mut loaded = Vec::with_capacity(differs.len());
         for (((arg, _), differ), sha256) in inputs.iter().zip(&differs).zip(hashes) {
             let head = differ.head(mode)?;
+            if head.provider_sensitivity_unknown {
+                warn_provider_sensitivity(&arg.path, head.terraform_version.as_deref());
+            }
             let drift = Box::new(differ.drift(head.mode)?);
             loaded.push(Loaded {
                 arg: arg.clone(),
@@ -161,6 +164,22 @@ pub(super) fn with_loaded<T>(
         }
         run(&loaded)
     })
+}
+
+/// Says on standard error that a plan's provider-declared secrets cannot be recognised
+/// (the comment says it too, see `PlanDiff::provider_sensitivity_unknown`).
+fn warn_provider_sensitivity(path: &str, version: Option<&str>) {
+    let made_by = match version {
+        Some(v) => format!("Terraform {}", crate::error::one_line(v)),
+        None => "an old Terraform (format 0.x, no version recorded)".to_string(),
+    };
+    eprintln!(
+        "planmark: warning: {}: made by {made_by}, before 0.15.1, whose plans leave provider-declared \
+         sensitive attributes unmarked; without --schemas they cannot be recognised and only \
+         attributes named like secrets are hidden: pass --schemas FILE (`terraform providers \
+         schema -json`; the action's `schemas: auto`)",
+        crate::error::one_line(path)
+    );
 }
 
 fn load_schemas(args: &CommonArgs) -> Result<Option<ProviderSchemas>> {

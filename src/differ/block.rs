@@ -148,12 +148,29 @@ fn has_non_legacy_features(block: &Block) -> bool {
 }
 
 /// A diff for one attribute.
-pub(crate) fn diff_attribute(change: Change<'_, '_>, attr: &Attribute) -> Diff {
+pub(crate) fn diff_attribute(mut change: Change<'_, '_>, attr: &Attribute) -> Diff {
+    if attr.sensitive {
+        fold_schema_sensitivity(&mut change);
+    }
     match (&attr.nested_type, &attr.type_) {
         (Some(nested), _) => diff_nested(change, &nested.attributes, nested.nesting_mode),
         (None, Some(ty)) => diff_typed(change, ty),
         // An attribute with neither (a malformed schema): let the value decide.
         (None, None) => diff_typed(change, &CtyType::Dynamic),
+    }
+}
+
+/// Marks a provider-declared sensitive attribute sensitive on each side where its object
+/// exists (its value there known, null or unknown). Terraform 0.15.1 and later fold the
+/// schema's `sensitive` into the plan's masks just so, which this repeats; Terraform
+/// 0.12-0.15.0 left it out of the masks (their renderer read the schema), so without this
+/// their plans would show provider secrets.
+fn fold_schema_sensitivity(change: &mut Change<'_, '_>) {
+    if change.before.is_some() || change.before_explicit {
+        change.before_sensitive = Mask::True;
+    }
+    if change.after.is_some() || change.after_explicit || change.is_unknown() {
+        change.after_sensitive = Mask::True;
     }
 }
 

@@ -348,3 +348,69 @@ mod tests {
         assert_eq!(block.block_types["root"].nesting_mode, NestingMode::Single);
     }
 }
+
+/// Parts of attribute names that mark a secret (lower case). Only used on plans whose
+/// masks may leave provider-declared sensitivity out (before Terraform 0.15.1) when no
+/// schema says what the provider declared: hiding a harmless value is the lesser harm.
+const SECRET_NAME_PARTS: [&str; 12] = [
+    "password",
+    "passwd",
+    "passphrase",
+    "secret",
+    "token",
+    "private_key",
+    "privatekey",
+    "api_key",
+    "apikey",
+    "access_key",
+    "credential",
+    "connection_string",
+];
+
+/// Does the attribute name read like a secret (`password`, `client_secret`, `auth_token`)?
+pub(crate) fn secret_name(name: &str) -> bool {
+    let name = name.to_ascii_lowercase().replace('-', "_");
+    SECRET_NAME_PARTS.iter().any(|part| name.contains(part))
+}
+
+/// Marks every attribute of `block` (nested blocks and nested attribute types too) whose
+/// name reads like a secret as sensitive, as a provider's schema would.
+pub(crate) fn mark_secret_names(block: &mut Block) {
+    fn attributes(attrs: &mut BTreeMap<String, Attribute>) {
+        for (name, attr) in attrs.iter_mut() {
+            attr.sensitive |= secret_name(name);
+            if let Some(nested) = &mut attr.nested_type {
+                attributes(&mut nested.attributes);
+            }
+        }
+    }
+    attributes(&mut block.attributes);
+    for block_type in block.block_types.values_mut() {
+        mark_secret_names(&mut block_type.block);
+    }
+}
+
+#[cfg(test)]
+mod secret_name_tests {
+    use super::secret_name;
+
+    #[test]
+    fn names_that_read_like_secrets() {
+        for name in [
+            "password",
+            "admin_password",
+            "client_secret",
+            "auth_token",
+            "private_key_pem",
+            "API-Key",
+            "primary_access_key",
+            "credentials",
+            "connection_string",
+        ] {
+            assert!(secret_name(name), "{name}");
+        }
+        for name in ["id", "name", "username", "public_key", "key_name", "tags"] {
+            assert!(!secret_name(name), "{name}");
+        }
+    }
+}

@@ -69,6 +69,9 @@ fn diff_invocation(
                 false,
                 // Action invocations are Terraform's alone (1.14+); a new config pairs nothing.
                 super::sequence::Pairing::Terraform,
+                // Action invocations exist from Terraform 1.14, which marks provider
+                // sensitivity in the masks itself.
+                false,
             ))
         }
     };

@@ -57,6 +57,7 @@ pub fn diff_resource<'v, 'a>(
         relevance,
         forget_only,
         sequence::Pairing::Terraform,
+        false,
     )
 }
 
@@ -85,7 +86,9 @@ impl<'v, 'a> Values<'v, 'a> {
     }
 }
 
-/// [`diff_resource`] on borrowed values.
+/// [`diff_resource`] on borrowed values. `hide_secret_names`: without a schema, hide the
+/// attributes whose names read like secrets (plans whose masks may lack what providers
+/// declare sensitive, see [`crate::plan::Plan::masks_omit_provider_sensitivity`]).
 pub(crate) fn diff_resource_values<'v, 'a>(
     values: Values<'v, 'a>,
     schema: Option<&Block>,
@@ -93,6 +96,7 @@ pub(crate) fn diff_resource_values<'v, 'a>(
     relevance: Relevance<'v, 'a>,
     forget_only: bool,
     pairing: sequence::Pairing,
+    hide_secret_names: bool,
 ) -> Diff {
     let relevant = match relevance {
         Relevance::All => Matcher::always(),
@@ -124,7 +128,7 @@ pub(crate) fn diff_resource_values<'v, 'a>(
             let before = infer::redacted(values.before, values.before_sensitive);
             let after = infer::redacted(values.after, values.after_sensitive);
             let unknown = infer::redacted(values.after_unknown, values.after_sensitive);
-            let inferred = infer::infer_block(
+            let mut inferred = infer::infer_block(
                 &[
                     before.as_ref().unwrap_or(values.before),
                     after.as_ref().unwrap_or(values.after),
@@ -132,6 +136,9 @@ pub(crate) fn diff_resource_values<'v, 'a>(
                 Some(unknown.as_ref().unwrap_or(values.after_unknown)),
                 expressions,
             );
+            if hide_secret_names {
+                infer::mark_secret_names(&mut inferred);
+            }
             block::diff_root(change, &inferred, forget_only)
         }
     }

@@ -67,6 +67,9 @@ pub struct Differ<'p, 'a> {
     schemas: Option<&'p ProviderSchemas>,
     /// The tool whose wording and list pairing the diffs follow.
     tool: Tool,
+    /// The plan's masks may lack what providers declare sensitive (Terraform before
+    /// 0.15.1): resources without a schema hide attributes named like secrets.
+    old_masks: bool,
     /// The configuration's resource blocks, read on first use (only resources without a
     /// schema need them).
     config_index: OnceLock<ConfigIndex<'a>>,
@@ -81,6 +84,7 @@ impl<'p, 'a> Differ<'p, 'a> {
             plan,
             schemas,
             tool: plan.made_by(),
+            old_masks: plan.masks_omit_provider_sensitivity(),
             config_index: OnceLock::new(),
         }
     }
@@ -150,6 +154,7 @@ impl<'p, 'a> Differ<'p, 'a> {
                 .unwrap_or_default()
                 .to_string(),
             terraform_version: plan.terraform_version.as_deref().map(str::to_string),
+            provider_sensitivity_unknown: self.old_masks && self.schemas.is_none(),
             mode,
             errored: plan.errored,
             applyable: plan.applyable,
@@ -518,6 +523,7 @@ impl Differ<'_, '_> {
             // Terraform shows a forgotten object as unchanged, OpenTofu as deleted.
             action == ResourceAction::Forget && self.tool == Tool::Terraform,
             self.pairing(),
+            self.old_masks,
         );
         with_body(rc, body)
     }

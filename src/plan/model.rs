@@ -297,3 +297,77 @@ fn raw_text<'de: 'a, 'a, D: serde::Deserializer<'de>>(
 fn unsupported() -> ResourceAction {
     ResourceAction::Unsupported
 }
+
+impl<C> PlanDocument<'_, C> {
+    /// Whether the plan's sensitivity masks may leave out what providers declare sensitive
+    /// in their schemas: Terraform folds that in only from 0.15.1 on. See
+    /// [`masks_omit_provider_sensitivity`].
+    pub fn masks_omit_provider_sensitivity(&self) -> bool {
+        masks_omit_provider_sensitivity(
+            self.terraform_version.as_deref(),
+            self.format_version.as_deref(),
+        )
+    }
+}
+
+/// Whether a plan made by Terraform `terraform_version` (in format `format_version`) may
+/// leave provider-declared sensitivity out of its masks: versions before 0.15.1 (their
+/// pre-releases too, `0.15.1-rc1` included, which are not known to fold it). Without a
+/// readable version the format tells: every Terraform that writes format 1.x folds it,
+/// while 0.x was also written by 0.12-0.15.0, so it is taken as old.
+pub fn masks_omit_provider_sensitivity(
+    terraform_version: Option<&str>,
+    format_version: Option<&str>,
+) -> bool {
+    match terraform_version.and_then(release_numbers) {
+        Some((numbers, pre_release)) => {
+            numbers < [0, 15, 1] || (numbers == [0, 15, 1] && pre_release)
+        }
+        None => format_version.is_none_or(|f| f.trim().starts_with("0.")),
+    }
+}
+
+/// `MAJOR.MINOR.PATCH` of a version such as `0.14.11`, `v1.0.3` or `0.15.0-beta2`, with
+/// whether it is a pre-release; `None` when it does not start like one.
+fn release_numbers(version: &str) -> Option<([u64; 3], bool)> {
+    let version = version.trim();
+    let version = version.strip_prefix(['v', 'V']).unwrap_or(version);
+    let end = version
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(version.len());
+    let (core, rest) = version.split_at(end);
+    let mut numbers = [0u64; 3];
+    let mut parts = core.split('.');
+    for slot in &mut numbers {
+        *slot = parts.next()?.parse().ok()?;
+    }
+    if parts.next().is_some_and(|p| !p.is_empty()) {
+        return None;
+    }
+    Some((numbers, rest.starts_with('-')))
+}
+
+#[cfg(test)]
+mod version_tests {
+    use super::masks_omit_provider_sensitivity as old;
+
+    #[test]
+    fn versions_before_0_15_1_leave_provider_sensitivity_out() {
+        for v in ["0.12.0", "0.13.7", "0.14.11", "0.15.0", "0.15.0-beta2", "v0.14.0", "0.15.1-rc1"] {
+            assert!(old(Some(v), Some("1.0")), "{v}");
+        }
+        for v in ["0.15.1", "0.15.5", "1.0.3", "1.9.5", "v1.10.0", "1.6.0-alpha20231025", "10.0.0"] {
+            assert!(!old(Some(v), Some("0.1")), "{v}");
+        }
+    }
+
+    #[test]
+    fn without_a_readable_version_the_format_tells() {
+        for v in [None, Some(""), Some("dev"), Some("1.2"), Some("1.2.3.4")] {
+            assert!(old(v, Some("0.1")), "{v:?}");
+            assert!(old(v, Some("0.2")), "{v:?}");
+            assert!(old(v, None), "{v:?}");
+            assert!(!old(v, Some("1.2")), "{v:?}");
+        }
+    }
+}

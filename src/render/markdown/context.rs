@@ -152,6 +152,10 @@ pub struct PlanContext {
     pub mode: PlanMode,
     /// Planning failed part-way.
     pub errored: bool,
+    /// What providers declare sensitive cannot be recognised in this plan: it comes from a
+    /// Terraform before 0.15.1, whose sensitivity masks leave that out, and no provider
+    /// schemas were given (`--schemas`). Attributes named like secrets are hidden instead.
+    pub provider_sensitivity_unknown: bool,
     /// `failed`, `destructive`, `changes` or `no-changes`.
     pub status: String,
     /// Icon for the status.
@@ -738,6 +742,7 @@ fn plan_context(
         format_version: plan.format_version.clone(),
         mode: plan.mode,
         errored: plan.errored,
+        provider_sensitivity_unknown: plan.provider_sensitivity_unknown,
         status: status.to_string(),
         icon: icon(status).to_string(),
         has_changes,
