@@ -20,6 +20,7 @@ fn planmark(args: &[&str]) -> Output {
         .env_remove("GITHUB_EVENT_PATH")
         .env_remove("GITHUB_SHA")
         .env_remove("GITHUB_RUN_ID")
+        .env_remove("GITHUB_ACTIONS")
         .output()
         .expect("run planmark")
 }

@@ -198,6 +198,8 @@ fn report(args: &CommentArgs, outcome: &Outcome, out: &mut dyn Write) -> Result<
     let prefix = if args.dry_run { "would " } else { "" };
     let mut text = String::new();
     for action in &outcome.actions {
+        // One line each whatever a name in it holds (see `one_line`).
+        let action = crate::error::one_line(action);
         text.push_str(&format!("planmark: {prefix}{action}\n"));
     }
     let summary = match outcome.done {
@@ -215,6 +217,11 @@ fn report(args: &CommentArgs, outcome: &Outcome, out: &mut dyn Write) -> Result<
     if args.dry_run {
         text.push('\n');
         text.push_str(&outcome.body);
+        // The body holds plan strings: in Actions they must not issue workflow commands.
+        if super::workflow::stdout_reaches_runner() {
+            let token = super::workflow::token().map_err(Error::Write)?;
+            text = super::workflow::paused(&text, &token);
+        }
     }
     out.write_all(text.as_bytes()).map_err(Error::Write)
 }

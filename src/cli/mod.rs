@@ -8,6 +8,7 @@ pub mod gates;
 mod meta;
 mod render;
 pub mod templates;
+mod workflow;
 
 use std::io::Read;
 use std::path::PathBuf;
@@ -399,6 +400,14 @@ pub fn read_input_at_most(path: &str, max: u64) -> Result<Vec<u8>> {
 /// Runs a parsed command line, writing to `out`.
 pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<()> {
     match cli.command {
+        // In Actions, plan strings in the output must not issue workflow commands.
+        Command::Render(args) if workflow::stdout_reaches_runner() => {
+            let token = workflow::token().map_err(Error::Write)?;
+            let mut paused = workflow::StopCommands::new(out, token);
+            let result = render::render(args, &mut paused);
+            let finished = paused.finish().map_err(Error::Write);
+            result.and(finished)
+        }
         Command::Render(args) => render::render(args, out),
         Command::Comment(args) => comment::comment(args, out),
         Command::Templates(TemplatesCommand::Export { dir, force }) => {

@@ -61,7 +61,9 @@ pub fn command(args: &[&str]) -> Command {
         .current_dir(crate_dir())
         .env_remove("PLANMARK_SCHEMAS")
         .env_remove("RUST_BACKTRACE")
-        .env_remove("RUST_LIB_BACKTRACE");
+        .env_remove("RUST_LIB_BACKTRACE")
+        // In Actions the output would be wrapped to pause workflow commands.
+        .env_remove("GITHUB_ACTIONS");
     cmd
 }
 

@@ -129,7 +129,9 @@ fn run_with_timeout(mut cmd: Command) -> RunOutput {
     cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .env("NO_COLOR", "1");
+        .env("NO_COLOR", "1")
+        // In Actions the output would be wrapped to pause workflow commands.
+        .env_remove("GITHUB_ACTIONS");
     let mut child = cmd.spawn().expect("cannot start the planmark binary");
     // Drain both pipes on threads so a chatty child cannot block on a full pipe.
     let mut out = child.stdout.take().unwrap();
