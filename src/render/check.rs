@@ -3,8 +3,8 @@
 //! unclosed code fences, unbalanced `<details>`/`<summary>`, table rows wider than their
 //! header, HTML comments other than the single `<!-- planmark:v1 {json} -->` marker on the
 //! last line, and raw HTML tags GitHub strips. An empty list means well-formed.
-//! [`live_references`] lists text GitHub would turn into a mention, issue link or autolink.
-//! Both are pure and never panic.
+//! [`live_references`] lists text GitHub would turn into a mention, issue or commit link, or
+//! autolink. Both are pure and never panic.
 //! The GitHub tag allowlist and entity decoding here are shared with the HTML preview.
 
 use std::fmt;
@@ -269,7 +269,8 @@ fn preview(s: &str) -> String {
     s.chars().take(30).collect()
 }
 
-/// Text that GitHub would turn into a mention, issue/PR link or autolink outside code: returns the offending snippets.
+/// Text that GitHub would turn into a mention, issue/PR link, commit link or autolink
+/// outside code: returns the offending snippets.
 pub fn live_references(markdown: &str) -> Vec<String> {
     let mut found = Vec::new();
     let (mut in_code_block, mut html_code) = (false, 0usize);
@@ -343,6 +344,15 @@ fn scan_references(text: &str, found: &mut Vec<String>) {
                 if starts(i, "www.") && !(prev.is_alphanumeric() || prev == '/' || prev == '.') =>
             {
                 Some(i)
+            }
+            // A commit SHA: 7 to 40 hex digits, in any case, on their own.
+            c if c.is_ascii_hexdigit() && !prev.is_ascii_alphanumeric() => {
+                let run = chars[i..]
+                    .iter()
+                    .take_while(|c| c.is_ascii_hexdigit())
+                    .count();
+                let after = at(i + run);
+                ((7..=40).contains(&run) && !after.is_ascii_alphanumeric()).then_some(i)
             }
             _ => None,
         };
@@ -542,6 +552,9 @@ mod tests {
             ("<details><summary><b>@user</b></summary>\n", "@user"),
             ("<div>&#64;user</div>\n", "@user"),
             ("<code>a</code> &#64;b\n\nc", "@b"),
+            ("fixed in a5c3785.", "a5c3785."),
+            ("see A5C3785ED8D6A35868BC169F07E40E889087FD2E", "A5C3785ED8D6A35868BC169F07E40E889087FD2E"),
+            ("(1234567)", "1234567)"),
         ];
         for (md, want) in live {
             assert_eq!(live_references(md), [want], "{md:?}");
@@ -554,6 +567,7 @@ mod tests {
             "<details><summary>Changes to <code>&#64;user</code></summary>\n",
             "C#1 a&amp;#35;1 high-5 email at x",
             "<!-- planmark:v1 {\"u\":\"@user https://x\"} -->\n",
+            "`a5c3785` abc123 x1234567 a5c378\u{200B}5ed8d6 a5c3785ed8d6a35868bc169f07e40e889087fd2e0",
         ];
         for md in inert {
             assert_eq!(live_references(md), Vec::<String>::new(), "{md:?}");

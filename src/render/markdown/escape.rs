@@ -4,9 +4,14 @@
 //! Contexts and what each guarantees:
 //! - [`inline`]: text in Markdown *or* an HTML block. Markup characters become numeric
 //!   character references (which both CommonMark and HTML decode to the literal character
-//!   and never treat as syntax), `@` and `#` get a zero-width space so GitHub cannot turn
-//!   them into mentions or issue links, `://` and `www.` the same so nothing autolinks,
-//!   and line breaks become `<br>`.
+//!   and never treat as syntax); so do leading spaces and tabs, and a `-` or `1.` after
+//!   them, so no text starts a block (indented code, list, rule, quote, heading, table,
+//!   fence). `@` and `#` get a zero-width space so GitHub cannot turn them into mentions
+//!   or issue links, `://` and `www.` the same so nothing autolinks, runs of hex digits
+//!   get one after every 6 so none reads as a commit SHA (7 to 40), and line breaks
+//!   become `<br>`, so the text stays on its line. Text that could read like planmark's
+//!   own lines is placed by the templates where it cannot stand alone (a diagnostic's
+//!   detail is quoted under its summary; check messages follow their address).
 //! - [`code_span`]: a Markdown code span whose backtick delimiter is longer than any run
 //!   inside; [`cell_code_span`] also escapes `|` for GFM tables.
 //! - [`html_code`]: `<code>…</code>` inside an HTML block (e.g. `<summary>`).
@@ -20,6 +25,11 @@ use std::fmt::Write;
 /// Zero-width space as a character reference: breaks `@user`, `#123` and autolinks
 /// without changing what a reader sees.
 const ZWSP: &str = "&#8203;";
+
+/// The most hex digits written in a row outside code: GitHub turns 7 to 40 of them (a
+/// commit SHA, in any case, inside a word or not) into a link to that commit, so a longer
+/// run gets a zero-width space after every 6.
+const SHA_SAFE_RUN: usize = 6;
 
 /// Characters that render as nothing (or reorder text) and so could disguise a value.
 pub fn is_invisible(c: char) -> bool {
@@ -62,8 +72,34 @@ fn visible(out: &mut String, c: char, markup: bool) -> bool {
 pub fn inline(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 16);
     let chars: Vec<char> = text.chars().collect();
-    for (i, &c) in chars.iter().enumerate() {
+    // The text's first character after its leading spaces and tabs is where a block
+    // could start: it is escaped there. Indentation that would make indented code (a tab,
+    // or four spaces) is written as character references, which are text to a Markdown
+    // parser (`&#32;&#32;&#32;&#32;x` is a paragraph); less is stripped by it.
+    let start = chars
+        .iter()
+        .take_while(|c| matches!(c, ' ' | '\t'))
+        .count();
+    for &c in &chars[..start] {
+        if start >= 4 || chars[..start].contains(&'\t') {
+            let _ = write!(out, "&#{};", c as u32);
+        } else {
+            out.push(c);
+        }
+    }
+    // Hex digits in a row: GitHub links 7 to 40 of them to a commit.
+    let mut hex_run = 0;
+    for (i, &c) in chars.iter().enumerate().skip(start) {
         let next = chars.get(i + 1).copied();
+        if c.is_ascii_hexdigit() {
+            if hex_run == SHA_SAFE_RUN {
+                out.push_str(ZWSP);
+                hex_run = 0;
+            }
+            hex_run += 1;
+        } else {
+            hex_run = 0;
+        }
         match c {
             '\r' if next == Some('\n') => {}
             '\n' | '\r' => out.push_str("<br>"),
@@ -105,10 +141,10 @@ pub fn inline(text: &str) -> String {
             }
             // A leading `-` (list item, rule) or a leading number followed by `.` or `)`
             // and a space (ordered list item) would start a block if the text begins a line.
-            '-' if i == 0 => out.push_str("&#45;"),
-            '.' if i > 0
-                && i <= 9
-                && chars[..i].iter().all(char::is_ascii_digit)
+            '-' if i == start => out.push_str("&#45;"),
+            '.' if i > start
+                && i - start <= 9
+                && chars[start..i].iter().all(char::is_ascii_digit)
                 && next.is_none_or(char::is_whitespace) =>
             {
                 out.push_str("&#46;");
@@ -242,6 +278,39 @@ mod tests {
         assert_eq!(inline("a\nb"), "a<br>b");
         assert_eq!(inline("- item"), "&#45; item");
         assert_eq!(inline("1. item"), "1&#46; item");
+        assert_eq!(inline(" \t- item"), "&#32;&#9;&#45; item");
+        assert_eq!(inline("  12. x\n    y"), "  12&#46; x<br>    y");
+        assert_eq!(inline(" then"), " then");
+        assert_eq!(inline("    code"), "&#32;&#32;&#32;&#32;code");
+    }
+
+    #[test]
+    fn inline_breaks_commit_shas() {
+        let live = |md: &str| crate::render::check::live_references(md);
+        for sha in [
+            "a5c3785",
+            "1234567",
+            "a5c3785ed8d6",
+            "A5C3785ed8D6a35868bc169f07e40e889087fd2e",
+            "a5c3785ed8d6a35868bc169f07e40e889087fd2e0123",
+        ] {
+            for text in [
+                sha.to_string(),
+                format!("fixed in {sha}."),
+                format!("x{sha}y"),
+                format!("{sha}\n{sha}"),
+                format!("@{sha} #{sha}"),
+            ] {
+                let out = inline(&text);
+                assert_eq!(live(&out), Vec::<String>::new(), "{text:?} -> {out}");
+                let shown: String = crate::render::check::decode_entities(&out)
+                    .replace('\u{200B}', "")
+                    .replace("<br>", "\n");
+                assert_eq!(shown, text, "the text reads the same");
+            }
+            assert!(!live(sha).is_empty() || sha.len() > 40, "{sha} is live unescaped");
+        }
+        assert_eq!(inline("abc123 deadbe"), "abc123 deadbe", "6 in a row stay as they are");
     }
 
     #[test]
