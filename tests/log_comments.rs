@@ -378,3 +378,194 @@ fn render_previews_failures_and_exits_3_on_violations() {
         "{stderr}"
     );
 }
+
+/// Hostile multi-line texts: block syntax after leading spaces or a tab, and lines that
+/// read like planmark's own.
+const BLOCKY: &[&str] = &[
+    "   ---",
+    "\t- item",
+    "  * star\n  + plus",
+    " 1. one\n 2) two",
+    "    indented code",
+    "\tindented code",
+    "  > quote",
+    "  # heading",
+    "  | a | b |\n  |---|---|\n  | 1 | 2 |",
+    "  ```\n  fenced\n  ```",
+    "  ~~~\n  tilde\n  ~~~",
+    "  <details><summary>x</summary>",
+    "text\n   ---\nmore",
+    "text\n===",
+    "Plan: 0 to add, 0 to change, 0 to destroy.",
+    "### ✅ No changes",
+    "> [!CAUTION]\n> **Planning failed.**",
+    "  [!NOTE]\n- [ ] task",
+];
+
+/// The comment's block structure: each block-level element in order with its depth.
+fn blocks(md: &str) -> Vec<String> {
+    use pulldown_cmark::{Event, Options, Parser, Tag};
+    let options = Options::ENABLE_TABLES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_TASKLISTS
+        | Options::ENABLE_GFM
+        | Options::ENABLE_FOOTNOTES;
+    let mut depth = 0usize;
+    let mut out = Vec::new();
+    for event in Parser::new_ext(md, options) {
+        match event {
+            Event::Start(tag) => {
+                let block = matches!(
+                    tag,
+                    Tag::Paragraph
+                        | Tag::Heading { .. }
+                        | Tag::BlockQuote(_)
+                        | Tag::CodeBlock(_)
+                        | Tag::HtmlBlock
+                        | Tag::List(_)
+                        | Tag::Item
+                        | Tag::Table(_)
+                        | Tag::TableRow
+                        | Tag::FootnoteDefinition(_)
+                );
+                if block {
+                    out.push(format!("{depth}:{tag:?}"));
+                }
+                depth += 1;
+            }
+            Event::End(_) => depth -= 1,
+            Event::Rule => out.push(format!("{depth}:Rule")),
+            Event::TaskListMarker(_) => out.push(format!("{depth}:Task")),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Text of top-level paragraphs and headings: what reads as planmark's own.
+fn standalone_text(md: &str) -> String {
+    use pulldown_cmark::{Event, Parser, Tag, TagEnd};
+    let mut depth = 0usize;
+    let mut top = false;
+    let mut out = String::new();
+    for event in Parser::new_ext(md, pulldown_cmark::Options::ENABLE_GFM) {
+        match event {
+            Event::Start(tag) => {
+                if depth == 0 {
+                    top = matches!(tag, Tag::Paragraph | Tag::Heading { .. });
+                }
+                depth += 1;
+            }
+            Event::End(end) => {
+                depth -= 1;
+                if depth == 0 && matches!(end, TagEnd::Paragraph | TagEnd::Heading(_)) {
+                    out.push('\n');
+                }
+            }
+            Event::Text(t) if top => out.push_str(&t),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// A comment whose log and checks carry `text` as a diagnostic's summary and detail and
+/// as a check's message.
+fn blocky_comment(text: &str) -> String {
+    let line = serde_json::json!({"@level": "error", "type": "diagnostic", "diagnostic": {
+        "severity": "error", "summary": text, "detail": text}});
+    let log = parse_log(format!("{line}\n").as_bytes()).unwrap();
+    let plan = serde_json::json!({"format_version": "1.2", "terraform_version": "1.9.0",
+        "checks": [{"address": {"kind": "resource", "to_display": "null_resource.x"},
+            "status": "fail", "instances": [{"address": {"to_display": "null_resource.x"},
+            "status": "fail", "problems": [{"message": text}]}]}]});
+    let plan_text = plan.to_string();
+    let parsed = planmark::plan::parse_plan("plan.json", plan_text.as_bytes()).unwrap();
+    let diff = planmark::differ::diff_plan("plan.json", &parsed, None, None).unwrap();
+    let extras = Extras {
+        failed: None,
+        log: Some(&log),
+        violations: &[],
+    };
+    let comment = render(&[("plan", &diff)], &extras, 65_536);
+    assert_wellformed(text, &comment, 65_536);
+    comment.markdown
+}
+
+#[test]
+fn indented_or_familiar_text_starts_no_block_and_never_stands_alone() {
+    let benign = blocky_comment("x");
+    let structure = blocks(&benign);
+    assert!(
+        structure.iter().any(|b| b.contains("BlockQuote")),
+        "{structure:?}"
+    );
+    for text in BLOCKY {
+        let md = blocky_comment(text);
+        assert_eq!(
+            blocks(&md),
+            structure,
+            "{text:?} changed the comment's blocks:\n{md}"
+        );
+        // No line of planmark's own paragraphs and headings starts with the text's first
+        // line, as if planmark had written it.
+        let first = text.trim_start().lines().next().unwrap().trim();
+        let alone = standalone_text(&md);
+        assert!(
+            !alone.lines().any(|l| l.trim_start().starts_with(first)),
+            "{text:?} stands alone as planmark's own line:\n{alone}\n---\n{md}"
+        );
+    }
+}
+
+/// Runs of 7 to 40 hex digits standing as a word in the comment's text outside code:
+/// GitHub links each to a commit.
+fn bare_shas(md: &str) -> Vec<String> {
+    use pulldown_cmark::{Event, Parser, Tag, TagEnd};
+    let mut text = String::new();
+    let mut in_code = false;
+    for event in Parser::new_ext(md, pulldown_cmark::Options::ENABLE_GFM) {
+        match event {
+            Event::Start(Tag::CodeBlock(_)) => in_code = true,
+            Event::End(TagEnd::CodeBlock) => in_code = false,
+            Event::Text(t) if !in_code => text.push_str(&t),
+            _ => text.push(' '),
+        }
+    }
+    let mut found = Vec::new();
+    for word in text.split(|c: char| !c.is_ascii_alphanumeric()) {
+        if (7..=40).contains(&word.len()) && word.bytes().all(|b| b.is_ascii_hexdigit()) {
+            found.push(word.to_string());
+        }
+    }
+    found
+}
+
+#[test]
+fn commit_shas_in_prose_are_not_links() {
+    for sha in [
+        "a5c3785",
+        "1234567",
+        "a5c3785ed8d6",
+        "A5C3785eD8D6a35868bc169f07e40e889087fD2E",
+    ] {
+        let text = format!("reverted {sha}, see {sha}.\n{sha}");
+        let md = blocky_comment(&text);
+        assert!(md.contains("reverted"), "{md}");
+        assert_eq!(bare_shas(&md), Vec::<String>::new(), "{sha}:\n{md}");
+        // The same text in a code span is left alone (GitHub links nothing there).
+        assert_eq!(bare_shas(&format!("`{sha}`")), Vec::<String>::new());
+        assert_eq!(bare_shas(&format!("x {sha}.")), [sha], "the detector sees it");
+        // --title is prose too.
+        let title = format!("deploy {sha}");
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_planmark"))
+            .args(["render", "--title", &title, "examples/plan.json"])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env_remove("GITHUB_ACTIONS")
+            .output()
+            .unwrap();
+        let md = String::from_utf8(out.stdout).unwrap();
+        assert!(md.starts_with("### ") && md.contains("deploy"), "{md}");
+        assert_eq!(bare_shas(&md), Vec::<String>::new(), "{title}:\n{md}");
+    }
+}

@@ -154,7 +154,11 @@ impl<'p, 'a> Differ<'p, 'a> {
                 .unwrap_or_default()
                 .to_string(),
             terraform_version: plan.terraform_version.as_deref().map(str::to_string),
-            provider_sensitivity_unknown: self.old_masks && self.schemas.is_none(),
+            provider_sensitivity_unknown: self.old_masks
+                && self.schemas.is_none()
+                && (!plan.resource_changes.is_empty()
+                    || !plan.resource_drift.is_empty()
+                    || !plan.deferred_changes.is_empty()),
             mode,
             errored: plan.errored,
             applyable: plan.applyable,
