@@ -364,3 +364,33 @@ fn output_redirected_to_a_file_is_not_wrapped() {
     assert!(written.starts_with("### "), "{written}");
     assert!(!written.contains("::stop-commands::"), "{written}");
 }
+
+#[test]
+fn command_line_names_are_shown_like_plan_values() {
+    let plan = "examples/plan.json";
+    let key = "prod\u{202E}ved\n<script>x</script>\u{200B}";
+    let html = run(&["render", "--format", "html", "--key", key, plan], None);
+    assert_success(&html);
+    let title = html
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("<title>"))
+        .unwrap();
+    assert_eq!(
+        title,
+        "<title>planmark — prod&lt;U+202E&gt;ved &lt;script&gt;x&lt;/script&gt;&lt;U+200B&gt;</title>"
+    );
+    assert!(!html.stdout.contains('\u{202E}') && !html.stdout.contains('\u{200B}'));
+
+    // Names of several plans head their text; each stays on its line.
+    let first = format!("a\u{202E}\n::error::pwn={plan}");
+    let second = format!("b={plan}");
+    let text = run(&["render", "--format", "text", &first, &second], None);
+    assert_success(&text);
+    assert!(
+        text.stdout.starts_with("## a\\u{202E}\\n::error::pwn\n"),
+        "{}",
+        text.stdout
+    );
+    assert!(!text.stdout.lines().any(|l| l.starts_with("::")));
+}

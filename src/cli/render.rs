@@ -247,7 +247,9 @@ fn write_text(
     for (i, l) in loaded.iter().enumerate() {
         if loaded.len() > 1 {
             let gap = if i > 0 { "\n" } else { "" };
-            write(out, &format!("{gap}## {}\n", l.arg.name))?;
+            // A name from the command line stays on its heading's line.
+            let name = crate::error::one_line(&l.arg.name);
+            write(out, &format!("{gap}## {name}\n"))?;
         }
         write_plan(&l.head, l.changes(), out)?;
     }

@@ -14,7 +14,8 @@ use super::check::{allowed_tag, decode_entities, OPTIONS};
 
 /// Renders `markdown` as GitHub would show it, in a complete page titled `title`.
 pub fn preview_page(markdown: &str, title: &str) -> String {
-    let title = escape(title);
+    // The title holds names from the command line: hostile like plan values.
+    let title = escape(&super::markdown::escape::visible_text(title));
     let body = render_body(markdown);
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\

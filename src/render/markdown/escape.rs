@@ -159,6 +159,24 @@ pub fn inline(text: &str) -> String {
     out
 }
 
+/// `text` as plain text on one line: line breaks and tabs as spaces, controls and
+/// invisible characters made visible (`<U+202E>`), nothing else changed. For names shown
+/// outside Markdown, such as the HTML preview's title, which the caller still escapes.
+pub fn visible_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' | '\r' | '\t' => out.push(' '),
+            _ => {
+                if !visible(&mut out, c, false) {
+                    out.push(c);
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The longest run of `ch` in `text`.
 fn longest_run(text: &str, ch: char) -> usize {
     let (mut best, mut run) = (0, 0);
@@ -327,6 +345,15 @@ mod tests {
         assert_eq!(fence("x", "diff"), "```diff\nx\n```");
         assert_eq!(fence("```\n````", "diff"), "`````diff\n```\n````\n`````");
         assert_eq!(fence("a\rb", "diff"), "```diff\na\u{240D}b\n```");
+    }
+
+    #[test]
+    fn visible_text_shows_what_would_hide() {
+        assert_eq!(
+            visible_text("prod\u{202E}dev\n\u{1b}[31m\u{200B}x"),
+            "prod<U+202E>dev \u{241B}[31m<U+200B>x"
+        );
+        assert_eq!(visible_text("plain <b> @x"), "plain <b> @x");
     }
 
     #[test]
