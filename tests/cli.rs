@@ -332,7 +332,11 @@ fn in_actions_plan_strings_cannot_issue_workflow_commands() {
             token.len() >= 32 && token.bytes().all(|b| b.is_ascii_hexdigit()),
             "{token}"
         );
-        assert_eq!(lines.last(), Some(&format!("::{token}::").as_str()), "{stdout}");
+        assert_eq!(
+            lines.last(),
+            Some(&format!("::{token}::").as_str()),
+            "{stdout}"
+        );
         // The runner trims leading whitespace before it looks for `::`.
         let commands: Vec<&&str> = lines[1..lines.len() - 1]
             .iter()

@@ -555,7 +555,11 @@ fn commit_shas_in_prose_are_not_links() {
         assert_eq!(bare_shas(&md), Vec::<String>::new(), "{sha}:\n{md}");
         // The same text in a code span is left alone (GitHub links nothing there).
         assert_eq!(bare_shas(&format!("`{sha}`")), Vec::<String>::new());
-        assert_eq!(bare_shas(&format!("x {sha}.")), [sha], "the detector sees it");
+        assert_eq!(
+            bare_shas(&format!("x {sha}.")),
+            [sha],
+            "the detector sees it"
+        );
         // --title is prose too.
         let title = format!("deploy {sha}");
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_planmark"))

@@ -85,7 +85,11 @@ fn secrets_in_block(block: &Value, object: &Value, out: &mut Vec<String>) {
     secrets_in_attributes(&block["attributes"], object, out);
     for (name, block_type) in block["block_types"].as_object().into_iter().flatten() {
         let mode = block_type["nesting_mode"].as_str().unwrap_or_default();
-        for instance in object.get(name).map(|v| instances(v, mode)).unwrap_or_default() {
+        for instance in object
+            .get(name)
+            .map(|v| instances(v, mode))
+            .unwrap_or_default()
+        {
             secrets_in_block(&block_type["block"], instance, out);
         }
     }

@@ -553,7 +553,10 @@ mod tests {
             ("<div>&#64;user</div>\n", "@user"),
             ("<code>a</code> &#64;b\n\nc", "@b"),
             ("fixed in a5c3785.", "a5c3785."),
-            ("see A5C3785ED8D6A35868BC169F07E40E889087FD2E", "A5C3785ED8D6A35868BC169F07E40E889087FD2E"),
+            (
+                "see A5C3785ED8D6A35868BC169F07E40E889087FD2E",
+                "A5C3785ED8D6A35868BC169F07E40E889087FD2E",
+            ),
             ("(1234567)", "1234567)"),
         ];
         for (md, want) in live {

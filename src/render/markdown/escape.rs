@@ -76,10 +76,7 @@ pub fn inline(text: &str) -> String {
     // could start: it is escaped there. Indentation that would make indented code (a tab,
     // or four spaces) is written as character references, which are text to a Markdown
     // parser (`&#32;&#32;&#32;&#32;x` is a paragraph); less is stripped by it.
-    let start = chars
-        .iter()
-        .take_while(|c| matches!(c, ' ' | '\t'))
-        .count();
+    let start = chars.iter().take_while(|c| matches!(c, ' ' | '\t')).count();
     for &c in &chars[..start] {
         if start >= 4 || chars[..start].contains(&'\t') {
             let _ = write!(out, "&#{};", c as u32);
@@ -326,9 +323,16 @@ mod tests {
                     .replace("<br>", "\n");
                 assert_eq!(shown, text, "the text reads the same");
             }
-            assert!(!live(sha).is_empty() || sha.len() > 40, "{sha} is live unescaped");
+            assert!(
+                !live(sha).is_empty() || sha.len() > 40,
+                "{sha} is live unescaped"
+            );
         }
-        assert_eq!(inline("abc123 deadbe"), "abc123 deadbe", "6 in a row stay as they are");
+        assert_eq!(
+            inline("abc123 deadbe"),
+            "abc123 deadbe",
+            "6 in a row stay as they are"
+        );
     }
 
     #[test]
