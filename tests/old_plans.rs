@@ -3,7 +3,8 @@
 //! plans in the 0.12 and 0.14 shapes with a matching `schemas.json`).
 //!
 //! With schemas, every value of a schema-sensitive attribute (nested blocks and nested
-//! attribute types too) stays out of every format, and the text is `expected.txt`; without
+//! attribute types too) and of an output the configuration declares sensitive stays out
+//! of every format, and the text is `expected.txt`; without
 //! them, the comment and standard error say that provider-declared secrets cannot be
 //! recognised, attributes named like secrets are hidden, and the text is
 //! `expected-no-schemas.txt`.
@@ -112,6 +113,21 @@ fn schema_secrets(plan: &Value, schemas: &Value) -> Vec<String> {
             secrets_in_block(block, &rc["change"][side], &mut out);
         }
     }
+    out.extend(declared_sensitive_outputs(plan));
+    out
+}
+
+/// Values of outputs the configuration declares sensitive (Terraform before 0.14 wrote no
+/// sensitivity for output changes).
+fn declared_sensitive_outputs(plan: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    let declared = &plan["configuration"]["root_module"]["outputs"];
+    for (name, change) in plan["output_changes"].as_object().into_iter().flatten() {
+        if declared[name]["sensitive"] == Value::Bool(true) {
+            leaves(&change["before"], &mut out);
+            leaves(&change["after"], &mut out);
+        }
+    }
     out
 }
 
@@ -174,6 +190,7 @@ fn without_schemas_the_comment_and_stderr_say_so_and_secret_names_are_hidden() {
                 collect_secret_named(&rc["change"][side], &mut named);
             }
         }
+        named.extend(declared_sensitive_outputs(&plan));
         assert!(!named.is_empty(), "{}", dir.display());
         for format in FORMATS {
             let run = render(format, &dir, false);

@@ -15,7 +15,7 @@ use crate::diff::{
     ResourceSummary, Tool,
 };
 use crate::error::{Error, Result};
-use crate::plan::{ChangeList, ParsedChange, Plan, ResourceChange};
+use crate::plan::{sensitive_outputs, ChangeList, ParsedChange, Plan, ResourceChange};
 use crate::schema::ProviderSchemas;
 use crate::value::{ParseError, Value};
 
@@ -135,11 +135,22 @@ impl<'p, 'a> Differ<'p, 'a> {
                 })
             })
             .collect::<Result<Vec<_>>>()?;
+        // Terraform before 0.14 wrote no sensitivity for outputs: the configuration's
+        // `sensitive = true` hides them (newer plans mark them so in the masks too).
+        let declared_sensitive = match plan.output_changes.is_empty() {
+            true => Default::default(),
+            false => sensitive_outputs(plan),
+        };
         let outputs = plan
             .output_changes
             .iter()
             .map(|(name, change)| {
-                let values = ParsedChange::parse(change).map_err(|e| value_error(path, name, e))?;
+                let mut values =
+                    ParsedChange::parse(change).map_err(|e| value_error(path, name, e))?;
+                if declared_sensitive.contains(name.as_ref()) {
+                    values.before_sensitive = Value::Bool(true);
+                    values.after_sensitive = Value::Bool(true);
+                }
                 Ok(OutputDiff {
                     name: name.to_string(),
                     diff: diff_output_paired(&values, self.pairing()),

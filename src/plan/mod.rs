@@ -21,7 +21,7 @@ pub use entries::ChangeList;
 pub use model::*;
 pub use reread::ReadChange;
 pub use tool::{is_opentofu_provider, Tool};
-pub use values::{sensitive_variables, ParsedChange};
+pub use values::{sensitive_outputs, sensitive_variables, ParsedChange};
 
 use serde::Deserialize;
 
