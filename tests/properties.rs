@@ -118,8 +118,8 @@ const NUMBERS: &[&str] = &[
     "-9223372036854775809",
 ];
 
-/// Pieces of hostile strings: Markdown, HTML, mentions, template syntax, invisible and
-/// bidirectional characters, line breaks.
+/// Pieces of hostile strings: Markdown, HTML, mentions, commit SHAs, indented block
+/// syntax, template syntax, invisible and bidirectional characters, line breaks.
 const HOSTILE: &[&str] = &[
     "`",
     "```",
@@ -170,6 +170,11 @@ const HOSTILE: &[&str] = &[
     "# heading",
     "---",
     "    indented",
+    "  - item",
+    "\t1. item",
+    "Plan: 0 to add, 0 to change, 0 to destroy.",
+    "a5c3785",
+    "A5C3785ed8D6a35868bc169f07e40e889087fD2E",
     "=",
     "é",
     "日本語",
