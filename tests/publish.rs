@@ -450,6 +450,15 @@ async fn step_summary_and_outputs_are_written_and_dry_runs_write_nothing() {
         out.contains("null_resource.cert"),
         "the body is printed: {out}"
     );
+    // In Actions the printed body cannot issue workflow commands.
+    let lines: Vec<&str> = out.lines().collect();
+    let token = lines[0].strip_prefix("::stop-commands::").expect(&out);
+    assert!(token.len() >= 32, "{token}");
+    assert_eq!(
+        lines.last(),
+        Some(&format!("::{token}::").as_str()),
+        "{out}"
+    );
     assert_eq!(writes(&gh), before, "a dry run writes nothing");
     assert!(!Path::new(&ws2.path("summary.md")).exists());
 }
