@@ -331,13 +331,20 @@ fn resource_change_address_is_a_number() {
 }
 
 #[test]
-fn resource_change_without_address() {
-    let plan = plan_creating("{}").replace(r#""address":"null_resource.a","#, "");
-    check_bad_plan(
-        "resource_change_without_address",
+fn resource_change_without_change_names_the_terraform_that_writes_it() {
+    let plan = plan_creating("{}");
+    let start = plan.find(r#","change":"#).unwrap();
+    let plan = format!("{}}}]}}", &plan[..start]);
+    let out = check_bad_plan(
+        "resource_change_without_change",
         plan.as_bytes(),
-        &["`resource_changes[0]`", "missing field `address`"],
+        &[
+            "field `resource_changes[0]` has no `change`",
+            "every Terraform since 0.12",
+            "terraform show -json",
+        ],
     );
+    assert!(!out.stderr.contains("wrong type"), "{}", out.stderr);
 }
 
 #[test]

@@ -70,6 +70,9 @@ pub struct ChangeEntry<'a> {
     pub moved: bool,
     /// Being imported.
     pub importing: bool,
+    /// Its address was rebuilt (a drift entry from Terraform 0.15.4–1.0.8), without an
+    /// instance key when `Some(true)`: the change is kept as read, with that address.
+    rebuilt: Option<bool>,
     /// Where it is read again from.
     place: Place<'a>,
 }
@@ -109,6 +112,7 @@ impl<'a> ChangeEntry<'a> {
             data_source,
             moved,
             importing,
+            rebuilt: None,
             place: Place::At(at),
         }
     }
@@ -116,13 +120,21 @@ impl<'a> ChangeEntry<'a> {
     /// The same entry, its change read again from offset `at` of the plan text (where its
     /// object starts): a change kept as read is dropped.
     pub(super) fn located(self, at: usize) -> Self {
+        // A rebuilt address is nowhere in the text: its change stays kept.
+        if self.rebuilt.is_some() {
+            return self;
+        }
         ChangeEntry {
             place: Place::At(at),
             ..self
         }
     }
 
-    fn new(change: ResourceChange<'a>) -> Self {
+    fn new(mut change: ResourceChange<'a>) -> Self {
+        let rebuilt = change
+            .address
+            .is_empty()
+            .then(|| super::address::rebuild(&mut change));
         let moved = change
             .previous_address
             .as_deref()
@@ -137,6 +149,7 @@ impl<'a> ChangeEntry<'a> {
                 data_source,
                 moved,
                 importing,
+                rebuilt,
                 place: Place::Address,
             };
         }
@@ -153,8 +166,23 @@ impl<'a> ChangeEntry<'a> {
             data_source,
             moved,
             importing,
+            rebuilt,
             place: Place::Kept(Box::new(change)),
         }
+    }
+
+    /// Its address was rebuilt without the instance key (see [`super::address`]).
+    pub(super) fn key_unknown(&self) -> bool {
+        self.rebuilt == Some(true)
+    }
+
+    /// Gives an entry whose address was rebuilt the address settled for it.
+    pub(super) fn set_address(&mut self, address: String) {
+        if let Place::Kept(kept) = &mut self.place {
+            kept.address = Str::Owned(address.clone());
+        }
+        self.address = Str::Owned(address);
+        self.rebuilt = Some(false);
     }
 
     /// Where the change's object starts in `text` (the plan text it was parsed from), or

@@ -5,6 +5,7 @@
 //! a state file, a binary plan, an unsupported version, a field of the wrong type).
 
 mod actions;
+mod address;
 mod entries;
 mod invocations;
 mod model;
@@ -17,6 +18,7 @@ mod tool;
 mod values;
 
 pub use actions::ResourceAction;
+pub use address::UNKNOWN_KEY;
 pub use entries::ChangeList;
 pub use model::*;
 pub use reread::ReadChange;
@@ -71,6 +73,7 @@ fn parse<'a>(path: &str, bytes: &'a [u8], threads: bool) -> Result<Plan<'a>> {
         None => parse_in_order(path, text)?,
     };
     plan.text = text;
+    address::resolve_keys(&mut plan);
     match &plan.format_version {
         Some(version) => check_version(path, version)?,
         None => return Err(Error::input(path, missing_version_problem(text))),
@@ -230,6 +233,19 @@ fn looks_like_state(text: &str) -> bool {
     }
 }
 
+/// The member a serde message says is missing, and which Terraform writes it: every field
+/// the model requires is one that every Terraform since 0.12 writes (the others default).
+fn missing_field(message: &str) -> Option<(&str, &'static str)> {
+    let name = message.strip_prefix("missing field `")?.split('`').next()?;
+    let writer = match name {
+        "change" => "every Terraform since 0.12 (format 0.1)",
+        "resource_change" => "every Terraform since 1.9 (deferred changes)",
+        "address" => "every Terraform since 1.3 (checks)",
+        _ => "Terraform",
+    };
+    Some((name, writer))
+}
+
 fn describe_json_error(
     path: &str,
     text: &str,
@@ -257,7 +273,12 @@ fn describe_json_error(
         }
         serde_json::error::Category::Data => {
             let inner = without_quoted_value(&inner.to_string());
-            format!("field `{field}` has the wrong type: {inner}")
+            match missing_field(&inner) {
+                Some((name, writer)) => format!(
+                    "field `{field}` has no `{name}`, which {writer} writes; regenerate the plan with `terraform show -json tfplan` (a tool that rewrote the JSON may have dropped it)"
+                ),
+                None => format!("field `{field}` has the wrong type: {inner}"),
+            }
         }
         serde_json::error::Category::Io => format!("cannot be read: {inner}"),
     };

@@ -116,8 +116,9 @@ pub struct Variable<'a> {
 /// One resource instance change (planned, drifted or deferred).
 #[derive(Debug, Clone, Deserialize)]
 pub struct ResourceChange<'a> {
-    /// Full instance address, e.g. `module.a.aws_instance.web["x"]`.
-    #[serde(borrow)]
+    /// Full instance address, e.g. `module.a.aws_instance.web["x"]`; rebuilt from the
+    /// other members where Terraform 0.15.4–1.0.8 wrote drift without it.
+    #[serde(borrow, default)]
     pub address: Cow<'a, str>,
     /// Address before a `moved` block applied (1.1+).
     #[serde(borrow, default, deserialize_with = "borrowed_option")]

@@ -54,6 +54,15 @@ impl<T> Segmented<T> {
         self.segments[segment].get(index - self.starts[segment])
     }
 
+    /// The element at `index`, to change, if there is one.
+    pub(super) fn get_mut(&mut self, index: usize) -> Option<&mut T> {
+        let segment = self
+            .starts
+            .partition_point(|&start| start <= index)
+            .checked_sub(1)?;
+        self.segments[segment].get_mut(index - self.starts[segment])
+    }
+
     /// The elements in order.
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = &T> + '_ {
         self.segments.iter().flatten()
