@@ -7,6 +7,7 @@
 //!    `terraform providers schema -json` parsed into typed structs (values stay raw until
 //!    needed);
 //!    [`log`] reads Terraform's own `terraform plan` output (errors and warnings);
+//!    [`encoding`] turns the UTF-16 files Windows tools write into UTF-8 for them;
 //! 2. [`differ`]: values → [`diff::Diff`] trees, exactly as Terraform's renderer computes
 //!    them (pure, no formatting);
 //!    [`policy`] checks the diff trees against the policy gates;
@@ -25,6 +26,7 @@ pub mod cli;
 mod cores;
 pub mod diff;
 pub mod differ;
+pub mod encoding;
 pub mod error;
 pub mod log;
 pub mod plan;

@@ -353,7 +353,8 @@ pub fn read_input(path: &str) -> Result<Vec<u8>> {
 }
 
 /// Reads a file, or standard input for `-`, refusing more than `max` bytes: a regular
-/// file by its size before anything is read, a pipe once `max` bytes have come.
+/// file by its size before anything is read, a pipe once `max` bytes have come. UTF-16
+/// text (with its byte-order mark) comes back as UTF-8.
 pub fn read_input_at_most(path: &str, max: u64) -> Result<Vec<u8>> {
     let read_error = |source| Error::Read {
         path: path.to_string(),
@@ -394,7 +395,8 @@ pub fn read_input_at_most(path: &str, max: u64) -> Result<Vec<u8>> {
     if bytes.len() as u64 > max {
         return Err(too_big(None));
     }
-    Ok(bytes)
+    // Windows PowerShell's `>` writes UTF-16: every input is read as UTF-8 from here on.
+    crate::encoding::to_utf8(path, bytes)
 }
 
 /// Runs a parsed command line, writing to `out`.

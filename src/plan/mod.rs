@@ -128,7 +128,8 @@ fn parse_in_order<'a>(path: &str, text: &'a str) -> Result<Plan<'a>> {
 ///
 /// A UTF-8 byte-order mark is skipped: Windows PowerShell writes one (`Out-File -Encoding
 /// utf8`, `Set-Content`), and it says nothing but "this is UTF-8". UTF-16 (what Windows
-/// PowerShell's `>` writes) is refused with the command that fixes it.
+/// PowerShell's `>` writes) is refused with the command that fixes it: the CLI has turned
+/// it into UTF-8 already ([`crate::encoding`]), a plan borrows from the bytes it is given.
 fn check_text<'a>(path: &str, bytes: &'a [u8]) -> Result<&'a str> {
     let with_bom = bytes;
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
