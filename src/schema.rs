@@ -206,6 +206,9 @@ impl ProviderSchemas {
                 "is empty; expected the output of `terraform providers schema -json`",
             ));
         }
+        if crate::plan::is_wrapper_output(bytes) {
+            return Err(Error::input(path, crate::plan::WRAPPER_PROBLEM));
+        }
         let mut de = serde_json::Deserializer::from_slice(bytes);
         let schemas: ProviderSchemas = serde_path_to_error::deserialize(&mut de).map_err(|err| {
             let field = err.path().to_string();

@@ -662,3 +662,36 @@ fn deep_nesting_in_a_schema_type() {
         &["not a provider schema document", "recursion limit exceeded"],
     );
 }
+
+// ---------------------------------------------------------------------------
+// Output captured through hashicorp/setup-terraform's wrapper
+// ---------------------------------------------------------------------------
+
+/// `json` as setup-terraform's wrapper prints it: the command echoed first, the
+/// workflow commands it issues after.
+fn wrapped(json: &str, command_line: bool) -> String {
+    let head = match command_line {
+        true => "[command]/home/runner/work/_temp/abc/terraform-bin show -json tfplan\n",
+        false => "",
+    };
+    format!(
+        "{head}{json}\n::debug::Terraform exited with code 0.\n::debug::stdout: {json}\n::debug::stderr: \n::debug::exitcode: 0\n"
+    )
+}
+
+#[test]
+fn setup_terraform_wrapper_output_names_the_fix() {
+    let plan = plan_creating("{}");
+    for command_line in [true, false] {
+        check_bad_plan(
+            "wrapper_output",
+            wrapped(&plan, command_line).as_bytes(),
+            &["setup-terraform", "`terraform_wrapper: false`"],
+        );
+    }
+    let schemas =
+        std::fs::read_to_string(crate_dir().join(BASIC_LIST).join("schemas.json")).unwrap();
+    let file = Temp::file("wrapper_schemas", wrapped(&schemas, true).as_bytes());
+    let out = render(&["--schemas", file.arg(), &format!("{BASIC_LIST}/plan.json")]);
+    assert_input_error(&out, file.arg(), &["`terraform_wrapper: false`"]);
+}

@@ -45,6 +45,9 @@ pub fn parse_plan_on_this_thread<'a>(path: &str, bytes: &'a [u8]) -> Result<Plan
 
 fn parse<'a>(path: &str, bytes: &'a [u8], threads: bool) -> Result<Plan<'a>> {
     let text = check_text(path, bytes)?;
+    if is_wrapper_output(text.as_bytes()) {
+        return Err(Error::input(path, WRAPPER_PROBLEM));
+    }
     // serde would fill a struct from an array positionally: only an object is a plan.
     match text.trim_start().chars().next() {
         Some('{') => {}
@@ -160,6 +163,27 @@ fn check_text<'a>(path: &str, bytes: &'a [u8]) -> Result<&'a str> {
             ),
         )
     })
+}
+
+/// What to do about output captured through setup-terraform's wrapper.
+pub const WRAPPER_PROBLEM: &str = "is output captured through hashicorp/setup-terraform's wrapper (a `[command]` line before the JSON, `::debug::` lines after it), not plain JSON; set `terraform_wrapper: false` on the setup-terraform step (or run `terraform-bin show -json tfplan`)";
+
+/// Whether `text` is what hashicorp/setup-terraform's wrapper script prints around a
+/// command's output: a first line `[command]/path/terraform-bin show -json tfplan` (as
+/// `@actions/exec` echoes it), or its trailer of workflow commands (`::debug::stdout:`,
+/// `::debug::exitcode:`) after the JSON when only stdout was captured.
+pub fn is_wrapper_output(bytes: &[u8]) -> bool {
+    if bytes.trim_ascii_start().starts_with(b"[command]") {
+        return true;
+    }
+    // Only a document that is not JSON as a whole can carry the trailer: a look at its
+    // last line, so that a plan pays nothing.
+    let text = bytes.trim_ascii_end();
+    let last = match memchr::memrchr(b'\n', text) {
+        Some(at) => &text[at + 1..],
+        None => text,
+    };
+    last.starts_with(b"::debug::") || last.starts_with(b"::set-output ")
 }
 
 /// Finds `format_version` without caring about the rest of the document's shape.
