@@ -195,6 +195,37 @@ impl<'de> Deserialize<'de> for CtyType {
     }
 }
 
+/// Whether the document has a `provider_schemas` member (perhaps empty: a configuration
+/// without providers).
+fn has_provider_schemas(bytes: &[u8]) -> bool {
+    #[derive(Deserialize)]
+    struct Shape {
+        provider_schemas: Option<de::IgnoredAny>,
+    }
+    serde_json::from_slice::<Shape>(bytes).is_ok_and(|s| s.provider_schemas.is_some())
+}
+
+/// Why a document without `provider_schemas` is refused as `--schemas`: a plan given
+/// there would otherwise be ignored without a word.
+fn no_provider_schemas(bytes: &[u8]) -> &'static str {
+    #[derive(Deserialize)]
+    struct Shape {
+        resource_changes: Option<de::IgnoredAny>,
+        planned_values: Option<de::IgnoredAny>,
+        configuration: Option<de::IgnoredAny>,
+        values: Option<de::IgnoredAny>,
+    }
+    match serde_json::from_slice::<Shape>(bytes) {
+        Ok(s) if s.resource_changes.is_some() || s.planned_values.is_some() || s.configuration.is_some() => {
+            "is a plan, not provider schemas; give the plan as PLAN, and `--schemas` the output of `terraform providers schema -json`"
+        }
+        Ok(s) if s.values.is_some() => {
+            "is Terraform state JSON, not provider schemas; give `--schemas` the output of `terraform providers schema -json`"
+        }
+        _ => "has no `provider_schemas`, so it is not provider schemas; give `--schemas` the output of `terraform providers schema -json` (run after `terraform init`)",
+    }
+}
+
 impl ProviderSchemas {
     /// Parses `terraform providers schema -json` output.
     pub fn parse(path: &str, bytes: &[u8]) -> Result<ProviderSchemas> {
@@ -224,6 +255,9 @@ impl ProviderSchemas {
                 format!("is not a provider schema document (`terraform providers schema -json`):{location} {inner}"),
             )
         })?;
+        if schemas.provider_schemas.is_empty() && !has_provider_schemas(bytes) {
+            return Err(Error::input(path, no_provider_schemas(bytes)));
+        }
         Ok(schemas)
     }
 

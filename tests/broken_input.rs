@@ -236,6 +236,81 @@ fn show_json_of_state() {
 }
 
 #[test]
+fn provider_schemas_are_not_a_plan() {
+    for (test, bytes) in [
+        (
+            "examples_schemas",
+            std::fs::read(crate_dir().join("examples/schemas.json")).unwrap(),
+        ),
+        (
+            "empty_schemas",
+            br#"{"format_version":"1.0","provider_schemas":{}}"#.to_vec(),
+        ),
+    ] {
+        check_bad_plan(test, &bytes, &["is provider schemas", "`--schemas`"]);
+    }
+    // Whatever the gates: a non-plan never reaches them.
+    let out = run(
+        &["render", "--fail-on", "changes", "examples/schemas.json"],
+        None,
+    );
+    assert_input_error(&out, "examples/schemas.json", &["is provider schemas"]);
+}
+
+#[test]
+fn empty_show_json_asks_for_the_plan_file() {
+    // `terraform show -json` with no plan argument and no state prints this.
+    for body in [
+        r#"{"format_version":"0.2"}"#,
+        r#"{"format_version":"1.0","terraform_version":"1.9.0"}"#,
+    ] {
+        check_bad_plan(
+            "empty_show_json",
+            body.as_bytes(),
+            &["did you forget the plan file?"],
+        );
+    }
+}
+
+#[test]
+fn plan_json_log_is_not_a_plan() {
+    let log = std::fs::read(crate_dir().join("tests/fixtures/logs/warnings.jsonl")).unwrap();
+    check_bad_plan(
+        "plan_json_log",
+        &log,
+        &["`terraform plan -json` log", "`--log`"],
+    );
+    let first = log.split(|&b| b == b'\n').next().unwrap();
+    check_bad_plan("plan_json_log_line", first, &["`--log`"]);
+}
+
+#[test]
+fn unknown_object_with_a_version_is_not_a_plan() {
+    check_bad_plan(
+        "unknown_object",
+        br#"{"format_version":"1.2","something":{}}"#,
+        &["none of the members every plan has"],
+    );
+}
+
+#[test]
+fn every_plan_shape_is_a_plan() {
+    // A no-changes plan, an errored plan, a plan whose only plan member is one of those
+    // every plan of its format has.
+    for body in [
+        r#"{"format_version":"1.2","terraform_version":"1.9.0","planned_values":{"root_module":{}},"configuration":{},"errored":false,"applyable":false,"complete":true}"#,
+        r#"{"format_version":"1.2","errored":true}"#,
+        r#"{"format_version":"0.1","planned_values":{}}"#,
+        r#"{"format_version":"0.1","configuration":{"root_module":{}}}"#,
+        r#"{"format_version":"1.2","prior_state":{}}"#,
+    ] {
+        let file = Temp::file("plan_shape", body.as_bytes());
+        let out = render(&[file.arg()]);
+        assert_success(&out);
+    }
+}
+
+#[test]
 fn binary_zip_plan() {
     check_bad_plan(
         "binary_zip_plan",
@@ -269,7 +344,7 @@ fn format_version_3_1_with_a_new_shape_is_refused_by_version() {
 #[test]
 fn format_versions_0_1_and_1_99_are_accepted() {
     for version in ["0.1", "1.99"] {
-        let body = format!(r#"{{"format_version":"{version}"}}"#);
+        let body = format!(r#"{{"format_version":"{version}","planned_values":{{}}}}"#);
         let file = Temp::file("format_version_accepted", body.as_bytes());
         let out = render(&[file.arg()]);
         assert_success(&out);

@@ -18,15 +18,44 @@ const BASIC_LIST: &str = "tests/fixtures/equivalence/basic_list";
 #[test]
 fn bad_schemas_file() {
     let schemas = Temp::file("bad_schemas_file", b"hello");
-    let plan = Temp::file("bad_schemas_file", br#"{"format_version":"1.2"}"#);
+    let plan = Temp::file(
+        "bad_schemas_file",
+        br#"{"format_version":"1.2","planned_values":{}}"#,
+    );
     let out = render(&["--schemas", schemas.arg(), plan.arg()]);
     assert_input_error(&out, schemas.arg(), &["terraform providers schema -json"]);
 }
 
 #[test]
+fn schemas_without_provider_schemas_are_refused() {
+    // A plan given as `--schemas` would otherwise be ignored without a word.
+    let plan = "tests/fixtures/equivalence/basic_list/plan.json";
+    let out = render(&["--schemas", plan, plan]);
+    assert_input_error(&out, plan, &["is a plan, not provider schemas"]);
+    let other = Temp::file("schemas_without_member", br#"{"format_version":"1.0"}"#);
+    let out = render(&["--schemas", other.arg(), plan]);
+    assert_input_error(&out, other.arg(), &["has no `provider_schemas`"]);
+    let out = run(
+        &[
+            "render",
+            "--fail-on",
+            "changes",
+            "--schemas",
+            other.arg(),
+            plan,
+        ],
+        None,
+    );
+    assert_input_error(&out, other.arg(), &["has no `provider_schemas`"]);
+}
+
+#[test]
 fn missing_schemas_file() {
     let schemas = Temp::missing("missing_schemas_file");
-    let plan = Temp::file("missing_schemas_file", br#"{"format_version":"1.2"}"#);
+    let plan = Temp::file(
+        "missing_schemas_file",
+        br#"{"format_version":"1.2","planned_values":{}}"#,
+    );
     let out = render(&["--schemas", schemas.arg(), plan.arg()]);
     assert_input_error(&out, schemas.arg(), &["cannot read"]);
 }
@@ -48,14 +77,20 @@ fn assert_usage_error(out: &Run, phrases: &[&str]) {
 
 #[test]
 fn unknown_flag() {
-    let plan = Temp::file("unknown_flag", br#"{"format_version":"1.2"}"#);
+    let plan = Temp::file(
+        "unknown_flag",
+        br#"{"format_version":"1.2","planned_values":{}}"#,
+    );
     let out = render(&["--bogus", plan.arg()]);
     assert_usage_error(&out, &["--bogus"]);
 }
 
 #[test]
 fn bad_mode() {
-    let plan = Temp::file("bad_mode", br#"{"format_version":"1.2"}"#);
+    let plan = Temp::file(
+        "bad_mode",
+        br#"{"format_version":"1.2","planned_values":{}}"#,
+    );
     let out = render(&["--mode", "bogus", plan.arg()]);
     assert_usage_error(&out, &["bogus", "--mode", "refresh-only"]);
 }
@@ -149,7 +184,10 @@ fn render_help_documents_exit_codes() {
 
 #[test]
 fn two_named_plans_each_under_a_heading() {
-    let a = Temp::file("two_named_plans_a", br#"{"format_version":"1.2"}"#);
+    let a = Temp::file(
+        "two_named_plans_a",
+        br#"{"format_version":"1.2","planned_values":{}}"#,
+    );
     let b = Temp::file(
         "two_named_plans_b",
         plan_creating(r#"{"triggers":{"a":"b"}}"#).as_bytes(),
@@ -170,7 +208,10 @@ fn two_named_plans_each_under_a_heading() {
 
 #[test]
 fn second_plan_error_names_the_second_file() {
-    let a = Temp::file("second_plan_error_a", br#"{"format_version":"1.2"}"#);
+    let a = Temp::file(
+        "second_plan_error_a",
+        br#"{"format_version":"1.2","planned_values":{}}"#,
+    );
     let b = Temp::file("second_plan_error_b", b"hello");
     let out = render(&[&format!("a={}", a.arg()), &format!("b={}", b.arg())]);
     assert_no_panic(&out);

@@ -475,8 +475,10 @@ fn blocky_comment(text: &str) -> String {
     let line = serde_json::json!({"@level": "error", "type": "diagnostic", "diagnostic": {
         "severity": "error", "summary": text, "detail": text}});
     let log = parse_log(format!("{line}\n").as_bytes()).unwrap();
+    // `errored`, as Terraform 1.6+ writes in every plan: a document with none of a plan's
+    // members is refused as not a plan.
     let plan = serde_json::json!({"format_version": "1.2", "terraform_version": "1.9.0",
-        "checks": [{"address": {"kind": "resource", "to_display": "null_resource.x"},
+        "errored": false, "checks": [{"address": {"kind": "resource", "to_display": "null_resource.x"},
             "status": "fail", "instances": [{"address": {"to_display": "null_resource.x"},
             "status": "fail", "problems": [{"message": text}]}]}]});
     let plan_text = plan.to_string();

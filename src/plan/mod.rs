@@ -25,6 +25,8 @@ pub use reread::ReadChange;
 pub use tool::{is_opentofu_provider, Tool};
 pub use values::{sensitive_outputs, sensitive_variables, ParsedChange};
 
+use std::collections::BTreeMap;
+
 use serde::Deserialize;
 
 use crate::error::{without_quoted_value, Error, Result};
@@ -47,6 +49,12 @@ fn parse<'a>(path: &str, bytes: &'a [u8], threads: bool) -> Result<Plan<'a>> {
     let text = check_text(path, bytes)?;
     if is_wrapper_output(text.as_bytes()) {
         return Err(Error::input(path, WRAPPER_PROBLEM));
+    }
+    if is_json_log(text) {
+        return Err(Error::input(
+            path,
+            "is a `terraform plan -json` log (JSON lines with `@level` and `@message`), not a plan; give it with `--log`, and the plan from `terraform show -json tfplan` as PLAN",
+        ));
     }
     // serde would fill a struct from an array positionally: only an object is a plan.
     match text.trim_start().chars().next() {
@@ -81,18 +89,20 @@ fn parse<'a>(path: &str, bytes: &'a [u8], threads: bool) -> Result<Plan<'a>> {
         Some(version) => check_version(path, version)?,
         None => return Err(Error::input(path, missing_version_problem(text))),
     }
-    // Only a document with none of the plan-only properties can be state; checking that
-    // first spares big plans a second pass over their text.
+    // Only a document with none of the plan-only members read can be something else;
+    // checking those first spares big plans a second pass over their text.
     let plan_properties = !plan.resource_changes.is_empty()
         || !plan.output_changes.is_empty()
         || !plan.resource_drift.is_empty()
         || !plan.action_invocations.is_empty()
-        || plan.configuration.is_some();
-    if !plan_properties && looks_like_state(text) {
-        return Err(Error::input(
-            path,
-            "is Terraform state JSON, not a plan; run `terraform plan -out=tfplan` then `terraform show -json tfplan`",
-        ));
+        || plan.configuration.is_some()
+        || plan.errored
+        || plan.applyable.is_some()
+        || plan.complete.is_some();
+    if !plan_properties {
+        if let Some(problem) = not_a_plan(text) {
+            return Err(Error::input(path, problem));
+        }
     }
     Ok(plan)
 }
@@ -232,30 +242,56 @@ fn missing_version_problem(text: &str) -> String {
     }
 }
 
-/// `terraform show -json` of state has `values` and none of the plan-only properties.
-fn looks_like_state(text: &str) -> bool {
+/// What a document that is not a plan looks like, or `None` when it is one: a plan has
+/// at least one member that every plan of its format has (`planned_values` and
+/// `configuration` since 0.12, `errored` since 1.6, `applyable`/`complete` since 1.8),
+/// or one only plans have.
+fn not_a_plan(text: &str) -> Option<&'static str> {
     #[derive(Deserialize)]
     struct Shape {
+        format_version: Option<serde::de::IgnoredAny>,
+        #[serde(rename = "terraform_version")]
+        _terraform_version: Option<serde::de::IgnoredAny>,
         values: Option<serde::de::IgnoredAny>,
+        provider_schemas: Option<serde::de::IgnoredAny>,
         planned_values: Option<serde::de::IgnoredAny>,
         prior_state: Option<serde::de::IgnoredAny>,
         resource_changes: Option<serde::de::IgnoredAny>,
         output_changes: Option<serde::de::IgnoredAny>,
         resource_drift: Option<serde::de::IgnoredAny>,
         configuration: Option<serde::de::IgnoredAny>,
+        errored: Option<serde::de::IgnoredAny>,
+        action_invocations: Option<serde::de::IgnoredAny>,
+        #[serde(flatten)]
+        others: BTreeMap<String, serde::de::IgnoredAny>,
     }
-    match serde_json::from_str::<Shape>(text) {
-        Ok(s) => {
-            s.values.is_some()
-                && s.planned_values.is_none()
-                && s.prior_state.is_none()
-                && s.resource_changes.is_none()
-                && s.output_changes.is_none()
-                && s.resource_drift.is_none()
-                && s.configuration.is_none()
-        }
-        Err(_) => false,
+    let s: Shape = serde_json::from_str(text).ok()?;
+    let plan = s.planned_values.is_some()
+        || s.prior_state.is_some()
+        || s.resource_changes.is_some()
+        || s.output_changes.is_some()
+        || s.resource_drift.is_some()
+        || s.configuration.is_some()
+        || s.errored.is_some()
+        || s.action_invocations.is_some();
+    if plan {
+        return None;
     }
+    Some(if s.provider_schemas.is_some() {
+        "is provider schemas (`terraform providers schema -json`), not a plan; give it with `--schemas`, and the plan from `terraform show -json tfplan` as PLAN"
+    } else if s.values.is_some() {
+        "is Terraform state JSON, not a plan; run `terraform plan -out=tfplan` then `terraform show -json tfplan`"
+    } else if s.others.is_empty() && s.format_version.is_some() {
+        "is what `terraform show -json` prints without a plan file and with no state: did you forget the plan file? run `terraform show -json tfplan`"
+    } else {
+        "has none of the members every plan has (`planned_values`, `configuration`, `resource_changes`); expected the output of `terraform show -json tfplan`"
+    })
+}
+
+/// What a `terraform plan -json` log line starts with (Terraform writes its keys sorted).
+fn is_json_log(text: &str) -> bool {
+    let text = text.trim_start();
+    text.starts_with(r#"{"@level""#) || text.starts_with(r#"{"@message""#)
 }
 
 /// The member a serde message says is missing, and which Terraform writes it: every field

@@ -237,7 +237,9 @@ mod tests {
 
     #[test]
     fn a_marker_takes_the_place_of_one_as_long() {
-        let plan = crate::plan::parse_plan("p.json", br#"{"format_version":"1.2"}"#).unwrap();
+        let plan =
+            crate::plan::parse_plan("p.json", br#"{"format_version":"1.2","errored":false}"#)
+                .unwrap();
         let differ = crate::differ::Differ::new("p.json", &plan, None);
         let head = differ.head(None).unwrap();
         let (resources, drift) = (differ.lazy(), differ.drift(head.mode).unwrap());
