@@ -6,6 +6,7 @@
 
 mod actions;
 mod address;
+pub mod documents;
 mod entries;
 mod invocations;
 mod model;
