@@ -52,6 +52,10 @@ pub enum Error {
     /// Writing the output failed.
     #[error("cannot write output: {0}")]
     Write(#[source] std::io::Error),
+    /// Plans among several could not be read (the others were rendered): one error each
+    /// (main prints each as `planmark: error: LINE`).
+    #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]
+    Unreadable(Vec<Error>),
     /// The plan breaks policy gates: one line per violation (main prints each as
     /// `planmark: policy: LINE`).
     #[error("policy: {}", .0.join("; "))]
@@ -71,7 +75,10 @@ impl Error {
     /// The process exit code for this error.
     pub fn exit_code(&self) -> i32 {
         match self {
-            Error::Read { .. } | Error::Input { .. } | Error::Template { .. } => EXIT_BAD_INPUT,
+            Error::Read { .. }
+            | Error::Input { .. }
+            | Error::Template { .. }
+            | Error::Unreadable(_) => EXIT_BAD_INPUT,
             Error::Publish(e) if e.is_usage() => EXIT_BAD_INPUT,
             Error::Publish(_) | Error::Write(_) => EXIT_FAILURE,
             Error::Policy(_) => EXIT_POLICY,

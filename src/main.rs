@@ -41,6 +41,15 @@ fn main() {
             }
             planmark::error::EXIT_POLICY
         }
+        // One line per plan that could not be read (the others were rendered).
+        Err(Error::Unreadable(errors)) => {
+            let _ = out.flush();
+            let mut stderr = std::io::stderr().lock();
+            for err in &errors {
+                let _ = writeln!(stderr, "planmark: error: {}", one_line(&err.to_string()));
+            }
+            EXIT_BAD_INPUT
+        }
         Err(err) => {
             let _ = out.flush();
             // One line whatever the message holds (see `one_line`).

@@ -207,7 +207,7 @@ fn two_named_plans_each_under_a_heading() {
 }
 
 #[test]
-fn second_plan_error_names_the_second_file() {
+fn second_plan_error_names_the_second_file_after_the_first_plan() {
     let a = Temp::file(
         "second_plan_error_a",
         br#"{"format_version":"1.2","planned_values":{}}"#,
@@ -222,6 +222,13 @@ fn second_plan_error_names_the_second_file() {
             .starts_with(&format!("planmark: error: {}: ", b.arg())),
         "stderr:\n{}",
         out.stderr
+    );
+    // The readable plan is still shown, under its name.
+    assert!(out.stdout.starts_with("## a\n"), "stdout:\n{}", out.stdout);
+    assert!(
+        out.stdout.contains("No changes."),
+        "stdout:\n{}",
+        out.stdout
     );
 }
 

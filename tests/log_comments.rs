@@ -80,6 +80,7 @@ fn golden_log_and_policy_comments() {
                     failed: Some("main"),
                     log: Some(&failed_json),
                     violations: &[],
+                    unreadable: &[],
                 },
                 65_536,
             ),
@@ -92,6 +93,7 @@ fn golden_log_and_policy_comments() {
                     failed: Some("main"),
                     log: Some(&failed_color),
                     violations: &[],
+                    unreadable: &[],
                 },
                 65_536,
             ),
@@ -104,6 +106,7 @@ fn golden_log_and_policy_comments() {
                     failed: None,
                     log: Some(&warnings),
                     violations: &[],
+                    unreadable: &[],
                 },
                 65_536,
             ),
@@ -116,6 +119,7 @@ fn golden_log_and_policy_comments() {
                     failed: None,
                     log: None,
                     violations: &violations,
+                    unreadable: &[],
                 },
                 65_536,
             ),
@@ -230,6 +234,7 @@ fn hostile_log_text_stays_inert() {
             failed: Some("@team"),
             log: Some(log),
             violations: &[],
+            unreadable: &[],
         };
         let comment = render(&[], &extras, 65_536);
         assert_wellformed(label, &comment, 65_536);
@@ -266,6 +271,7 @@ fn many_diagnostics_fit_the_limit_with_a_count() {
                 failed: Some("main"),
                 log: Some(&log),
                 violations: &[],
+                unreadable: &[],
             },
             max,
         );
@@ -488,6 +494,7 @@ fn blocky_comment(text: &str) -> String {
         failed: None,
         log: Some(&log),
         violations: &[],
+        unreadable: &[],
     };
     let comment = render(&[("plan", &diff)], &extras, 65_536);
     assert_wellformed(text, &comment, 65_536);

@@ -372,3 +372,30 @@ async fn a_label_removed_meanwhile_is_fine_and_a_fork_token_fails_once() {
     let (_, stderr) = exited(&comment(&fork, &["--labels", &creates()]).await, 1);
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_unreadable_plan_among_several_is_posted_then_exit_2() {
+    let gh = fake().await;
+    let dir = std::env::temp_dir().join(format!("planmark-unreadable-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, br#"{"format_version":"1.2","provider_schemas":{}}"#).unwrap();
+    let bad_arg = format!("broken={}", bad.display());
+    let out = comment(&gh, &["--fail-on", "changes", &destroys(), &bad_arg]).await;
+    let (stdout, stderr) = exited(&out, 2);
+    assert!(stdout.contains("create a comment"), "{stdout}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("is provider schemas"), "{stderr}");
+    let posted = ours(&gh);
+    assert_eq!(posted.len(), 1, "posted before exiting");
+    let body = &posted[0].body;
+    assert!(body.contains("`broken` — Plan could not be read"), "{body}");
+    assert!(body.contains("is provider schemas"), "{body}");
+    assert!(
+        body.contains("`main`"),
+        "the readable plan is shown: {body}"
+    );
+    assert!(check_markdown(body).is_empty(), "{body}");
+    assert!(live_references(body).is_empty(), "{body}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

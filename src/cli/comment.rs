@@ -23,15 +23,20 @@ type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
 pub(super) fn comment(args: CommentArgs, out: &mut dyn Write) -> Result<()> {
     let templates = template_set(&args.common)?;
     let mode = args.plan_mode.plan_mode();
-    with_loaded(&args.common, mode, Some(&templates), true, |loaded| {
-        comment_on(&args, loaded, &templates, out)
-    })
+    with_loaded(
+        &args.common,
+        mode,
+        Some(&templates),
+        true,
+        |loaded, unreadable| comment_on(&args, loaded, unreadable, &templates, out),
+    )
 }
 
 /// Renders, publishes and reports the comment for the loaded plans.
 fn comment_on(
     args: &CommentArgs,
     loaded: &[Loaded<'_>],
+    unreadable: &[(String, String)],
     templates: &TemplateSet,
     out: &mut dyn Write,
 ) -> Result<()> {
@@ -39,7 +44,7 @@ fn comment_on(
     let log = super::gates::load_log(&args.common.log)?;
     // Policy is evaluated before anything is posted, but reported (exit 3) only after.
     let violations = violations(&args.common, loaded);
-    let extras = extras(&args.common, log.as_ref(), &violations);
+    let extras = extras(&args.common, log.as_ref(), &violations, unreadable);
     let marked = Marked {
         args: &args.common,
         loaded,
@@ -49,8 +54,9 @@ fn comment_on(
     };
     let (meta, first) = marked.render(args.common.max_chars)?;
     // A failed plan is news even with `--on-no-changes skip`.
-    let has_changes =
-        first.context.plans.iter().any(|p| p.has_changes) || first.context.failed.is_some();
+    let has_changes = first.context.plans.iter().any(|p| p.has_changes)
+        || first.context.failed.is_some()
+        || !first.context.unreadable.is_empty();
     let renderer = |max_chars: usize| -> std::result::Result<String, PublishError> {
         render(loaded, &meta, &extras, templates, max_chars)
             .map(|c| c.markdown)

@@ -91,15 +91,25 @@ impl Sha256 {
     }
 }
 
+/// Plans among several that could not be read: (name, the error), for the comment and
+/// the exit code.
+pub(super) type Unreadable = Vec<(String, Error)>;
+
 /// Reads the schemas and every plan, parses them (bad input fails here, before any
 /// output) and runs `run` on them; checks the templates first when they will be used, so
 /// a broken template fails fast. `hash`: compute each input's SHA-256 for the marker.
+///
+/// A file of several documents (Terragrunt's `run-all show -json`) gives one plan per
+/// document. When several plans are given and some of them cannot be read, `run` gets
+/// the others and the unreadable ones (by name, with their errors); its result is then
+/// replaced by the errors (exit 2), after its output. A single plan that cannot be read,
+/// or none readable, fails before any output, as ever.
 pub(super) fn with_loaded<T>(
     args: &CommonArgs,
     mode: Option<crate::diff::PlanMode>,
     templates: Option<&TemplateSet>,
     hash: bool,
-    run: impl FnOnce(&[Loaded<'_>]) -> Result<T>,
+    run: impl FnOnce(&[Loaded<'_>], &[(String, String)]) -> Result<T>,
 ) -> Result<T> {
     let schemas = load_schemas(args)?;
     if let Some(templates) = templates {
@@ -119,36 +129,67 @@ pub(super) fn with_loaded<T>(
         }
         // A big input's hash, which takes longer than the comment's render, starts now,
         // beside the parse; a small one's once the parse (on both cores) is done.
-        let mut hashes: Vec<Option<Sha256>> = inputs
+        let hashes: Vec<Option<Sha256>> = inputs
             .iter()
             .map(|(_, bytes)| {
                 let early = hash && bytes.len() >= HASH_BESIDE_PARSE_FROM;
                 early.then(|| Sha256::spawn(scope, bytes))
             })
             .collect();
+        let later = |bytes| match hash {
+            true => Sha256::spawn(scope, bytes),
+            false => Sha256::none(),
+        };
+        // Each plan read: its argument, the plan, its hash.
         let mut plans = Vec::with_capacity(inputs.len());
-        for ((arg, bytes), early) in inputs.iter().zip(&hashes) {
+        let mut unreadable: Unreadable = Vec::new();
+        for ((arg, bytes), early) in inputs.iter().zip(hashes) {
             // Beside a hash the parse would slow it down, and it is the longer of them.
-            plans.push(match early {
-                Some(_) => parse_plan_on_this_thread(&arg.path, bytes)?,
-                None => parse_plan(&arg.path, bytes)?,
-            });
+            let parsed = match early {
+                Some(_) => parse_plan_on_this_thread(&arg.path, bytes),
+                None => parse_plan(&arg.path, bytes),
+            };
+            let err = match parsed {
+                Ok(plan) => {
+                    plans.push((arg.clone(), plan, early.unwrap_or_else(|| later(bytes))));
+                    continue;
+                }
+                Err(err) => err,
+            };
+            let Some(documents) = crate::plan::documents::split(bytes) else {
+                unreadable.push((arg.name.clone(), err));
+                continue;
+            };
+            for (n, document) in documents.iter().enumerate() {
+                let doc_arg = document_arg(arg, n + 1, document.label);
+                let place = format!("{}: document {} ({})", arg.path, n + 1, doc_arg.name);
+                match parse_plan(&place, document.bytes) {
+                    Ok(plan) => plans.push((doc_arg, plan, later(document.bytes))),
+                    Err(err) => unreadable.push((doc_arg.name, err)),
+                }
+            }
         }
-        let hashes = hashes.iter_mut().zip(&inputs).map(|(early, (_, bytes))| {
-            early.take().unwrap_or_else(|| match hash {
-                true => Sha256::spawn(scope, bytes),
-                false => Sha256::none(),
+        // One plan, or none readable: its error, before any output.
+        if !unreadable.is_empty() && plans.is_empty() {
+            return Err(unreadable.swap_remove(0).1);
+        }
+        let mut hashes = Vec::with_capacity(plans.len());
+        let (plan_args, plans): (Vec<PlanArg>, Vec<_>) = plans
+            .into_iter()
+            .map(|(arg, plan, sha256)| {
+                hashes.push(sha256);
+                (arg, plan)
             })
-        });
-        let differs: Vec<Differ> = inputs
+            .unzip();
+        let differs: Vec<Differ> = plan_args
             .iter()
             .zip(&plans)
-            .map(|((arg, _), plan)| {
+            .map(|(arg, plan)| {
                 Differ::new(&arg.path, plan, schemas.as_ref()).with_tool(args.tool.tool())
             })
             .collect();
         let mut loaded = Vec::with_capacity(differs.len());
-        for (((arg, _), differ), sha256) in inputs.iter().zip(&differs).zip(hashes) {
+        for ((arg, sha256), differ) in plan_args.iter().zip(hashes).zip(&differs) {
             let head = differ.head(mode)?;
             if head.provider_sensitivity_unknown {
                 warn_provider_sensitivity(&arg.path, head.terraform_version.as_deref());
@@ -162,7 +203,18 @@ pub(super) fn with_loaded<T>(
                 sha256,
             });
         }
-        run(&loaded)
+        let shown: Vec<(String, String)> = unreadable
+            .iter()
+            .map(|(name, err)| (name.clone(), err.to_string()))
+            .collect();
+        let result = run(&loaded, &shown);
+        match unreadable.is_empty() {
+            true => result,
+            // After the output (and the comment posted): exit 2 naming each one.
+            false => Err(Error::Unreadable(
+                unreadable.into_iter().map(|(_, e)| e).collect(),
+            )),
+        }
     })
 }
 
@@ -182,6 +234,20 @@ fn warn_provider_sensitivity(path: &str, version: Option<&str>) {
     );
 }
 
+/// The argument of document `n` of `arg`'s file: named by its module directory when the
+/// line says it, else by its order (`NAME.N`).
+fn document_arg(arg: &PlanArg, n: usize, label: Option<&str>) -> PlanArg {
+    let name = match label {
+        Some(dir) => dir.to_string(),
+        None => format!("{}.{n}", arg.name),
+    };
+    PlanArg {
+        name,
+        path: arg.path.clone(),
+        named: arg.named,
+    }
+}
+
 fn load_schemas(args: &CommonArgs) -> Result<Option<ProviderSchemas>> {
     let Some(path) = &args.schemas else {
         return Ok(None);
@@ -197,47 +263,57 @@ pub(super) fn render(args: RenderArgs, out: &mut dyn Write) -> Result<()> {
     let templates = template_set(common)?;
     let mode = args.mode.plan_mode();
     let templates_used = comment_format.then_some(&templates);
-    with_loaded(common, mode, templates_used, comment_format, |loaded| {
-        let log = super::gates::load_log(&common.log)?;
-        let violations = violations(common, loaded);
-        match args.format {
-            Format::Text => write_text(loaded, log.as_ref().map(|l| &l.log), common, out)?,
-            format => {
-                let extras = extras(common, log.as_ref(), &violations);
-                let marked = Marked {
-                    args: common,
-                    loaded,
-                    log: log.as_ref(),
-                    extras: &extras,
-                    templates: &templates,
-                };
-                let (meta, comment) = marked.render(common.max_chars)?;
-                let text = match format {
-                    Format::Html => {
-                        let title = format!("planmark — {}", meta.key);
-                        preview_page(&comment.markdown, &title)
-                    }
-                    Format::Json => {
-                        let mut json = serde_json::to_string_pretty(&comment.context)
-                            .map_err(|e| Error::Write(std::io::Error::other(e)))?;
-                        json.push('\n');
-                        json
-                    }
-                    _ => comment.markdown,
-                };
-                out.write_all(text.as_bytes()).map_err(Error::Write)?;
+    with_loaded(
+        common,
+        mode,
+        templates_used,
+        comment_format,
+        |loaded, unreadable| {
+            let log = super::gates::load_log(&common.log)?;
+            let violations = violations(common, loaded);
+            match args.format {
+                Format::Text => {
+                    let log = log.as_ref().map(|l| &l.log);
+                    write_text(loaded, !unreadable.is_empty(), log, common, out)?
+                }
+                format => {
+                    let extras = extras(common, log.as_ref(), &violations, unreadable);
+                    let marked = Marked {
+                        args: common,
+                        loaded,
+                        log: log.as_ref(),
+                        extras: &extras,
+                        templates: &templates,
+                    };
+                    let (meta, comment) = marked.render(common.max_chars)?;
+                    let text = match format {
+                        Format::Html => {
+                            let title = format!("planmark — {}", meta.key);
+                            preview_page(&comment.markdown, &title)
+                        }
+                        Format::Json => {
+                            let mut json = serde_json::to_string_pretty(&comment.context)
+                                .map_err(|e| Error::Write(std::io::Error::other(e)))?;
+                            json.push('\n');
+                            json
+                        }
+                        _ => comment.markdown,
+                    };
+                    out.write_all(text.as_bytes()).map_err(Error::Write)?;
+                }
             }
-        }
-        out.flush().map_err(Error::Write)?;
-        policy_result(violations)
-    })
+            out.flush().map_err(Error::Write)?;
+            policy_result(violations)
+        },
+    )
 }
 
 /// Terraform's text, streamed: each plan (under a `## NAME` heading when there are
-/// several) is diffed a chunk at a time and written as it goes, so a huge plan's diff
+/// several, counting the `unreadable` ones) is diffed a chunk at a time and written as it goes, so a huge plan's diff
 /// trees and text are never all in memory; then the log's diagnostics.
 fn write_text(
     loaded: &[Loaded<'_>],
+    unreadable: bool,
     log: Option<&crate::log::PlanLog>,
     common: &CommonArgs,
     out: &mut dyn Write,
@@ -245,7 +321,8 @@ fn write_text(
     let write =
         |out: &mut dyn Write, text: &str| out.write_all(text.as_bytes()).map_err(Error::Write);
     for (i, l) in loaded.iter().enumerate() {
-        if loaded.len() > 1 {
+        // Headed when several plans were given, some perhaps unreadable (on stderr).
+        if loaded.len() > 1 || unreadable {
             let gap = if i > 0 { "\n" } else { "" };
             // A name from the command line stays on its heading's line.
             let name = crate::error::one_line(&l.arg.name);
@@ -291,6 +368,7 @@ pub(super) fn extras<'a>(
     args: &'a CommonArgs,
     log: Option<&'a LoadedLog>,
     violations: &'a [Violation],
+    unreadable: &'a [(String, String)],
 ) -> Extras<'a> {
     Extras {
         failed: args
@@ -301,6 +379,7 @@ pub(super) fn extras<'a>(
             .flatten(),
         log: log.map(|l| &l.log),
         violations,
+        unreadable,
     }
 }
 
@@ -327,7 +406,13 @@ fn default_key(loaded: &[Loaded<'_>]) -> String {
                 l.arg.path.clone()
             }
         })
-        .collect::<Vec<_>>()
+        .fold(Vec::<String>::new(), |mut keys, key| {
+            // The documents of one file are one key.
+            if keys.last() != Some(&key) {
+                keys.push(key);
+            }
+            keys
+        })
         .join("+")
 }
 

@@ -14,7 +14,7 @@ use crate::render::text::shows;
 
 use super::catalog::{entry_text, Catalog, Detail, Item};
 use super::diff_lines::diff_body;
-use super::extras::{self, Diagnostics, Extras, FailedPlan, PolicyContext};
+use super::extras::{self, Diagnostics, Extras, FailedPlan, PolicyContext, UnreadablePlan};
 use super::invocations::{invocation_context, Invocations};
 use super::source::{Body, Plans};
 use super::words::{self, icon, Kind, Segment};
@@ -70,6 +70,9 @@ pub struct Context {
     /// `--failed`: Terraform could not make the plan; `plans` is empty and `diagnostics`
     /// says why. `null` otherwise.
     pub failed: Option<FailedPlan>,
+    /// Plans among several that could not be read (not JSON, not a plan, …): shown as
+    /// errors beside the others, which `plans` holds; empty otherwise.
+    pub unreadable: Vec<UnreadablePlan>,
     /// Errors and warnings from Terraform's log (`--failed LOG`, `--log FILE`); `null`
     /// without a log.
     pub diagnostics: Option<Diagnostics>,
@@ -465,7 +468,8 @@ pub fn build(
             _ => statuses.no_changes += 1,
         }
     }
-    let status = if statuses.failed > 0 || extra.failed.is_some() {
+    let unreadable = !extra.unreadable.is_empty();
+    let status = if statuses.failed > 0 || extra.failed.is_some() || unreadable {
         "failed"
     } else if statuses.destructive > 0 {
         "destructive"
@@ -485,7 +489,7 @@ pub fn build(
         tool,
         title: meta.title.clone(),
         key: meta.key.clone(),
-        multiple: named.len() > 1,
+        multiple: named.len() + extra.unreadable.len() > 1,
         status: status.to_string(),
         status_icon: icon(status).to_string(),
         totals,
@@ -502,6 +506,14 @@ pub fn build(
         failed: extra.failed.map(|name| FailedPlan {
             name: name.to_string(),
         }),
+        unreadable: extra
+            .unreadable
+            .iter()
+            .map(|(name, reason)| UnreadablePlan {
+                name: name.clone(),
+                reason: reason.clone(),
+            })
+            .collect(),
         diagnostics: extra
             .log
             .map(|log| extras::diagnostics(log, max_chars, tight)),

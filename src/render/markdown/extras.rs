@@ -32,6 +32,17 @@ pub struct Extras<'a> {
     pub log: Option<&'a PlanLog>,
     /// Policy violations to name in the comment.
     pub violations: &'a [Violation],
+    /// Plans among several that could not be read: (name, one-line reason).
+    pub unreadable: &'a [(String, String)],
+}
+
+/// A plan among several that could not be read; the others are shown.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct UnreadablePlan {
+    /// The plan's name (`NAME=PATH`, the file name, or its document's name).
+    pub name: String,
+    /// Why it could not be read, in one line (the error planmark prints).
+    pub reason: String,
 }
 
 /// A plan Terraform could not make (`--failed`).

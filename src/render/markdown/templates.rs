@@ -37,6 +37,10 @@ pub const BUILT_IN: &[(&str, &str)] = &[
         include_str!("../../../templates/check_cell.hbs"),
     ),
     ("plan", include_str!("../../../templates/plan.hbs")),
+    (
+        "unreadable",
+        include_str!("../../../templates/unreadable.hbs"),
+    ),
     ("failed", include_str!("../../../templates/failed.hbs")),
     (
         "truncation",
