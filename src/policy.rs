@@ -13,9 +13,12 @@ use crate::diff::{Changes, CheckStatus, PlanDiff, PlanMode, ResourceAction};
 /// A `--fail-on` rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Rule {
-    /// A managed resource is destroyed (not replaced).
+    /// An object is destroyed: a resource destroyed, or replaced (the replacement destroys
+    /// the old object, before or after creating the new one).
     Destroy,
-    /// A managed resource is replaced.
+    /// A resource is destroyed and not replaced (`destroy` without replacements).
+    DeleteOnly,
+    /// A resource is replaced.
     Replace,
     /// Objects changed outside Terraform (the drift relevant to the plan).
     Drift,
@@ -29,6 +32,7 @@ impl Rule {
     fn flag(self) -> &'static str {
         match self {
             Rule::Destroy => "--fail-on destroy",
+            Rule::DeleteOnly => "--fail-on delete-only",
             Rule::Replace => "--fail-on replace",
             Rule::Drift => "--fail-on drift",
             Rule::CheckFailure => "--fail-on check-failure",
@@ -109,14 +113,21 @@ pub fn evaluate(policy: &Policy, plans: &[Gated<'_>]) -> Vec<Violation> {
         for rule in &policy.fail_on {
             let flag = rule.flag().to_string();
             match rule {
-                Rule::Destroy => violations.extend(
-                    managed()
-                        .filter(|(_, a)| **a == ResourceAction::Delete)
-                        .map(|(i, _)| {
-                            let address = resources.address(i);
-                            violation(Some(address), "is destroyed".into(), flag.clone())
-                        }),
-                ),
+                Rule::Destroy | Rule::DeleteOnly => {
+                    let only = *rule == Rule::DeleteOnly;
+                    violations.extend(managed().filter_map(|(i, a)| {
+                        let what = match a {
+                            ResourceAction::Delete => "is destroyed",
+                            a if !only && destroys(a) => "is replaced, destroying its old object",
+                            _ => return None,
+                        };
+                        Some(violation(
+                            Some(resources.address(i)),
+                            what.into(),
+                            flag.clone(),
+                        ))
+                    }))
+                }
                 Rule::Replace => {
                     violations.extend(managed().filter(|(_, a)| a.is_replace()).map(|(i, _)| {
                         let address = resources.address(i);
@@ -156,16 +167,7 @@ pub fn evaluate(policy: &Policy, plans: &[Gated<'_>]) -> Vec<Violation> {
             }
         }
         if let Some(max) = policy.max_destroy {
-            let destroyed = managed()
-                .filter(|(_, a)| {
-                    matches!(
-                        a,
-                        ResourceAction::Delete
-                            | ResourceAction::DeleteThenCreate
-                            | ResourceAction::CreateThenDelete
-                    )
-                })
-                .count();
+            let destroyed = managed().filter(|(_, a)| destroys(a)).count();
             if destroyed > max {
                 let what = format!(
                     "{destroyed} {} destroyed (replacements included), more than {max}",
@@ -199,6 +201,18 @@ pub fn evaluate(policy: &Policy, plans: &[Gated<'_>]) -> Vec<Violation> {
         }
     }
     violations
+}
+
+/// Does the action destroy an object? A destroy, and both orders of replacement (not
+/// `create, forget`, which keeps the old object and only stops managing it). The one
+/// meaning of "destroyed" for `--fail-on destroy`, `--max-destroy` and the title's count.
+fn destroys(action: &ResourceAction) -> bool {
+    matches!(
+        action,
+        ResourceAction::Delete
+            | ResourceAction::DeleteThenCreate
+            | ResourceAction::CreateThenDelete
+    )
 }
 
 /// Failing or erroring check instances (the object itself when it has none).

@@ -230,6 +230,30 @@ async fn policy_violations_fail_after_the_comment_is_posted() {
     assert!(!ours(&gh)[0].body.contains("Policy:"));
 }
 
+/// A replacement destroys its old object: `--fail-on destroy` fails on both orders, and the
+/// comment says why; `--fail-on delete-only` does not.
+#[tokio::test(flavor = "multi_thread")]
+async fn replacements_fail_the_destroy_gate_in_the_comment() {
+    for case in ["create_before_destroy", "destroy_before_create"] {
+        let gh = fake().await;
+        let plan = main_plan(&format!(
+            "policy/replacements_count_as_destroyed/{case}/plan.json"
+        ));
+        let (_, stderr) = exited(&comment(&gh, &["--fail-on", "destroy", &plan]).await, 3);
+        assert!(
+            stderr.ends_with(" is replaced, destroying its old object (--fail-on destroy)\n"),
+            "{case}: {stderr}"
+        );
+        let body = &ours(&gh)[0].body;
+        assert!(
+            body.contains("is replaced, destroying its old object (`--fail-on destroy`)"),
+            "{case}: {body}"
+        );
+        exited(&comment(&gh, &["--fail-on", "delete-only", &plan]).await, 0);
+        assert!(!ours(&gh)[0].body.contains("Policy:"), "{case}");
+    }
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn policy_is_checked_on_dry_runs_and_skips_and_a_publish_failure_wins() {
     let gh = fake().await;

@@ -16,30 +16,31 @@ use super::{read_input, PlanArg};
 /// Terraform's log: a plan that failed, or the warnings of one that did not.
 #[derive(Debug, Clone, clap::Args)]
 pub struct LogArgs {
-    /// Terraform could not make the plan: post (or update, same key) a comment saying so,
-    /// with the errors from LOG, what `terraform plan` printed (the `-json` stream or plain
-    /// text). `NAME=LOG` names it like a plan (the default key is NAME, else the path).
-    /// Takes no PLAN.
+    /// Terraform could not make the plan: render a report saying so, with the errors from
+    /// LOG, what `terraform plan` printed (the `-json` stream or plain text). `NAME=LOG`
+    /// names it like a plan. Takes no PLAN.
     #[arg(long, value_name = "[NAME=]LOG", conflicts_with_all = ["plans", "log"])]
     pub failed: Option<String>,
     /// What `terraform plan -json` (or plain `terraform plan`) printed for this plan: its
-    /// warnings (and any errors) are added to the comment.
+    /// warnings (and any errors) are added to the output.
     #[arg(long, value_name = "FILE")]
     pub log: Option<String>,
 }
 
-/// Policy gates: checked after the comment is written; a violation exits with code 3.
+/// Policy gates: checked after the output (or comment) is written; a violation exits 3.
 #[derive(Debug, Clone, clap::Args)]
 pub struct PolicyArgs {
-    /// Fail (exit 3, after commenting) when the plan destroys or replaces a resource, has
-    /// drift, a failing check, or any change. Repeatable, or comma-separated.
+    /// Fail (exit 3, once the output is written) when the plan does this.
+    /// `destroy` counts replacements too (each destroys its old object); `delete-only`
+    /// counts only resources destroyed and not replaced. Repeatable, or comma-separated.
     #[arg(long, value_enum, value_name = "RULE", value_delimiter = ',')]
     pub fail_on: Vec<Rule>,
-    /// Fail when more than N objects are destroyed (replacements included).
+    /// Fail when more than N objects are destroyed (replacements included, as in `--fail-on
+    /// destroy`).
     #[arg(long, value_name = "N")]
     pub max_destroy: Option<usize>,
     /// Fail when a resource whose address or type matches GLOB (`*`, `?`; e.g.
-    /// `aws_db_*`, `module.prod.*`) is destroyed or replaced. Repeatable.
+    /// `aws_db_*`, `module.prod.*`) is destroyed or replaced (either order). Repeatable.
     #[arg(long, value_name = "GLOB")]
     pub protect: Vec<String>,
 }
