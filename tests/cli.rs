@@ -169,7 +169,7 @@ fn help_documents_exit_codes() {
 fn render_help_documents_exit_codes() {
     let out = run(&["render", "--help"], None);
     assert_success(&out);
-    for phrase in ["Exit codes", "--schemas", "--mode", "PLAN"] {
+    for phrase in ["Exit codes", "--schemas", "--plan-mode", "PLAN"] {
         assert!(
             out.stdout.contains(phrase),
             "no {phrase:?} in:\n{}",
@@ -445,4 +445,331 @@ fn command_line_names_are_shown_like_plan_values() {
         text.stdout
     );
     assert!(!text.stdout.lines().any(|l| l.starts_with("::")));
+}
+
+// ---------------------------------------------------------------------------
+// Policy: replacements destroy
+// ---------------------------------------------------------------------------
+
+const REPLACEMENTS: &str = "tests/fixtures/policy/replacements_count_as_destroyed";
+
+#[test]
+fn replacements_count_as_destroyed_in_every_gate() {
+    for case in ["create_before_destroy", "destroy_before_create"] {
+        let dir = format!("{REPLACEMENTS}/{case}");
+        let plan = format!("{dir}/plan.json");
+        let expected =
+            std::fs::read_to_string(crate_dir().join(&dir).join("expected-stderr.txt")).unwrap();
+        for format in ["text", "markdown"] {
+            let out = run(
+                &[
+                    "render",
+                    "--format",
+                    format,
+                    "--fail-on",
+                    "destroy",
+                    "--max-destroy",
+                    "0",
+                    "--protect",
+                    "null_*",
+                    &plan,
+                ],
+                None,
+            );
+            assert_no_panic(&out);
+            assert_eq!(out.code(), 3, "{case} {format}: stderr:\n{}", out.stderr);
+            assert_eq!(out.stderr, expected, "{case} {format}");
+            assert!(
+                out.stdout.contains("1 to destroy"),
+                "{case}: {}",
+                out.stdout
+            );
+            if format == "markdown" {
+                // The comment names the violation at its top.
+                assert!(
+                    out.stdout
+                        .contains("is replaced, destroying its old object (`--fail-on destroy`)"),
+                    "{case}: {}",
+                    out.stdout
+                );
+            }
+        }
+        // The narrow rule: destroyed and not replaced.
+        let out = render(&["--fail-on", "delete-only", &plan]);
+        assert_success(&out);
+    }
+}
+
+#[test]
+fn delete_only_still_fails_a_plain_destroy() {
+    let plan = "tests/fixtures/real-plans/removals/plan.json";
+    let out = render(&["--fail-on", "delete-only", plan]);
+    assert_eq!(out.code(), 3, "stderr:\n{}", out.stderr);
+    assert!(
+        out.stderr.contains(
+            "planmark: policy: null_resource.legacy is destroyed (--fail-on delete-only)\n"
+        ),
+        "{}",
+        out.stderr
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Help that fits its command, flags with one meaning
+// ---------------------------------------------------------------------------
+
+fn help(args: &[&str]) -> String {
+    let mut all = args.to_vec();
+    all.push("--help");
+    let out = run(&all, None);
+    assert_success(&out);
+    // Words only: clap wraps the text at its own width.
+    out.stdout.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn render_help_is_about_rendering() {
+    let text = help(&["render"]);
+    for phrase in [
+        "--plan-mode <MODE>",
+        "Usage: planmark render [OPTIONS] <PLAN>...",
+        "<PLAN>...",
+    ] {
+        assert!(text.contains(phrase), "no {phrase:?} in:\n{text}");
+    }
+    assert!(!text.contains("[PLAN]"), "a plan is required:\n{text}");
+    let lower = text.to_lowercase();
+    // Whole words: "postcondition" is fine.
+    let words: Vec<&str> = lower.split(|c: char| !c.is_alphanumeric()).collect();
+    for word in ["post", "posts", "posting", "posted"] {
+        assert!(
+            !words.contains(&word),
+            "render --help says {word:?}:\n{text}"
+        );
+    }
+    for word in [
+        "comment",
+        "--key",
+        "token",
+        "github unreachable",
+        "--mode <",
+    ] {
+        assert!(
+            !lower.contains(word),
+            "render --help mentions {word:?}:\n{text}"
+        );
+    }
+    let max_chars = &text[text.find("--max-chars").unwrap()..];
+    assert!(
+        max_chars[..max_chars.find("[default").unwrap()].contains("at least 2000"),
+        "--max-chars states its minimum:\n{text}"
+    );
+}
+
+#[test]
+fn comment_help_has_its_own_modes_and_a_required_plan() {
+    let text = help(&["comment"]);
+    for phrase in [
+        "--comment-mode <MODE>",
+        "--plan-mode <MODE>",
+        "Usage: planmark comment [OPTIONS] <PLAN>...",
+        "post (or update, under the same key) a comment",
+        "GitHub unreachable",
+        "at least 2000",
+    ] {
+        assert!(text.contains(phrase), "no {phrase:?} in:\n{text}");
+    }
+    assert!(!text.contains("[PLAN]"), "{text}");
+    assert!(
+        !text.contains("--mode <"),
+        "the old spelling is hidden:\n{text}"
+    );
+}
+
+#[test]
+fn templates_export_help_lists_only_its_own_exit_codes() {
+    let text = help(&["templates", "export"]);
+    assert!(text.contains("Exit codes"), "{text}");
+    for word in ["GitHub", "policy", "format_version", "3  "] {
+        assert!(
+            !text.contains(word),
+            "templates export --help mentions {word:?}:\n{text}"
+        );
+    }
+}
+
+#[test]
+fn old_mode_spellings_still_work_with_a_hint() {
+    let plan = "tests/fixtures/equivalence/drift_refresh_only/plan.json";
+    let new = render(&["--plan-mode", "normal", plan]);
+    assert_success(&new);
+    let old = render(&["--mode", "normal", plan]);
+    assert_eq!(old.code(), 0, "{}", old.stderr);
+    assert_eq!(old.stdout, new.stdout, "the same meaning");
+    assert_eq!(
+        old.stderr,
+        "planmark: note: `render --mode` is now `--plan-mode`; the old spelling still works\n"
+    );
+    let both = render(&["--mode", "normal", "--plan-mode", "normal", plan]);
+    assert_eq!(both.code(), 2, "{}", both.stderr);
+
+    // `comment --mode` was the comment mode.
+    let out = command(&[
+        "comment",
+        "--dry-run",
+        "--repo",
+        "octo/infra",
+        "--pr",
+        "7",
+        "--mode",
+        "new",
+        "examples/plan.json",
+    ])
+    .env_remove("GITHUB_TOKEN")
+    .env_remove("GITHUB_EVENT_PATH")
+    .output()
+    .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "planmark: note: `comment --mode` is now `--comment-mode`; the old spelling still works\n"
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .starts_with("planmark: would create a comment (no token"),
+        "{out:?}"
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Messages that name what was given
+// ---------------------------------------------------------------------------
+
+#[test]
+fn binary_plan_hint_names_the_file_given() {
+    let file = Temp::file("binary_plan_hint", b"PK\x03\x04\x14\x00binary plan");
+    let out = render(&[file.arg()]);
+    let hint = format!("`terraform show -json {} > plan.json`", file.arg());
+    assert_input_error(&out, file.arg(), &["is a binary plan file", &hint]);
+    assert!(!out.stderr.contains("tfplan"), "{}", out.stderr);
+    // A path that needs quoting is quoted for the shell.
+    let spaced = temp_path("binary plan hint", "my plan");
+    std::fs::write(&spaced, b"PK\x03\x04binary").unwrap();
+    let spaced = Temp { path: spaced };
+    let out = render(&[spaced.arg()]);
+    let hint = format!("`terraform show -json '{}' > plan.json`", spaced.arg());
+    assert_input_error(&out, spaced.arg(), &[&hint]);
+}
+
+#[test]
+fn comment_refuses_pull_request_zero() {
+    let out = run(
+        &[
+            "comment",
+            "--dry-run",
+            "--repo",
+            "octo/infra",
+            "--pr",
+            "0",
+            "examples/plan.json",
+        ],
+        None,
+    );
+    assert_no_panic(&out);
+    assert_eq!(out.code(), 2, "stderr:\n{}", out.stderr);
+    assert_eq!(out.stdout, "");
+    assert_one_line(&out.stderr);
+    assert!(
+        out.stderr
+            .starts_with("planmark: error: --pr 0: pull request numbers start at 1"),
+        "{}",
+        out.stderr
+    );
+}
+
+/// A plan with no changes (Terraform 1.0.3, null provider).
+const NO_CHANGES: &str = "tests/fixtures/real-plans/nothing_to_do/plan.json";
+
+#[test]
+fn tokenless_dry_run_honours_on_no_changes() {
+    let dry_run = |extra: &[&str], plan: &str| {
+        let mut args = vec!["comment", "--dry-run", "--repo", "octo/infra", "--pr", "7"];
+        args.extend_from_slice(extra);
+        args.push(plan);
+        let out = command(&args)
+            .env_remove("GITHUB_TOKEN")
+            .env_remove("GITHUB_EVENT_PATH")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {out:?}");
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        stdout.lines().next().unwrap_or_default().to_string()
+    };
+    let first = dry_run(&["--on-no-changes", "skip"], NO_CHANGES);
+    assert_eq!(
+        first,
+        "planmark: would post nothing new, as the plan has no changes (--on-no-changes skip); a comment of ours would still be updated (no token: existing comments not checked)"
+    );
+    let first = dry_run(&["--on-no-changes", "delete"], NO_CHANGES);
+    assert_eq!(
+        first,
+        "planmark: would delete our comment if there is one, as the plan has no changes (--on-no-changes delete; no token: existing comments not checked)"
+    );
+    let first = dry_run(&["--on-no-changes", "update"], NO_CHANGES);
+    assert_eq!(
+        first,
+        "planmark: would create or update the comment (no token: existing comments not checked)"
+    );
+    // With changes the choice does not apply; the comment mode does.
+    let first = dry_run(&["--on-no-changes", "delete"], "examples/plan.json");
+    assert_eq!(
+        first,
+        "planmark: would create or update the comment (no token: existing comments not checked)"
+    );
+    let first = dry_run(&["--comment-mode", "recreate"], "examples/plan.json");
+    assert_eq!(
+        first,
+        "planmark: would delete our comments and create a comment (no token: existing comments not checked)"
+    );
+}
+
+#[test]
+fn stdin_from_a_pipe_prints_no_hint() {
+    let plan = plan_creating(r#"{"triggers":{"a":"b"}}"#);
+    let out = run(&["render", "-"], Some(plan.as_bytes()));
+    assert_success(&out);
+}
+
+/// `render -` at a terminal says it is waiting for the plan; the plan typed (here written
+/// to the terminal's other end) then renders as usual.
+#[cfg(target_os = "linux")]
+#[test]
+fn stdin_at_a_terminal_says_it_is_reading_the_plan() {
+    use std::io::{Read, Write};
+    let pty = nix::pty::openpty(None, None).expect("openpty");
+    let mut child = command(&["render", "--format", "text", "-"])
+        .stdin(Stdio::from(pty.slave))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let mut first = [0u8; 40];
+    stderr.read_exact(&mut first).unwrap();
+    assert_eq!(&first, b"planmark: reading the plan from standard");
+    let mut terminal = std::fs::File::from(pty.master);
+    let plan = plan_creating(r#"{"triggers":{"a":"b"}}"#);
+    // A line, then Ctrl-D at the start of a line: end of input in canonical mode.
+    terminal.write_all(plan.as_bytes()).unwrap();
+    terminal.write_all(b"\n\x04").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let mut rest = String::new();
+    stderr.read_to_string(&mut rest).unwrap();
+    assert!(out.status.success(), "{rest}");
+    assert!(rest.starts_with(" input (end it with Ctrl-D"), "{rest}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("# null_resource.a will be created"),
+        "{stdout}"
+    );
 }

@@ -224,7 +224,7 @@ async fn a_huge_plan_posts_within_the_limit_and_size_refusals_shrink() {
             &gh,
             &ws,
             &[],
-            &["--mode", "new", "--max-chars", "300000", &plan],
+            &["--comment-mode", "new", "--max-chars", "300000", &plan],
         )
         .await,
     );
@@ -349,13 +349,29 @@ async fn enterprise_paths_and_every_mode() {
     let ws = Workspace::new("ghes");
     succeeded(&comment(&gh, &ws, &[], &[&changes()]).await);
     let first = ours(&gh)[0].id;
-    succeeded(&comment(&gh, &ws, &[], &["--mode", "new", &changes()]).await);
+    succeeded(&comment(&gh, &ws, &[], &["--comment-mode", "new", &changes()]).await);
     assert_eq!(ours(&gh).len(), 2);
-    succeeded(&comment(&gh, &ws, &[], &["--mode", "recreate", &other_changes()]).await);
+    succeeded(
+        &comment(
+            &gh,
+            &ws,
+            &[],
+            &["--comment-mode", "recreate", &other_changes()],
+        )
+        .await,
+    );
     let now = ours(&gh);
     assert_eq!(now.len(), 1, "recreate deletes ours first");
     assert_ne!(now[0].id, first);
-    succeeded(&comment(&gh, &ws, &[], &["--mode", "hide-and-new", &changes()]).await);
+    succeeded(
+        &comment(
+            &gh,
+            &ws,
+            &[],
+            &["--comment-mode", "hide-and-new", &changes()],
+        )
+        .await,
+    );
     let now = ours(&gh);
     assert_eq!(now.len(), 2);
     assert!(
@@ -364,7 +380,15 @@ async fn enterprise_paths_and_every_mode() {
     );
     // The next run hides only the previous comment, not the one hidden already.
     gh.clear_requests();
-    succeeded(&comment(&gh, &ws, &[], &["--mode", "hide-and-new", &other_changes()]).await);
+    succeeded(
+        &comment(
+            &gh,
+            &ws,
+            &[],
+            &["--comment-mode", "hide-and-new", &other_changes()],
+        )
+        .await,
+    );
     let now = ours(&gh);
     assert_eq!(now.len(), 3);
     assert!(now[0].minimized && now[1].minimized && !now[2].minimized);

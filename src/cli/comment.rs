@@ -11,7 +11,7 @@ use crate::error::{Error, Result};
 use crate::publish::client::{GitHub, RetryPolicy};
 use crate::publish::labels::{self, Verdict};
 use crate::publish::target::{resolve, TargetHints};
-use crate::publish::{publish, Done, Mode, OnNoChanges, Outcome, PublishError, Request};
+use crate::publish::{publish, unchecked, Done, Mode, OnNoChanges, Outcome, PublishError, Request};
 use crate::render::markdown::{render_comment_with, Comment, Extras, Meta, TemplateSet};
 
 /// GitHub refuses step summaries over 1 MiB.
@@ -82,7 +82,7 @@ fn comment_on(
         let request = Request {
             target,
             key: meta.key.clone(),
-            mode: mode(args.mode),
+            mode: mode(args.comment_mode()),
             on_no_changes: on_no_changes(args.on_no_changes),
             has_changes,
             dry_run: args.dry_run,
@@ -92,13 +92,7 @@ fn comment_on(
         let mut outcome = match &github {
             Some(github) => publish(github, &request).await?,
             // A dry run without a token cannot look for an existing comment.
-            None => Outcome {
-                done: Done::Created,
-                comment_id: None,
-                comment_url: None,
-                body: first.markdown.clone(),
-                actions: vec!["create or update the comment (no token: existing comments not checked)".into()],
-            },
+            None => unchecked(&request, first.markdown.clone()),
         };
         if args.labels.labels {
             let names = args.labels.names();
@@ -118,9 +112,10 @@ fn comment_on(
                 )),
             }
         }
-        Ok(outcome)
+        Ok((outcome, github.is_some()))
     })?;
-    report(args, &outcome, out)?;
+    let (outcome, checked) = outcome;
+    report(args, &outcome, checked, out)?;
     if !args.dry_run {
         actions_files(&env, loaded, &meta, &extras, templates, &first, &outcome)?;
     }
@@ -200,7 +195,7 @@ fn on_no_changes(choice: NoChangesArg) -> OnNoChanges {
 }
 
 /// What was done, on standard output (a dry run adds the body).
-fn report(args: &CommentArgs, outcome: &Outcome, out: &mut dyn Write) -> Result<()> {
+fn report(args: &CommentArgs, outcome: &Outcome, checked: bool, out: &mut dyn Write) -> Result<()> {
     let prefix = if args.dry_run { "would " } else { "" };
     let mut text = String::new();
     for action in &outcome.actions {
@@ -214,7 +209,8 @@ fn report(args: &CommentArgs, outcome: &Outcome, out: &mut dyn Write) -> Result<
         Done::Skipped => "no changes and no comment: nothing posted",
         _ => "",
     };
-    if !summary.is_empty() {
+    // Without a token nothing was looked at: the actions say what would happen.
+    if !summary.is_empty() && checked {
         text.push_str(&format!("planmark: {summary}\n"));
     }
     if let (Some(url), false) = (&outcome.comment_url, args.dry_run) {

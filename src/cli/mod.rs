@@ -21,14 +21,32 @@ use crate::render::markdown::GITHUB_MAX_CHARS;
 
 pub use meta::{run_info, RunInfo};
 
+/// Exit codes of the commands that post (and of the binary as a whole).
 const EXIT_CODES: &str = "\
 Exit codes:
   0  success
   1  runtime or API failure (output not written, GitHub unreachable or refusing)
   2  bad input or usage (unreadable file, not a plan, unsupported format_version, bad flags,
-     a template that does not parse or render)
+     a template that does not parse or render, no token, repository or pull request)
   3  the plan breaks a policy gate (--fail-on, --max-destroy, --protect); the output or
      comment was still written, and each violation is one line on standard error";
+
+/// `render` talks to nobody: its failures are local.
+const RENDER_EXIT_CODES: &str = "\
+Exit codes:
+  0  success
+  1  the output could not be written
+  2  bad input or usage (unreadable file, not a plan, unsupported format_version, bad flags,
+     a template that does not parse or render)
+  3  the plan breaks a policy gate (--fail-on, --max-destroy, --protect); the output was
+     still written, and each violation is one line on standard error";
+
+/// `templates export` writes files and nothing else.
+const EXPORT_EXIT_CODES: &str = "\
+Exit codes:
+  0  success
+  1  the directory or a file could not be written
+  2  bad usage (a template file exists and --force is not given, bad flags)";
 
 /// Turns a Terraform or OpenTofu plan into the text and pull-request comment reviewers
 /// want to read.
@@ -43,27 +61,46 @@ pub struct Cli {
 /// Subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Render one or more plans (`terraform show -json tfplan` output) to standard output:
-    /// the pull-request comment (Markdown), an HTML preview of it, its template context
-    /// (JSON), or Terraform's own text.
-    #[command(after_help = EXIT_CODES)]
+    /// Render plans (`terraform show -json tfplan` output) to standard output: GitHub
+    /// Markdown for a pull request, an HTML preview of it, the template context (JSON), or
+    /// Terraform's own text. Reads files only and writes only to standard output.
+    #[command(
+        after_help = RENDER_EXIT_CODES,
+        // Only `comment` finds its comment by key; the marker's key is of no use here.
+        mut_arg("key", |a| a.hide(true)),
+    )]
     Render(RenderArgs),
     /// Render the plans and post or update the pull-request comment on GitHub (token from
     /// GITHUB_TOKEN; repository, pull request and API URL from the Actions environment or
     /// flags). In Actions it also appends the comment to the step summary and writes step
     /// outputs.
-    #[command(after_help = EXIT_CODES)]
+    #[command(
+        after_help = EXIT_CODES,
+        mut_arg("failed", |a| a.help(COMMENT_FAILED_HELP)),
+        mut_arg("max_chars", |a| a.help(COMMENT_MAX_CHARS_HELP)),
+    )]
     Comment(CommentArgs),
     /// Work with the comment templates.
     #[command(subcommand)]
     Templates(TemplatesCommand),
 }
 
+/// `comment --failed`: what it posts.
+const COMMENT_FAILED_HELP: &str = "Terraform could not make the plan: post (or update, under \
+the same key) a comment saying so, with the errors from LOG, what `terraform plan` printed (the \
+`-json` stream or plain text). `NAME=LOG` names it like a plan (the default key is NAME, else \
+the path). Takes no PLAN";
+
+/// `comment --max-chars`: the comment's size.
+const COMMENT_MAX_CHARS_HELP: &str = "Size limit of the comment in characters (UTF-16 code \
+units, as GitHub counts), at least 2000; past it the comment is shortened by importance, with \
+a notice";
+
 /// `planmark templates ...`.
 #[derive(Debug, Subcommand)]
 pub enum TemplatesCommand {
     /// Write the built-in templates to DIR (as NAME.hbs) to edit and pass with `--templates`.
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = EXPORT_EXIT_CODES)]
     Export {
         /// Directory to write to (created if missing).
         dir: PathBuf,
@@ -71,25 +108,41 @@ pub enum TemplatesCommand {
         #[arg(long)]
         force: bool,
     },
-    /// Print the JSON Schema of the template context (what `--format json` prints).
+    /// Print the JSON Schema of the template context (what `render --format json` prints).
     Schema,
 }
 
 /// Options of `planmark render`.
 #[derive(Debug, clap::Args)]
 pub struct RenderArgs {
-    /// Output format: `markdown` is the pull-request comment, `html` a standalone preview
-    /// page of it, `json` the exact context the templates see, `text` exactly what
-    /// `terraform show tfplan` prints.
+    /// Output format: `markdown` is GitHub Markdown for the pull request, `html` a
+    /// standalone preview page of it, `json` the exact context the templates see, `text`
+    /// exactly what `terraform show tfplan` prints.
     #[arg(long, value_enum, default_value_t = Format::Markdown)]
     pub format: Format,
     /// How the plan was made (it changes some wording and is not recorded in the JSON);
     /// by default a plan with drift and no resource changes is taken as refresh-only.
-    #[arg(long, visible_alias = "plan-mode", value_enum, default_value_t = ModeArg::Auto)]
-    pub mode: ModeArg,
+    #[arg(long, value_enum, value_name = "MODE", default_value_t = ModeArg::Auto)]
+    pub plan_mode: ModeArg,
+    /// The old spelling of `--plan-mode` (hidden; it prints a hint).
+    #[arg(
+        long = "mode",
+        value_enum,
+        value_name = "MODE",
+        hide = true,
+        conflicts_with = "plan_mode"
+    )]
+    pub old_mode: Option<ModeArg>,
     /// What to render.
     #[command(flatten)]
     pub common: CommonArgs,
+}
+
+impl RenderArgs {
+    /// The plan mode asked for, by either spelling.
+    pub fn plan_mode(&self) -> ModeArg {
+        self.old_mode.unwrap_or(self.plan_mode)
+    }
 }
 
 /// Options of `planmark comment`.
@@ -98,16 +151,26 @@ pub struct CommentArgs {
     /// Repository to comment on (default: `GITHUB_REPOSITORY`).
     #[arg(long, value_name = "OWNER/NAME")]
     pub repo: Option<String>,
-    /// Pull request number (default: from the Actions event; for `push`, the open pull
-    /// request whose head is the commit).
+    /// Pull request number, 1 or more (default: from the Actions event; for `push`, the
+    /// open pull request whose head is the commit).
     #[arg(long, value_name = "N")]
     pub pr: Option<u64>,
     /// `update` edits our comment in place, `new` always posts, `recreate` deletes ours and
     /// posts, `hide-and-new` hides ours as outdated and posts.
-    #[arg(long, value_enum, default_value_t = CommentMode::Update)]
-    pub mode: CommentMode,
-    /// How the plan was made (see `render --mode`).
-    #[arg(long, value_enum, default_value_t = ModeArg::Auto)]
+    #[arg(long, value_enum, value_name = "MODE", default_value_t = CommentMode::Update)]
+    pub comment_mode: CommentMode,
+    /// The old spelling of `--comment-mode` (hidden; it prints a hint).
+    #[arg(
+        long = "mode",
+        value_enum,
+        value_name = "MODE",
+        hide = true,
+        conflicts_with = "comment_mode"
+    )]
+    pub old_mode: Option<CommentMode>,
+    /// How the plan was made (it changes some wording and is not recorded in the JSON);
+    /// by default a plan with drift and no resource changes is taken as refresh-only.
+    #[arg(long, value_enum, value_name = "MODE", default_value_t = ModeArg::Auto)]
     pub plan_mode: ModeArg,
     /// With no changes: `update` as usual, `skip` posts nothing new (an existing comment is
     /// still updated), `delete` removes our comment.
@@ -119,7 +182,8 @@ pub struct CommentArgs {
     /// Longest total wait for one request under rate limits and retries, in seconds.
     #[arg(long, value_name = "SECONDS", default_value_t = 120)]
     pub max_wait: u64,
-    /// Print what would be done and the body; change nothing.
+    /// Print what would be done and the body; change nothing. Without a token, says what
+    /// would be done without looking at the existing comments.
     #[arg(long)]
     pub dry_run: bool,
     /// Pull-request labels.
@@ -128,6 +192,13 @@ pub struct CommentArgs {
     /// What to render.
     #[command(flatten)]
     pub common: CommonArgs,
+}
+
+impl CommentArgs {
+    /// The comment mode asked for, by either spelling.
+    pub fn comment_mode(&self) -> CommentMode {
+        self.old_mode.unwrap_or(self.comment_mode)
+    }
 }
 
 /// `--comment-mode` values.
@@ -172,11 +243,13 @@ pub struct CommonArgs {
     /// names, or their paths when not named).
     #[arg(long)]
     pub key: Option<String>,
-    /// Size limit of the comment in characters (UTF-16 code units, as GitHub counts); past
-    /// it the comment is shortened by importance, with a notice.
+    /// Size limit of the Markdown in characters (UTF-16 code units, as GitHub counts), at
+    /// least 2000; past it the content is shortened by importance, with a notice. Not used
+    /// by `--format text`.
     #[arg(long, value_name = "N", default_value_t = GITHUB_MAX_CHARS, value_parser = parse_max_chars)]
     pub max_chars: usize,
-    /// A template file replacing the main template (`comment.hbs`).
+    /// A template file replacing the main template (`NAME.hbs` of `planmark templates
+    /// export`: the one that includes the others).
     #[arg(long, value_name = "FILE")]
     pub template: Option<PathBuf>,
     /// A directory of `NAME.hbs` files overriding the built-in templates of the same name
@@ -194,8 +267,11 @@ pub struct CommonArgs {
     /// Policy gates.
     #[command(flatten)]
     pub policy: gates::PolicyArgs,
-    /// Plan JSON files, `-` for standard input, optionally named: `NAME=PATH`.
-    #[arg(value_name = "PLAN", required_unless_present = "failed")]
+    /// One or more plans: `terraform show -json` output files, or `-` for standard input
+    /// (read only when given); `NAME=PATH` names one. Required, except with `--failed`.
+    // Required, and not an error with `--failed` because the two conflict: clap then shows
+    // `<PLAN>...`, not `[PLAN]...`.
+    #[arg(value_name = "PLAN", required = true)]
     pub plans: Vec<String>,
 }
 
@@ -253,9 +329,9 @@ fn parse_max_chars(text: &str) -> std::result::Result<usize, String> {
 /// Output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
-    /// The pull-request comment (GitHub Markdown).
+    /// GitHub Markdown for the pull request.
     Markdown,
-    /// A standalone HTML page showing the comment as GitHub would.
+    /// A standalone HTML page showing that Markdown as GitHub would.
     Html,
     /// The template context as JSON (see docs/template-context.md).
     Json,
@@ -263,7 +339,7 @@ pub enum Format {
     Text,
 }
 
-/// `--mode` values.
+/// `--plan-mode` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ModeArg {
     /// Infer from the plan.
@@ -402,21 +478,43 @@ pub fn read_input_at_most(path: &str, max: u64) -> Result<Vec<u8>> {
 /// Runs a parsed command line, writing to `out`.
 pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<()> {
     match cli.command {
-        // In Actions, plan strings in the output must not issue workflow commands.
-        Command::Render(args) if workflow::stdout_reaches_runner() => {
-            let token = workflow::token().map_err(Error::Write)?;
-            let mut paused = workflow::StopCommands::new(out, token);
-            let result = render::render(args, &mut paused);
-            let finished = paused.finish().map_err(Error::Write);
-            result.and(finished)
+        Command::Render(args) => {
+            if args.old_mode.is_some() {
+                old_spelling("render --mode", "--plan-mode");
+            }
+            // In Actions, plan strings in the output must not issue workflow commands.
+            if workflow::stdout_reaches_runner() {
+                let token = workflow::token().map_err(Error::Write)?;
+                let mut paused = workflow::StopCommands::new(out, token);
+                let result = render::render(args, &mut paused);
+                let finished = paused.finish().map_err(Error::Write);
+                return result.and(finished);
+            }
+            render::render(args, out)
         }
-        Command::Render(args) => render::render(args, out),
-        Command::Comment(args) => comment::comment(args, out),
+        Command::Comment(args) => {
+            if args.old_mode.is_some() {
+                old_spelling("comment --mode", "--comment-mode");
+            }
+            if args.pr == Some(0) {
+                return Err(Error::Publish(crate::publish::PublishError::Config(
+                    "--pr 0: pull request numbers start at 1; pass the number in the pull \
+                     request's URL (.../pull/N), or leave --pr out in a pull_request workflow"
+                        .into(),
+                )));
+            }
+            comment::comment(args, out)
+        }
         Command::Templates(TemplatesCommand::Export { dir, force }) => {
             templates::export(&dir, force, out)
         }
         Command::Templates(TemplatesCommand::Schema) => templates::schema(out),
     }
+}
+
+/// One line on standard error for a flag given by its old name, which still works.
+fn old_spelling(old: &str, new: &str) {
+    eprintln!("planmark: note: `{old}` is now `{new}`; the old spelling still works");
 }
 
 #[cfg(test)]

@@ -118,6 +118,12 @@ pub(super) fn with_loaded<T>(
     let mut inputs = Vec::with_capacity(args.plans.len());
     for raw in &args.plans {
         let arg = PlanArg::parse(raw);
+        if arg.path == "-" && std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+            // Otherwise a `-` typed at a terminal waits for input with no word of why.
+            eprintln!(
+                "planmark: reading the plan from standard input (end it with Ctrl-D, or pass the plan's path instead of -)"
+            );
+        }
         let bytes = read_input_at_most(&arg.path, args.max_input_size)?;
         inputs.push((arg, bytes));
     }
@@ -261,7 +267,7 @@ pub(super) fn render(args: RenderArgs, out: &mut dyn Write) -> Result<()> {
     let common = &args.common;
     let comment_format = !matches!(args.format, Format::Text);
     let templates = template_set(common)?;
-    let mode = args.mode.plan_mode();
+    let mode = args.plan_mode().plan_mode();
     let templates_used = comment_format.then_some(&templates);
     with_loaded(
         common,

@@ -9,9 +9,12 @@ use crate::render::markdown::templates::BUILT_IN;
 use crate::render::markdown::Context;
 
 pub(super) fn export(dir: &Path, force: bool, out: &mut dyn Write) -> Result<()> {
-    let io_error = |path: &Path, source: std::io::Error| Error::Read {
-        path: path.display().to_string(),
-        source,
+    // A directory or file that cannot be written is a runtime failure (exit 1), named.
+    let io_error = |path: &Path, source: std::io::Error| {
+        Error::Write(std::io::Error::new(
+            source.kind(),
+            format!("{}: {source}", path.display()),
+        ))
     };
     std::fs::create_dir_all(dir).map_err(|e| io_error(dir, e))?;
     // Check everything first so a refusal writes nothing.

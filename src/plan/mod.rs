@@ -156,7 +156,10 @@ fn check_text<'a>(path: &str, bytes: &'a [u8]) -> Result<&'a str> {
     if bytes.starts_with(b"PK\x03\x04") {
         return Err(Error::input(
             path,
-            "is a binary plan file; convert it first with `terraform show -json tfplan > plan.json`",
+            format!(
+                "is a binary plan file; convert it first with `terraform show -json {} > plan.json`",
+                binary_plan_arg(path)
+            ),
         ));
     }
     if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
@@ -195,6 +198,17 @@ pub fn is_wrapper_output(bytes: &[u8]) -> bool {
         None => text,
     };
     last.starts_with(b"::debug::") || last.starts_with(b"::set-output ")
+}
+
+/// The binary plan's path as a shell word for the hint: as given when it needs no quoting,
+/// else in single quotes; standard input has no path to give.
+fn binary_plan_arg(path: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "._-/+:@%,".contains(c);
+    match path {
+        "-" => "PLANFILE".to_string(),
+        _ if !path.starts_with('-') && path.chars().all(plain) => path.to_string(),
+        _ => format!("'{}'", path.replace('\'', "'\\''")),
+    }
 }
 
 /// Finds `format_version` without caring about the rest of the document's shape.

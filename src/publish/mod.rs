@@ -202,6 +202,38 @@ pub async fn publish(github: &GitHub, request: &Request<'_>) -> Result<Outcome, 
     publisher.run().await
 }
 
+/// What [`publish`] would do when the existing comments cannot be looked at (a dry run
+/// without a token): the same choices, by mode and `--on-no-changes`, said conditionally.
+pub fn unchecked(request: &Request<'_>, body: String) -> Outcome {
+    const UNCHECKED: &str = "no token: existing comments not checked";
+    let (done, action) = match (request.has_changes, request.on_no_changes) {
+        (false, OnNoChanges::Delete) => (
+            Done::Deleted,
+            format!("delete our comment if there is one, as the plan has no changes (--on-no-changes delete; {UNCHECKED})"),
+        ),
+        (false, OnNoChanges::Skip) => (
+            Done::Skipped,
+            format!("post nothing new, as the plan has no changes (--on-no-changes skip); a comment of ours would still be updated ({UNCHECKED})"),
+        ),
+        _ => {
+            let what = match request.mode {
+                Mode::Update => "create or update the comment",
+                Mode::New => "create a comment",
+                Mode::Recreate => "delete our comments and create a comment",
+                Mode::HideAndNew => "hide our comments as outdated and create a comment",
+            };
+            (Done::Created, format!("{what} ({UNCHECKED})"))
+        }
+    };
+    Outcome {
+        done,
+        comment_id: None,
+        comment_url: None,
+        body,
+        actions: vec![action],
+    }
+}
+
 impl Publisher<'_, '_> {
     fn outcome(&mut self, done: Done, comment: Option<&Comment>, body: String) -> Outcome {
         Outcome {
