@@ -1,7 +1,7 @@
 //! Terraform 1.14 action invocations, as a user runs planmark on them: the text
 //! (`--format text`, byte for byte what Terraform prints), the comment (golden), the
 //! template context, the `--fail-on changes` gate, a big plan read element by element,
-//! and Terraform's own text from `../shared` (skipped, with a note, when it is absent).
+//! and Terraform's own text from `../shared` (ignored where it is absent).
 //!
 //! Fixtures: `fixtures/actions/<behaviour>/{plan.json, schemas.json, expected.txt,
 //! expected.md}` (see `fixtures/actions/ORIGIN.md`); `PLANMARK_BLESS=1` rewrites the
@@ -221,13 +221,15 @@ fn a_big_plan_reads_its_invocations_too() {
 /// PR 38861, which the newest Terraform prints and planmark follows), so that one line is
 /// left out of planmark's text; the rest must be identical.
 #[test]
+#[cfg_attr(
+    not(planmark_shared),
+    ignore = "needs ../shared (Terraform's corpus); see tests/README.md"
+)]
 fn terraforms_cloud_log_prints_the_same_section() {
     let shared = crate_dir().join("../shared");
     let log = shared.join("corpus/terraform-testdata/cloud/action/plan.log");
-    let Ok(log) = std::fs::read_to_string(&log) else {
-        eprintln!("SKIPPED: {} is absent", log.display());
-        return;
-    };
+    let log = std::fs::read_to_string(&log)
+        .unwrap_or_else(|e| panic!("{}: {e} (../shared is present)", log.display()));
     // The action the log shows, with the `external` action's schema (from the shared
     // terraform-json sample) under the log's type name.
     let plan = br#"{"format_version":"1.2","terraform_version":"1.14.0","planned_values":{"root_module":{}},

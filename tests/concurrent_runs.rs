@@ -14,7 +14,7 @@ use planmark::render::markdown::marker::{marker_line, parse_marker, MarkerData};
 use support::fake_github::{Comment, FakeGitHub, Route, User};
 use support::publishing::{assert_ok, command, fake, ours, HEAD, OWNER, REPO};
 
-/// Tries of the plain case (`--mode update`, no comment yet).
+/// Tries of the plain case (`--comment-mode update`, no comment yet).
 const TRIES: u64 = 20;
 /// Tries of each other mode.
 const MODE_TRIES: u64 = 5;
@@ -29,7 +29,7 @@ fn plan(path: &str) -> String {
 /// Runs 100 and 101 (the newer), each with its own plan and title, started at once.
 fn start_both(gh: &FakeGitHub, pr: u64, mode: &str) -> [Child; 2] {
     let run = |run_id: u64, tag: &str, path: &str| -> Command {
-        let args = ["--mode", mode, "--title", tag, &plan(path)].map(String::from);
+        let args = ["--comment-mode", mode, "--title", tag, &plan(path)].map(String::from);
         command(gh, pr, run_id, &args)
     };
     let mut older = run(100, "TAGX", "examples/plan.json");

@@ -298,7 +298,12 @@ async fn case(
         model.0.push((tag, key, false));
     }
     let modes = |tag: &str, key: &str| {
-        let mut args = vec!["--mode", mode.mode, "--on-no-changes", mode.on_no_changes];
+        let mut args = vec![
+            "--comment-mode",
+            mode.mode,
+            "--on-no-changes",
+            mode.on_no_changes,
+        ];
         args.extend(["--title", tag, "--key", key]);
         args.into_iter().map(String::from).collect::<Vec<_>>()
     };
