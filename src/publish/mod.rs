@@ -6,7 +6,7 @@
 //! key are touched (a copy of a marker elsewhere in a body is plan text); an older run
 //! never overwrites a newer one's comment; an unchanged body is not re-sent; a create that
 //! failed ambiguously is looked for before it is sent again (no duplicates); two runs that
-//! create at once converge on one comment ([`Publisher::converge`]); a body GitHub finds
+//! create at once converge on one comment (`Publisher::converge`); a body GitHub finds
 //! too long is re-rendered smaller, so size never fails the job.
 
 pub mod client;
