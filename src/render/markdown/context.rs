@@ -14,6 +14,7 @@ use crate::render::text::shows;
 
 use super::catalog::{entry_text, Catalog, Detail, Item};
 use super::diff_lines::diff_body;
+use super::escape;
 use super::extras::{self, Diagnostics, Extras, FailedPlan, PolicyContext, UnreadablePlan};
 use super::invocations::{invocation_context, Invocations};
 use super::source::{Body, Plans};
@@ -43,7 +44,7 @@ pub struct Context {
     /// The tool named in the comment: `OpenTofu` when every plan was made by OpenTofu
     /// (or `--tool tofu`), else `Terraform`.
     pub tool: Tool,
-    /// A title given with `--title`, shown instead of the plan name.
+    /// A title given with `--title`, shown instead of the plan name, on one line.
     pub title: Option<String>,
     /// The comment key (which comment this is, for updating it later).
     pub key: String,
@@ -487,7 +488,7 @@ pub fn build(
     Ok(Context {
         schema_version: SCHEMA_VERSION,
         tool,
-        title: meta.title.clone(),
+        title: meta.title.as_deref().map(escape::one_line),
         key: meta.key.clone(),
         multiple: named.len() + extra.unreadable.len() > 1,
         status: status.to_string(),

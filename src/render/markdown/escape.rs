@@ -174,6 +174,16 @@ pub fn visible_text(text: &str) -> String {
     out
 }
 
+/// `text`'s non-blank lines joined by spaces, for text the templates lay out as one line
+/// outside a quote (`--title` in a heading, a diagnostic's summary in bold): a line break
+/// there (`<br>`) would let the rest stand alone as if planmark wrote it.
+pub fn one_line(text: &str) -> String {
+    text.split(['\r', '\n'])
+        .filter(|l| !l.trim().is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// The longest run of `ch` in `text`.
 fn longest_run(text: &str, ch: char) -> usize {
     let (mut best, mut run) = (0, 0);
@@ -333,6 +343,15 @@ mod tests {
             "abc123 deadbe",
             "6 in a row stay as they are"
         );
+    }
+
+    #[test]
+    fn one_line_joins_lines() {
+        assert_eq!(
+            one_line("a\r\n\n  \nPlan: 1 to add\r### x"),
+            "a Plan: 1 to add ### x"
+        );
+        assert_eq!(one_line("plain"), "plain");
     }
 
     #[test]

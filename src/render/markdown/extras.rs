@@ -193,7 +193,7 @@ fn entry(d: &Diagnostic, tight: usize) -> DiagnosticEntry {
         severity: severity.to_string(),
         label: label.to_string(),
         icon: icon(severity).to_string(),
-        summary: shorten(&d.summary, 300),
+        summary: shorten(&escape::one_line(&d.summary), 300),
         detail: shorten(d.detail.trim_end(), DETAIL_CHARS[tight]),
         address: d.address.clone(),
         location: d
