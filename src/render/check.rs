@@ -328,6 +328,8 @@ fn scan_references(text: &str, found: &mut Vec<String>) {
             '#' if at(i + 1).is_ascii_digit() && !(prev.is_alphanumeric() || prev == '&') => {
                 Some(i)
             }
+            // `owner/repo#1` links to another repository's issue.
+            '#' if at(i + 1).is_ascii_digit() => repo_before(&chars[..i]),
             'g' | 'G'
                 if starts(i, "gh-") && at(i + 3).is_ascii_digit() && !prev.is_alphanumeric() =>
             {
@@ -365,6 +367,19 @@ fn scan_references(text: &str, found: &mut Vec<String>) {
             found.push(snippet);
         }
     }
+}
+
+/// Where `owner/repo` starts when `before` ends with one (GitHub's names: letters, digits,
+/// `-`, `_` and `.`).
+fn repo_before(before: &[char]) -> Option<usize> {
+    let name = |c: &char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.');
+    let repo = before.iter().rev().take_while(|c| name(c)).count();
+    let slash = before.len().checked_sub(repo + 1)?;
+    if repo == 0 || before[slash] != '/' {
+        return None;
+    }
+    let owner = before[..slash].iter().rev().take_while(|c| name(c)).count();
+    (owner > 0).then_some(slash - owner)
 }
 
 /// Decodes the entities that matter for reading raw HTML: `&lt; &gt; &amp; &quot; &apos;
@@ -558,6 +573,7 @@ mod tests {
                 "A5C3785ED8D6A35868BC169F07E40E889087FD2E",
             ),
             ("(1234567)", "1234567)"),
+            ("see octo-org/infra.tf#12.", "octo-org/infra.tf#12."),
         ];
         for (md, want) in live {
             assert_eq!(live_references(md), [want], "{md:?}");
@@ -568,7 +584,7 @@ mod tests {
             "a <code>@user</code> b",
             "@\u{200B}user #\u{200B}1 GH\u{200B}-1 https:\u{200B}//x www\u{200B}.x",
             "<details><summary>Changes to <code>&#64;user</code></summary>\n",
-            "C#1 a&amp;#35;1 high-5 email at x",
+            "C#1 a&amp;#35;1 high-5 email at x /x#1",
             "<!-- planmark:v1 {\"u\":\"@user https://x\"} -->\n",
             "`a5c3785` abc123 x1234567 a5c378\u{200B}5ed8d6 a5c3785ed8d6a35868bc169f07e40e889087fd2e0",
         ];
