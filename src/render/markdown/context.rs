@@ -148,7 +148,7 @@ pub struct PlanContext {
     pub name: String,
     /// The tool that made the plan (`Terraform` or `OpenTofu`): its diffs use its wording.
     pub tool: Tool,
-    /// Terraform (or OpenTofu) version that made the plan.
+    /// Terraform (or OpenTofu) version that made the plan, on one line.
     pub terraform_version: Option<String>,
     /// Plan JSON format version.
     pub format_version: String,
@@ -329,7 +329,7 @@ pub struct Truncation {
 pub struct Footer {
     /// planmark's version.
     pub planmark_version: String,
-    /// Distinct Terraform versions of the plans.
+    /// Distinct Terraform versions of the plans, each on one line.
     pub terraform_versions: Vec<String>,
     /// Distinct plan format versions.
     pub format_versions: Vec<String>,
@@ -751,7 +751,7 @@ fn plan_context(
     Ok(PlanContext {
         name: named.name.to_string(),
         tool: plan.tool,
-        terraform_version: plan.terraform_version.clone(),
+        terraform_version: plan.terraform_version.as_deref().map(escape::one_line),
         format_version: plan.format_version.clone(),
         mode: plan.mode,
         errored: plan.errored,
@@ -939,20 +939,22 @@ fn shorten(message: &str, max: usize) -> String {
 }
 
 fn footer(plans: &[&PlanDiff], meta: &Meta, log_version: Option<&str>) -> Footer {
+    // Versions come from the plan or log as written: one line each, as the footer is.
     let mut terraform_versions: Vec<String> = Vec::new();
     // A failed plan has no plan JSON: its log's `version` message names Terraform.
     if let (true, Some(v)) = (plans.is_empty(), log_version) {
-        terraform_versions.push(v.to_string());
+        terraform_versions.push(escape::one_line(v));
     }
     let mut format_versions: Vec<String> = Vec::new();
     for plan in plans {
-        if let Some(v) = &plan.terraform_version {
-            if !terraform_versions.contains(v) {
-                terraform_versions.push(v.clone());
+        if let Some(v) = plan.terraform_version.as_deref().map(escape::one_line) {
+            if !terraform_versions.contains(&v) {
+                terraform_versions.push(v);
             }
         }
-        if !format_versions.contains(&plan.format_version) {
-            format_versions.push(plan.format_version.clone());
+        let format = escape::one_line(&plan.format_version);
+        if !format_versions.contains(&format) {
+            format_versions.push(format);
         }
     }
     Footer {
