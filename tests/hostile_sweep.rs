@@ -590,10 +590,10 @@ fn the_checks_catch_every_payload_unescaped() {
 }
 
 /// Text the templates lay out on one line outside a quote keeps to that line: a line break
-/// in `--title` (a heading) or a diagnostic's summary (a bold line) would let its next line
-/// stand alone as if planmark wrote it.
+/// in `--title` (a heading), a diagnostic's summary (a bold line) or a Terraform version
+/// (the footer) would let its next line stand alone as if planmark wrote it.
 #[test]
-fn titles_and_diagnostic_summaries_stay_on_one_line() {
+fn titles_summaries_and_versions_stay_on_one_line() {
     let forged = "Plan: 31337 to add, 0 to change, 0 to destroy.";
     let dir = support::fixtures_dir().join("hostile-sweep");
     let plan = dir.join("markers/plan.json").display().to_string();
@@ -602,12 +602,21 @@ fn titles_and_diagnostic_summaries_stay_on_one_line() {
     let diagnostic = serde_json::json!({"@level": "error", "type": "diagnostic",
         "@message": "Error: x", "diagnostic": {"severity": "error",
         "summary": format!("Bad thing\n{forged}"), "detail": ""}});
-    std::fs::write(&log_path, format!("{diagnostic}\n")).unwrap();
+    let version = serde_json::json!({"@level": "info", "type": "version",
+        "@message": "Terraform 1.9.5", "terraform": format!("1.9.5\n{forged}"), "ui": "1.2"});
+    std::fs::write(&log_path, format!("{version}\n{diagnostic}\n")).unwrap();
     let log = log_path.display().to_string();
+    let versioned = log_path.with_extension("json");
+    let mut json: serde_json::Value =
+        serde_json::from_str(&support::read_text(Path::new(&plan))).unwrap();
+    json["terraform_version"] = format!("1.9.5\n{forged}").into();
+    std::fs::write(&versioned, json.to_string()).unwrap();
+    let versioned = versioned.display().to_string();
     let title = format!("dev\r\n{forged}");
-    let runs: [(&str, Vec<&str>); 2] = [
+    let runs: [(&str, Vec<&str>); 3] = [
         ("title", vec!["--title", &title, &plan]),
-        ("summary", vec!["--failed", &log]),
+        ("summary and log version", vec!["--failed", &log]),
+        ("plan version", vec![&versioned]),
     ];
     for (what, args) in runs {
         let out = Command::new(env!("CARGO_BIN_EXE_planmark"))
@@ -622,5 +631,6 @@ fn titles_and_diagnostic_summaries_stay_on_one_line() {
         assert!(sweep.0.is_empty(), "{what}: {:?}\n{md}", sweep.0);
         assert!(!md.contains(&format!("<br>{forged}")), "{what}:\n{md}");
     }
-    let _ = std::fs::remove_file(log_path);
+    let _ = std::fs::remove_file(&log_path);
+    let _ = std::fs::remove_file(log_path.with_extension("json"));
 }
