@@ -12,9 +12,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use planmark::render::check::{check_markdown, live_references};
-use pulldown_cmark::{
-    BlockQuoteKind, CodeBlockKind, Event, LinkType, Options, Parser, Tag, TagEnd,
-};
+use pulldown_cmark::{CodeBlockKind, Event, LinkType, Options, Parser, Tag, TagEnd};
+use support::fake_github::FakeGitHub;
 use support::publishing::{assert_ok, command, fake, output, OWNER, REPO};
 
 /// GitHub's comment extensions plus math, which GitHub renders from `$`.
@@ -144,8 +143,10 @@ impl Sweep {
             self.push(at, format!("{} UTF-16 units", md.encode_utf16().count()));
         }
         self.parsed(at, md);
+        let code = code_ranges(md);
         for (offset, tag) in tags(md) {
-            if !COMMENT_TAGS.contains(&tag.as_str()) && !in_code(md, offset) {
+            let in_code = code.iter().any(|r| r.contains(&offset));
+            if !COMMENT_TAGS.contains(&tag.as_str()) && !in_code {
                 self.push(at, format!("raw HTML <{tag}>"));
             }
         }
@@ -174,7 +175,7 @@ impl Sweep {
             }
             line.clear();
         };
-        for (event, range) in Parser::new_ext(md, OPTIONS).into_offset_iter() {
+        for event in Parser::new_ext(md, OPTIONS) {
             match event {
                 Event::InlineMath(m) | Event::DisplayMath(m) => {
                     self.push(at, format!("math {:?}", preview(&m)))
@@ -267,7 +268,6 @@ impl Sweep {
                 Event::FootnoteReference(r) => self.push(at, format!("footnote reference {r}")),
                 _ => {}
             }
-            let _ = range;
         }
     }
 
@@ -283,7 +283,7 @@ impl Sweep {
                 text.starts_with(c)
             };
             if hit {
-                self.push(at, format!("{kind} started by {c}: {:?}", preview(&text)));
+                self.push(at, format!("{kind} started by {c}: {:?}", preview(text)));
                 return;
             }
         }
@@ -322,14 +322,13 @@ fn tags(text: &str) -> Vec<(usize, String)> {
     found
 }
 
-/// Whether `offset` is inside a code span or block, where GitHub shows `<` as text.
-fn in_code(md: &str, offset: usize) -> bool {
+/// The code spans and blocks of `md`, where GitHub shows `<` as text.
+fn code_ranges(md: &str) -> Vec<std::ops::Range<usize>> {
     Parser::new_ext(md, OPTIONS)
         .into_offset_iter()
-        .any(|(event, range)| {
-            matches!(event, Event::Code(_) | Event::Start(Tag::CodeBlock(_)))
-                && range.contains(&offset)
-        })
+        .filter(|(event, _)| matches!(event, Event::Code(_) | Event::Start(Tag::CodeBlock(_))))
+        .map(|(_, range)| range)
+        .collect()
 }
 
 /// Text as a reader sees it: entities decoded, zero-width spaces gone.
@@ -467,74 +466,86 @@ fn key_args(case: &Case) -> (Vec<String>, String) {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn every_case_posts_safely_to_github() {
-    let gh = fake().await;
-    let mut sweep = Sweep::default();
+    let gh = std::sync::Arc::new(fake().await);
     let tmp = std::env::temp_dir().join(format!("planmark-sweep-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();
+    // Two cases at a time: CI has two cores.
+    let limit = std::sync::Arc::new(tokio::sync::Semaphore::new(2));
+    let mut tasks = Vec::new();
     for (pr, case) in (1..).zip(cases()) {
-        gh.add_pull(OWNER, REPO, pr, support::publishing::HEAD, "f", "open");
-        let (extra, key) = key_args(&case);
-        let summary = tmp.join(format!("{pr}-summary"));
-        let outputs = tmp.join(format!("{pr}-outputs"));
-        let actions = |mut cmd: Command| {
-            cmd.env("GITHUB_ACTIONS", "true")
-                .env("GITHUB_STEP_SUMMARY", &summary)
-                .env("GITHUB_OUTPUT", &outputs);
-            cmd
-        };
-        let args = [extra, case.args.clone()].concat();
-        let out = output(actions(command(&gh, pr, 20, &args))).await;
-        let at = format!("{}, comment", case.name);
-        if !matches!(out.status.code(), Some(0 | 3)) {
-            assert_ok(&at, &out);
-        }
-        let posted = support::publishing::ours(&gh, pr);
-        let Some(first) = posted.first() else {
-            sweep.push(&at, "nothing posted");
-            continue;
-        };
-        sweep.markdown(&at, &first.body);
-        sweep.secrets(&at, &first.body, &case.secrets);
-        for (what, text) in [
-            ("stdout", String::from_utf8_lossy(&out.stdout).into_owned()),
-            ("stderr", String::from_utf8_lossy(&out.stderr).into_owned()),
-            ("step summary", read(&summary)),
-            ("GITHUB_OUTPUT", read(&outputs)),
-        ] {
-            sweep.secrets(&format!("{at}, {what}"), &text, &case.secrets);
-            if what == "step summary" && std::env::var_os("SWEEP_DUMP").is_some() {
-                std::fs::write(format!("/tmp/sweep-{}.md", case.name), &text).unwrap();
-            }
-            if what == "step summary" {
-                sweep.markdown_within(&format!("{at}, {what}"), &text, 1 << 20);
-            }
-            if what == "stdout" || what == "stderr" {
-                sweep.workflow_commands(&format!("{at}, {what}"), &text);
-            }
-        }
-        // An honest run with the same key updates the comment: no copy was honoured.
-        let honest = vec![
-            "--key".to_string(),
-            key,
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("examples/plan.json")
-                .display()
-                .to_string(),
-        ];
-        let out = output(command(&gh, pr, 21, &honest)).await;
-        assert_ok(&format!("{at}, honest run"), &out);
-        let after = support::publishing::ours(&gh, pr);
-        if after.len() != 1 || after[0].id != first.id || after[0].body == first.body {
-            sweep.push(&at, "an honest run did not update the comment in place");
-        }
+        let (gh, tmp, limit) = (gh.clone(), tmp.clone(), limit.clone());
+        tasks.push(tokio::spawn(async move {
+            let _permit = limit.acquire().await.unwrap();
+            post_case(&gh, pr, &case, &tmp).await
+        }));
+    }
+    let mut found = Vec::new();
+    for task in tasks {
+        found.extend(task.await.expect("case task"));
     }
     let _ = std::fs::remove_dir_all(&tmp);
     assert!(
-        sweep.0.is_empty(),
+        found.is_empty(),
         "{} violations:\n{}",
-        sweep.0.len(),
-        sweep.0.join("\n")
+        found.len(),
+        found.join("\n")
     );
+}
+
+/// Posts `case` to pull request `pr` as in Actions, then an honest plan with the same key.
+async fn post_case(gh: &FakeGitHub, pr: u64, case: &Case, tmp: &Path) -> Vec<String> {
+    let mut sweep = Sweep::default();
+    gh.add_pull(OWNER, REPO, pr, support::publishing::HEAD, "f", "open");
+    let (extra, key) = key_args(case);
+    let summary = tmp.join(format!("{pr}-summary"));
+    let outputs = tmp.join(format!("{pr}-outputs"));
+    let args = [extra, case.args.clone()].concat();
+    let mut cmd = command(gh, pr, 20, &args);
+    cmd.env("GITHUB_ACTIONS", "true")
+        .env("GITHUB_STEP_SUMMARY", &summary)
+        .env("GITHUB_OUTPUT", &outputs);
+    let out = output(cmd).await;
+    let at = format!("{}, comment", case.name);
+    if !matches!(out.status.code(), Some(0 | 3)) {
+        assert_ok(&at, &out);
+    }
+    let posted = support::publishing::ours(gh, pr);
+    let Some(first) = posted.first() else {
+        sweep.push(&at, "nothing posted");
+        return sweep.0;
+    };
+    sweep.markdown(&at, &first.body);
+    sweep.secrets(&at, &first.body, &case.secrets);
+    for (what, text) in [
+        ("stdout", String::from_utf8_lossy(&out.stdout).into_owned()),
+        ("stderr", String::from_utf8_lossy(&out.stderr).into_owned()),
+        ("step summary", read(&summary)),
+        ("GITHUB_OUTPUT", read(&outputs)),
+    ] {
+        let at = format!("{at}, {what}");
+        sweep.secrets(&at, &text, &case.secrets);
+        match what {
+            "step summary" => sweep.markdown_within(&at, &text, 1 << 20),
+            "stdout" | "stderr" => sweep.workflow_commands(&at, &text),
+            _ => {}
+        }
+    }
+    // An honest run with the same key updates the comment: no copy was honoured.
+    let honest = vec![
+        "--key".to_string(),
+        key,
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("examples/plan.json")
+            .display()
+            .to_string(),
+    ];
+    let out = output(command(gh, pr, 21, &honest)).await;
+    assert_ok(&format!("{at}, honest run"), &out);
+    let after = support::publishing::ours(gh, pr);
+    if after.len() != 1 || after[0].id != first.id || after[0].body == first.body {
+        sweep.push(&at, "an honest run did not update the comment in place");
+    }
+    sweep.0
 }
 
 fn read(path: &Path) -> String {
