@@ -34,7 +34,7 @@ pub struct PlanDocument<'a, C> {
     #[serde(borrow, default, deserialize_with = "borrowed_option")]
     pub terraform_version: Option<Cow<'a, str>>,
     /// Root module input variables (values only; sensitivity is in `configuration`).
-    #[serde(borrow, default)]
+    #[serde(borrow, default, deserialize_with = "null_as_default")]
     pub variables: BTreeMap<Str<'a>, Variable<'a>>,
     /// Planned changes, in Terraform's order (sorted by address, then deposed key), each
     /// read in full again when diffed ([`Plan::read_change`]).
@@ -46,25 +46,25 @@ pub struct PlanDocument<'a, C> {
     #[serde(default)]
     pub resource_drift: C,
     /// Which drifted attributes contributed to the plan.
-    #[serde(borrow, default)]
+    #[serde(borrow, default, deserialize_with = "null_as_default")]
     pub relevant_attributes: Vec<RelevantAttribute<'a>>,
     /// Root module output changes, sorted by name.
-    #[serde(borrow, default)]
+    #[serde(borrow, default, deserialize_with = "null_as_default")]
     pub output_changes: BTreeMap<Str<'a>, Change<'a>>,
     /// Check results (format 1.1+; `condition_results` in 1.2 was short-lived and ignored).
-    #[serde(borrow, default)]
+    #[serde(borrow, default, deserialize_with = "null_as_default")]
     pub checks: Vec<CheckResult<'a>>,
     /// Changes deferred to a later plan/apply cycle (1.9+).
-    #[serde(borrow, default)]
+    #[serde(borrow, default, deserialize_with = "null_as_default")]
     pub deferred_changes: Vec<DeferredChange<'a>>,
     /// Actions the apply will invoke (1.14+, format 1.2), in Terraform's order.
-    #[serde(borrow, default)]
+    #[serde(borrow, default, deserialize_with = "null_as_default")]
     pub action_invocations: Vec<ActionInvocation<'a>>,
     /// The configuration, kept raw: only variable sensitivity is read from it.
     #[serde(borrow, default)]
     pub configuration: Option<&'a RawValue>,
     /// Planning failed part-way (1.6+).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     pub errored: bool,
     /// Whether applying the plan would do anything (1.8+).
     #[serde(default)]
@@ -284,6 +284,16 @@ pub(super) fn borrowed_option<'de: 'a, 'a, D: serde::Deserializer<'de>>(
     #[derive(Deserialize)]
     struct Borrowed<'a>(#[serde(borrow)] Cow<'a, str>);
     Ok(Option::<Borrowed<'a>>::deserialize(deserializer)?.map(|b| b.0))
+}
+
+/// A collection (or flag) written as `null`, read as when it is left out: tools that
+/// re-serialise plans write `null` for the empty lists and maps Terraform omits.
+pub(super) fn null_as_default<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de> + Default,
+{
+    Ok(Option::<T>::deserialize(deserializer)?.unwrap_or_default())
 }
 
 /// A member's JSON text (`None` when absent or null).

@@ -123,7 +123,7 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Segmented<T> {
         impl<'de, T: Deserialize<'de>> Visitor<'de> for Elements<T> {
             type Value = Segmented<T>;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a sequence")
+                f.write_str("a sequence or null")
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
                 let mut list = Segmented::default();
@@ -132,8 +132,18 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Segmented<T> {
                 }
                 Ok(list)
             }
+            // Tools that re-serialise plans write `null` for a list Terraform omits.
+            fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+                Ok(Segmented::default())
+            }
+            fn visit_none<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+                Ok(Segmented::default())
+            }
+            fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+                d.deserialize_seq(self)
+            }
         }
-        deserializer.deserialize_seq(Elements(PhantomData))
+        deserializer.deserialize_option(Elements(PhantomData))
     }
 }
 
