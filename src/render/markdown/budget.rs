@@ -3,8 +3,8 @@
 //!
 //! Stages, in order, until one fits: every diff in full; diffs without unchanged context;
 //! destroys/replacements keep (compact) diffs while everything else is listed by address;
-//! a greedy fill in priority order (dangerous diffs first, then addresses, the rest only
-//! counted); counts only. Sizes are lower-bounded from the diff texts before rendering, so
+//! a greedy fill (every address when all fit, dangerous diffs in the room left; else
+//! dangerous diffs first, then addresses, the rest only counted); counts only. Sizes are lower-bounded from the diff texts before rendering, so
 //! a huge plan skips straight to the stages that can fit instead of rendering megabytes.
 
 use super::catalog::{entry_label, entry_text, Catalog, Detail, Item};
@@ -189,13 +189,21 @@ pub fn uniform(
     }))
 }
 
-/// Greedy fill within `budget` characters for entries: dangerous ones get a compact diff
-/// while it fits, then every entry gets an address line while it fits; the rest is counted.
+/// Greedy fill within `budget` characters for entries. When every entry's address line
+/// fits, each is named first (a reviewer must see every address that changes) and the
+/// room left upgrades dangerous ones to compact diffs; otherwise dangerous ones get a
+/// compact diff while it fits, then every entry an address line while it fits, and the
+/// rest is counted.
 pub fn partial(sizes: &mut Sizes<'_>, budget: usize, max_chars: usize) -> Result<Plan> {
     let catalog = sizes.catalog;
     let n = catalog.entries.len();
-    let mut details = vec![Detail::Omitted; n];
-    let mut left = budget;
+    let all_listed: usize = (0..n).map(|i| sizes.listed(i)).sum();
+    let names_first = all_listed <= budget;
+    let (mut details, mut left) = if names_first {
+        (vec![Detail::Listed; n], budget - all_listed)
+    } else {
+        (vec![Detail::Omitted; n], budget)
+    };
     // Diffs for dangerous entries first, in priority order. Measuring a diff means
     // rendering it: stop once no diff can fit, or after a long run of misfits (a plan of
     // ten thousand replacements would otherwise render every one to place none).
@@ -207,7 +215,9 @@ pub fn partial(sizes: &mut Sizes<'_>, budget: usize, max_chars: usize) -> Result
         if left < detailed_cost(0, 0) || misfits >= MAX_MISFITS {
             break;
         }
-        let cost = detailed_cost(sizes.compact(i)?, sizes.label(i));
+        // An entry already named gives back its address line when it gets a diff.
+        let refund = if names_first { sizes.listed(i) } else { 0 };
+        let cost = detailed_cost(sizes.compact(i)?, sizes.label(i)).saturating_sub(refund);
         if cost <= left {
             left -= cost;
             *detail = Detail::Compact;
@@ -230,11 +240,15 @@ pub fn partial(sizes: &mut Sizes<'_>, budget: usize, max_chars: usize) -> Result
     }
     let listed = details.iter().filter(|d| **d == Detail::Listed).count();
     let omitted = details.iter().filter(|d| **d == Detail::Omitted).count();
-    let text = format!(
-        "{} listed by address only and {} not shown",
-        count(listed, "change is", "changes are"),
-        thousands(omitted)
+    let listed = format!(
+        "{} listed by address only",
+        count(listed, "change is", "changes are")
     );
+    let text = if omitted == 0 {
+        listed
+    } else {
+        format!("{listed} and {} not shown", thousands(omitted))
+    };
     Ok(Plan {
         details,
         truncation: Some(notice("partial", text, max_chars)),
