@@ -495,7 +495,7 @@ pub struct PlanDiff {
     /// Terraform version, if recorded.
     pub terraform_version: Option<String>,
     /// What providers declare sensitive cannot be recognised: the plan's masks may leave
-    /// it out (Terraform before 0.15.1), no provider schemas were given, and the plan has
+    /// it out (Terraform before 0.15.2), no provider schemas were given, and the plan has
     /// resources. Attributes named like secrets are hidden instead.
     pub provider_sensitivity_unknown: bool,
     /// Plan mode (given or inferred).

@@ -63,7 +63,7 @@ pub struct Attribute {
     #[serde(default)]
     pub nested_type: Option<NestedType>,
     /// Declared sensitive: folded into the sensitivity masks by the differ (plans before
-    /// Terraform 0.15.1 do not carry it in their masks).
+    /// Terraform 0.15.2 do not carry it in their masks).
     #[serde(default)]
     pub sensitive: bool,
     /// Write-only: the value never appears in plans.

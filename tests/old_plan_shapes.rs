@@ -2,7 +2,7 @@
 //! folder per shape with the text expected beside it) render through the binary, read
 //! whole and read element by element (padded past the big-plan threshold), to the same
 //! text, and their comment shows the same addresses, an unknown instance key included.
-//! (Plans before Terraform 0.15.1 also get a warning on stderr about provider-declared
+//! (Plans before Terraform 0.15.2 also get a warning on stderr about provider-declared
 //! secrets without `--schemas`: tests/old_plans.rs checks that.)
 
 #[path = "support/bin.rs"]

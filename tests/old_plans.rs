@@ -1,4 +1,4 @@
-//! Plans from Terraform before 0.15.1, whose sensitivity masks leave out what providers
+//! Plans from Terraform before 0.15.2, whose sensitivity masks leave out what providers
 //! declare sensitive in their schemas (`tests/fixtures/old-sensitivity/<case>/`: hand-made
 //! plans in the 0.12 and 0.14 shapes with a matching `schemas.json`).
 //!
@@ -206,7 +206,7 @@ fn without_schemas_the_comment_and_stderr_say_so_and_secret_names_are_hidden() {
             assert!(
                 warning.lines().count() == 1
                     && warning.starts_with("planmark: warning: ")
-                    && warning.contains("before 0.15.1")
+                    && warning.contains("before 0.15.2")
                     && warning.contains("--schemas")
                     && warning.contains("schemas: auto"),
                 "{} --format {format}: stderr {:?}",
@@ -269,8 +269,10 @@ fn an_old_plan_is_told_by_its_version_or_else_its_format() {
         (Some("0.14.11"), "0.1", true),
         (Some("0.15.0-beta2"), "0.2", true),
         (Some("0.15.0"), "0.2", true),
+        // 0.15.2 added provider-declared sensitivity to the JSON masks (its changelog).
+        (Some("0.15.1"), "0.1", true),
         (None, "0.2", true),
-        (Some("0.15.1"), "0.2", false),
+        (Some("0.15.2"), "0.2", false),
         (Some("1.0.3"), "0.2", false),
         (None, "1.2", false),
     ] {
@@ -280,7 +282,7 @@ fn an_old_plan_is_told_by_its_version_or_else_its_format() {
         );
         assert_eq!(run.code(), 0, "{}", run.stderr);
         assert_eq!(
-            run.stderr.contains("before 0.15.1"),
+            run.stderr.contains("before 0.15.2"),
             old,
             "{version:?} {format}: {}",
             run.stderr

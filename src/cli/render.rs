@@ -232,7 +232,7 @@ fn warn_provider_sensitivity(path: &str, version: Option<&str>) {
         None => "an old Terraform (format 0.x, no version recorded)".to_string(),
     };
     eprintln!(
-        "planmark: warning: {}: made by {made_by}, before 0.15.1, whose plans leave provider-declared \
+        "planmark: warning: {}: made by {made_by}, before 0.15.2, whose plans leave provider-declared \
          sensitive attributes unmarked; without --schemas they cannot be recognised and only \
          attributes named like secrets are hidden: pass --schemas FILE (`terraform providers \
          schema -json`; the action's `schemas: auto`)",

@@ -161,9 +161,9 @@ pub(crate) fn diff_attribute(mut change: Change<'_, '_>, attr: &Attribute) -> Di
 }
 
 /// Marks a provider-declared sensitive attribute sensitive on each side where its object
-/// exists (its value there known, null or unknown). Terraform 0.15.1 and later fold the
+/// exists (its value there known, null or unknown). Terraform 0.15.2 and later fold the
 /// schema's `sensitive` into the plan's masks just so, which this repeats; Terraform
-/// 0.12-0.15.0 left it out of the masks (their renderer read the schema), so without this
+/// 0.12-0.15.1 left it out of the masks (their renderer read the schema), so without this
 /// their plans would show provider secrets.
 fn fold_schema_sensitivity(change: &mut Change<'_, '_>) {
     if change.before.is_some() || change.before_explicit {

@@ -350,7 +350,7 @@ mod tests {
 }
 
 /// Parts of attribute names that mark a secret (lower case). Only used on plans whose
-/// masks may leave provider-declared sensitivity out (before Terraform 0.15.1) when no
+/// masks may leave provider-declared sensitivity out (before Terraform 0.15.2) when no
 /// schema says what the provider declared: hiding a harmless value is the lesser harm.
 const SECRET_NAME_PARTS: [&str; 12] = [
     "password",

@@ -68,7 +68,7 @@ pub struct Differ<'p, 'a> {
     /// The tool whose wording and list pairing the diffs follow.
     tool: Tool,
     /// The plan's masks may lack what providers declare sensitive (Terraform before
-    /// 0.15.1): resources without a schema hide attributes named like secrets.
+    /// 0.15.2): resources without a schema hide attributes named like secrets.
     old_masks: bool,
     /// The configuration's resource blocks, read on first use (only resources without a
     /// schema need them).

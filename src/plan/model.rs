@@ -311,7 +311,8 @@ fn unsupported() -> ResourceAction {
 
 impl<C> PlanDocument<'_, C> {
     /// Whether the plan's sensitivity masks may leave out what providers declare sensitive
-    /// in their schemas: Terraform folds that in only from 0.15.1 on. See
+    /// in their schemas: Terraform folds that in only from 0.15.2 on (its changelog: "Fix JSON plan
+    /// output to add sensitivity data for provider-specified sensitive attribute values"). See
     /// [`masks_omit_provider_sensitivity`].
     pub fn masks_omit_provider_sensitivity(&self) -> bool {
         masks_omit_provider_sensitivity(
@@ -322,17 +323,17 @@ impl<C> PlanDocument<'_, C> {
 }
 
 /// Whether a plan made by Terraform `terraform_version` (in format `format_version`) may
-/// leave provider-declared sensitivity out of its masks: versions before 0.15.1 (their
-/// pre-releases too, `0.15.1-rc1` included, which are not known to fold it). Without a
+/// leave provider-declared sensitivity out of its masks: versions before 0.15.2 (their
+/// pre-releases too, `0.15.2-rc1` included, which are not known to fold it). Without a
 /// readable version the format tells: every Terraform that writes format 1.x folds it,
-/// while 0.x was also written by 0.12-0.15.0, so it is taken as old.
+/// while 0.x was also written by 0.12-0.15.1, so it is taken as old.
 pub fn masks_omit_provider_sensitivity(
     terraform_version: Option<&str>,
     format_version: Option<&str>,
 ) -> bool {
     match terraform_version.and_then(release_numbers) {
         Some((numbers, pre_release)) => {
-            numbers < [0, 15, 1] || (numbers == [0, 15, 1] && pre_release)
+            numbers < [0, 15, 2] || (numbers == [0, 15, 2] && pre_release)
         }
         None => format_version.is_none_or(|f| f.trim().starts_with("0.")),
     }
@@ -363,7 +364,7 @@ mod version_tests {
     use super::masks_omit_provider_sensitivity as old;
 
     #[test]
-    fn versions_before_0_15_1_leave_provider_sensitivity_out() {
+    fn versions_before_0_15_2_leave_provider_sensitivity_out() {
         for v in [
             "0.12.0",
             "0.13.7",
@@ -372,11 +373,13 @@ mod version_tests {
             "0.15.0-beta2",
             "v0.14.0",
             "0.15.1-rc1",
+            "0.15.1",
+            "0.15.2-rc1",
         ] {
             assert!(old(Some(v), Some("1.0")), "{v}");
         }
         for v in [
-            "0.15.1",
+            "0.15.2",
             "0.15.5",
             "1.0.3",
             "1.9.5",

@@ -157,7 +157,7 @@ pub struct PlanContext {
     /// Planning failed part-way.
     pub errored: bool,
     /// What providers declare sensitive cannot be recognised in this plan: it comes from a
-    /// Terraform before 0.15.1, whose sensitivity masks leave that out, and no provider
+    /// Terraform before 0.15.2, whose sensitivity masks leave that out, and no provider
     /// schemas were given (`--schemas`). Attributes named like secrets are hidden instead.
     pub provider_sensitivity_unknown: bool,
     /// `failed`, `destructive`, `changes` or `no-changes`.
