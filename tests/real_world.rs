@@ -46,6 +46,11 @@ fn plan_files(root: &Path, out: &mut Vec<PathBuf>) {
     let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
     paths.sort();
     for path in paths {
+        if path.ends_with("hostile-sweep") {
+            // Hostile addresses are shown with their invisible characters made visible, so
+            // they cannot be found verbatim; tests/hostile_sweep.rs checks those plans.
+            continue;
+        }
         if path.is_dir() {
             plan_files(&path, out);
         } else if path.extension().is_some_and(|e| e == "json") && read_plan(&path).is_some() {
