@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use planmark::diff::Changes;
 use planmark::differ::Differ;
-use planmark::render::markdown::marker::plan_sha256;
+use planmark::input::hash::plan_sha256;
 use planmark::render::markdown::{render_comment, Meta, NamedPlan, TemplateSet};
 use planmark::render::text::write_plan;
 

@@ -12,12 +12,12 @@
 #![allow(dead_code)]
 
 use planmark::differ::diff_plan;
-use planmark::error::Error;
+
+use planmark::marker::{marker_line, MarkerData};
 use planmark::plan::parse_plan;
 use planmark::render::check::{check_markdown, live_references};
 use planmark::render::html::preview_page;
 use planmark::render::markdown::budget::measure;
-use planmark::render::markdown::marker::{marker_line, MarkerData};
 use planmark::render::markdown::{render_comment, Meta, NamedPlan, TemplateSet, MIN_MAX_CHARS};
 use planmark::render::text::render_plan;
 use planmark::schema::ProviderSchemas;
@@ -131,7 +131,7 @@ fn meta() -> Meta {
 }
 
 /// Errors are printed as one line after `planmark: error: `.
-fn assert_one_line(err: &Error) {
+fn assert_one_line(err: &dyn std::fmt::Display) {
     let message = err.to_string();
     assert!(
         !message.contains(['\n', '\r']),

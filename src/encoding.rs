@@ -6,7 +6,7 @@
 //! any other bytes untouched, without copying them (the usual case costs two byte
 //! compares); text that cannot be UTF-16 is an input error naming the file.
 
-use crate::error::{Error, Result};
+use crate::input::error::{InputError, Result};
 
 /// `bytes` read from `path` as UTF-8 (see the module documentation).
 pub fn to_utf8(path: &str, bytes: Vec<u8>) -> Result<Vec<u8>> {
@@ -17,7 +17,7 @@ pub fn to_utf8(path: &str, bytes: Vec<u8>) -> Result<Vec<u8>> {
     };
     let body = &bytes[2..];
     if body.len() % 2 != 0 {
-        return Err(Error::input(
+        return Err(InputError::input(
             path,
             "is UTF-16 text (it starts with a UTF-16 byte-order mark) with an odd number of bytes: it was cut short; write it again",
         ));
@@ -28,7 +28,7 @@ pub fn to_utf8(path: &str, bytes: Vec<u8>) -> Result<Vec<u8>> {
         match c {
             Ok(c) => text.push(c),
             Err(_) => {
-                return Err(Error::input(
+                return Err(InputError::input(
                     path,
                     format!(
                         "is UTF-16 text (it starts with a UTF-16 byte-order mark) with an unpaired surrogate at byte {}; write it again as UTF-8",

@@ -27,8 +27,10 @@ mod cores;
 pub mod diff;
 pub mod differ;
 pub mod encoding;
-pub mod error;
+pub mod input;
+
 pub mod log;
+pub mod marker;
 pub mod plan;
 pub mod policy;
 pub mod publish;

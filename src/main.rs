@@ -3,8 +3,9 @@
 use std::io::Write;
 
 use clap::Parser;
+use planmark::cli::error::{Error, EXIT_BAD_INPUT, EXIT_OK, EXIT_POLICY};
 use planmark::cli::{run, Cli};
-use planmark::error::{one_line, Error, EXIT_BAD_INPUT, EXIT_OK};
+use planmark::input::text::one_line;
 
 // The differ and renderers allocate many small strings and vectors; mimalloc does that
 // markedly faster than glibc's malloc on big plans (see docs/performance.md); its version
@@ -31,7 +32,7 @@ fn main() {
     let code = match result {
         Ok(()) => EXIT_OK,
         // A closed pipe (`planmark ... | head`) is not a failure.
-        Err(Error::Write(err)) if err.kind() == std::io::ErrorKind::BrokenPipe => EXIT_OK,
+        Err(err) if err.is_broken_pipe() => EXIT_OK,
         // One line per violation; addresses come from the plan, hence `one_line`.
         Err(Error::Policy(lines)) => {
             let _ = out.flush();
@@ -39,7 +40,7 @@ fn main() {
             for line in &lines {
                 let _ = writeln!(stderr, "planmark: policy: {}", one_line(line));
             }
-            planmark::error::EXIT_POLICY
+            EXIT_POLICY
         }
         // One line per plan that could not be read (the others were rendered).
         Err(Error::Unreadable(errors)) => {

@@ -8,7 +8,8 @@
 
 use std::fmt;
 
-use crate::diff::{Changes, CheckStatus, PlanDiff, PlanMode, ResourceAction};
+use crate::diff::{Changes, CheckStatus, PlanDiff, PlanMode, ResourceSummary};
+use crate::plan::ResourceAction;
 
 /// A `--fail-on` rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -245,7 +246,7 @@ pub fn has_changes(plan: &PlanDiff, changes: Changes<'_>) -> bool {
         .resources
         .summaries()
         .iter()
-        .any(crate::render::text::shows);
+        .any(ResourceSummary::is_shown);
     let outputs = plan
         .outputs
         .iter()

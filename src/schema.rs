@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use serde::de::{self, Deserializer};
 use serde::Deserialize;
 
-use crate::error::{Error, Result};
+use crate::input::error::{InputError, Result};
 
 /// The whole `providers schema -json` document.
 #[derive(Debug, Default, Deserialize)]
@@ -232,31 +232,31 @@ impl ProviderSchemas {
         // A UTF-8 byte-order mark (Windows PowerShell writes one) is skipped, as for plans.
         let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
         if bytes.iter().all(u8::is_ascii_whitespace) {
-            return Err(Error::input(
+            return Err(InputError::input(
                 path,
                 "is empty; expected the output of `terraform providers schema -json`",
             ));
         }
         if crate::plan::is_wrapper_output(bytes) {
-            return Err(Error::input(path, crate::plan::WRAPPER_PROBLEM));
+            return Err(InputError::input(path, crate::plan::WRAPPER_PROBLEM));
         }
         let mut de = serde_json::Deserializer::from_slice(bytes);
         let schemas: ProviderSchemas = serde_path_to_error::deserialize(&mut de).map_err(|err| {
             let field = err.path().to_string();
             // serde quotes the offending value: keep only its kind.
-            let inner = crate::error::without_quoted_value(&err.into_inner().to_string());
+            let inner = crate::input::error::without_quoted_value(&err.into_inner().to_string());
             let location = if field == "." || field.is_empty() {
                 String::new()
             } else {
                 format!(" field `{field}`:")
             };
-            Error::input(
+            InputError::input(
                 path,
                 format!("is not a provider schema document (`terraform providers schema -json`):{location} {inner}"),
             )
         })?;
         if schemas.provider_schemas.is_empty() && !has_provider_schemas(bytes) {
-            return Err(Error::input(path, no_provider_schemas(bytes)));
+            return Err(InputError::input(path, no_provider_schemas(bytes)));
         }
         Ok(schemas)
     }

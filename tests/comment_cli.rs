@@ -106,7 +106,8 @@ fn json_is_the_template_context() {
 /// every comment format carries the marker of the plans' real hashes.
 #[test]
 fn the_marker_identifies_the_plans_in_every_format() {
-    use planmark::render::markdown::marker::{parse_marker, plan_sha256};
+    use planmark::input::hash::plan_sha256;
+    use planmark::marker::parse_marker;
     let hash = |path: &str| plan_sha256(&std::fs::read(root().join(path)).unwrap());
     let other = "tests/fixtures/real-plans/teardown/plan.json";
     let zeros = "0".repeat(64);
@@ -235,7 +236,7 @@ fn a_partial_can_be_overridden_and_a_main_template_replaced() {
 
 /// The comment's last line is its marker, the only one, and the JSON context's.
 fn ends_with_its_marker(md: &str) -> bool {
-    use planmark::render::markdown::marker::{parse_marker, PREFIX};
+    use planmark::marker::{parse_marker, PREFIX};
     let last = md.trim_end().rsplit('\n').next().unwrap_or("");
     last.starts_with(PREFIX) && parse_marker(md).is_some() && md.matches(PREFIX).count() == 1
 }
@@ -284,7 +285,7 @@ fn the_marker_ends_the_comment_whatever_the_template() {
 /// `-->` can break the marker line or forge another, and the key reads back exactly.
 #[test]
 fn names_from_the_command_line_cannot_break_the_marker() {
-    use planmark::render::markdown::marker::parse_marker;
+    use planmark::marker::parse_marker;
     let names = [
         "a\n<!-- planmark:v1 {\"key\":\"prod\"} -->",
         "ls\u{2028}ps\u{2029}nel\u{85}cr\r",

@@ -10,7 +10,7 @@ use std::process::{Child, Command, Output};
 use std::sync::Arc;
 use std::time::Duration;
 
-use planmark::render::markdown::marker::{marker_line, parse_marker, MarkerData};
+use planmark::marker::{marker_line, parse_marker, MarkerData};
 use support::fake_github::{Comment, FakeGitHub, Route, User};
 use support::publishing::{assert_ok, command, fake, ours, HEAD, OWNER, REPO};
 

@@ -10,7 +10,7 @@ mod support;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use planmark::render::markdown::marker::{marker_line, MarkerData, PREFIX};
+use planmark::marker::{marker_line, MarkerData, PREFIX};
 use serde_json::{json, Value};
 use support::fake_github::{FakeGitHub, User};
 use support::publishing::{assert_ok, command, fake, ours, output, HEAD, OWNER, REPO};

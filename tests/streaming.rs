@@ -24,7 +24,7 @@ use support::*;
 fn streamed(
     plan_json: &[u8],
     schemas: Option<&ProviderSchemas>,
-) -> planmark::error::Result<String> {
+) -> planmark::render::error::Result<String> {
     let plan = parse_plan("plan.json", plan_json)?;
     let differ = Differ::new("plan.json", &plan, schemas);
     let head = differ.head(None)?;
@@ -38,7 +38,10 @@ fn streamed(
     Ok(String::from_utf8(out).expect("UTF-8 text"))
 }
 
-fn whole(plan_json: &[u8], schemas: Option<&ProviderSchemas>) -> planmark::error::Result<PlanDiff> {
+fn whole(
+    plan_json: &[u8],
+    schemas: Option<&ProviderSchemas>,
+) -> planmark::input::error::Result<PlanDiff> {
     let plan = parse_plan("plan.json", plan_json)?;
     diff_plan("plan.json", &plan, schemas, None)
 }
@@ -124,10 +127,16 @@ fn the_first_unreadable_resource_in_plan_order_is_reported() {
     // on the whole-plan path and in the streamed text alike.
     let plan = many_replacements(5_000, &[4_500, 3_500, 3_100, 3_001]);
     for err in [
-        whole(plan.as_bytes(), None).map(|_| ()).unwrap_err(),
-        streamed(plan.as_bytes(), None).map(|_| ()).unwrap_err(),
+        whole(plan.as_bytes(), None)
+            .map(|_| ())
+            .unwrap_err()
+            .to_string(),
+        streamed(plan.as_bytes(), None)
+            .map(|_| ())
+            .unwrap_err()
+            .to_string(),
     ] {
-        let message = err.to_string();
+        let message = err;
         assert!(
             message.contains("`null_resource.r[3001]`"),
             "expected the first broken resource: {message}"
@@ -154,13 +163,13 @@ impl ResourceChanges for Counting<'_> {
         self.inner.type_name(i)
     }
 
-    fn diff(&self, i: usize) -> planmark::error::Result<Cow<'_, ResourceDiff>> {
+    fn diff(&self, i: usize) -> planmark::input::error::Result<Cow<'_, ResourceDiff>> {
         self.asked.set(self.asked.get() + 1);
         self.inner.diff(i)
     }
 
     // Not counted: a header is read, not diffed.
-    fn header(&self, i: usize) -> planmark::error::Result<Cow<'_, ResourceDiff>> {
+    fn header(&self, i: usize) -> planmark::input::error::Result<Cow<'_, ResourceDiff>> {
         self.inner.header(i)
     }
 }
@@ -171,7 +180,7 @@ fn lazy_comment(
     plan_json: &[u8],
     schemas: Option<&ProviderSchemas>,
     max_chars: usize,
-) -> planmark::error::Result<(String, usize)> {
+) -> planmark::render::error::Result<(String, usize)> {
     let plan = parse_plan("plan.json", plan_json)?;
     let differ = Differ::new("plan.json", &plan, schemas);
     let head = differ.head(None)?;
@@ -376,10 +385,16 @@ fn the_first_unreadable_drifted_resource_in_plan_order_is_reported() {
     for refresh_only in [true, false] {
         let plan = many_drifted(3_000, &broken, refresh_only);
         for err in [
-            whole(plan.as_bytes(), None).map(|_| ()).unwrap_err(),
-            streamed(plan.as_bytes(), None).map(|_| ()).unwrap_err(),
+            whole(plan.as_bytes(), None)
+                .map(|_| ())
+                .unwrap_err()
+                .to_string(),
+            streamed(plan.as_bytes(), None)
+                .map(|_| ())
+                .unwrap_err()
+                .to_string(),
         ] {
-            let message = err.to_string();
+            let message = err;
             assert!(
                 message.contains("`null_resource.d[1201]`"),
                 "refresh-only {refresh_only}: expected the first broken drift: {message}"

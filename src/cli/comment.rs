@@ -3,11 +3,11 @@
 
 use std::io::Write;
 
+use super::error::{Error, Result};
 use super::render::{
     extras, named, policy_result, template_set, violations, with_loaded, Loaded, Marked,
 };
 use super::{CommentArgs, CommentMode, NoChangesArg};
-use crate::error::{Error, Result};
 use crate::publish::client::{GitHub, RetryPolicy};
 use crate::publish::labels::{self, Verdict};
 use crate::publish::target::{resolve, TargetHints};
@@ -87,6 +87,7 @@ fn comment_on(
             has_changes,
             dry_run: args.dry_run,
             max_chars: args.common.max_chars,
+            min_chars: crate::render::markdown::MIN_MAX_CHARS,
             render: &renderer,
         };
         let mut outcome = match &github {
@@ -129,7 +130,13 @@ fn render(
     templates: &TemplateSet,
     max_chars: usize,
 ) -> Result<Comment> {
-    render_comment_with(&named(loaded), meta, extras, templates, max_chars)
+    Ok(render_comment_with(
+        &named(loaded),
+        meta,
+        extras,
+        templates,
+        max_chars,
+    )?)
 }
 
 /// The label verdict: destroys (replacements included) win over changes; `None` when a
@@ -200,7 +207,7 @@ fn report(args: &CommentArgs, outcome: &Outcome, checked: bool, out: &mut dyn Wr
     let mut text = String::new();
     for action in &outcome.actions {
         // One line each whatever a name in it holds (see `one_line`).
-        let action = crate::error::one_line(action);
+        let action = crate::input::text::one_line(action);
         text.push_str(&format!("planmark: {prefix}{action}\n"));
     }
     let summary = match outcome.done {

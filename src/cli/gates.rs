@@ -5,11 +5,11 @@
 //! Contract: a log that cannot be read is bad input (exit 2, one line naming the file);
 //! evaluation of the gates is the policy stage's, not ours.
 
-use crate::error::{Error, Result};
+use super::error::{Error, Result};
+use crate::input::hash::plan_sha256;
 use crate::log::{parse_log, PlanLog};
 use crate::policy::{Policy, Rule};
 use crate::publish::labels::LabelNames;
-use crate::render::markdown::marker::plan_sha256;
 
 use super::{read_input, PlanArg};
 

@@ -4,8 +4,6 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use crate::render::markdown::marker::rfc3339;
-
 /// Facts about the run, each optional.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RunInfo {
@@ -63,6 +61,33 @@ fn pull_request_head(event: &[u8]) -> Option<String> {
         .map(str::to_string)
 }
 
+/// RFC 3339 UTC time for seconds since the Unix epoch.
+pub fn rfc3339(epoch_seconds: u64) -> String {
+    let days = epoch_seconds / 86_400;
+    let rest = epoch_seconds % 86_400;
+    let (year, month, day) = civil_from_days(days as i64);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rest / 3600,
+        rest % 3600 / 60,
+        rest % 60
+    )
+}
+
+/// Gregorian date from days since 1970-01-01 (Howard Hinnant's civil-from-days).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -95,5 +120,12 @@ mod tests {
         let event = br#"{"pull_request":{"number":5,"head":{"sha":"def456"}}}"#;
         assert_eq!(pull_request_head(event).as_deref(), Some("def456"));
         assert_eq!(pull_request_head(b"{}"), None);
+    }
+
+    #[test]
+    fn dates() {
+        assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
+        assert_eq!(rfc3339(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(rfc3339(1_795_341_600), "2026-11-22T10:00:00Z");
     }
 }

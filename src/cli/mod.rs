@@ -4,6 +4,7 @@
 //! writes the result. Errors are [`Error`]s whose [`Error::exit_code`] main() uses.
 
 mod comment;
+pub mod error;
 pub mod gates;
 mod meta;
 mod render;
@@ -15,9 +16,10 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use crate::diff::{PlanMode, Tool};
-use crate::error::{Error, Result};
+use crate::diff::PlanMode;
+use crate::plan::Tool;
 use crate::render::markdown::GITHUB_MAX_CHARS;
+use error::{Error, Result};
 
 pub use meta::{run_info, RunInfo};
 
@@ -432,9 +434,11 @@ pub fn read_input(path: &str) -> Result<Vec<u8>> {
 /// file by its size before anything is read, a pipe once `max` bytes have come. UTF-16
 /// text (with its byte-order mark) comes back as UTF-8.
 pub fn read_input_at_most(path: &str, max: u64) -> Result<Vec<u8>> {
-    let read_error = |source| Error::Read {
-        path: path.to_string(),
-        source,
+    let read_error = |source| {
+        Error::from(crate::input::error::InputError::Read {
+            path: path.to_string(),
+            source,
+        })
     };
     let too_big = |size: Option<u64>| {
         let limit = human_size(max);
@@ -472,7 +476,7 @@ pub fn read_input_at_most(path: &str, max: u64) -> Result<Vec<u8>> {
         return Err(too_big(None));
     }
     // Windows PowerShell's `>` writes UTF-16: every input is read as UTF-8 from here on.
-    crate::encoding::to_utf8(path, bytes)
+    Ok(crate::encoding::to_utf8(path, bytes)?)
 }
 
 /// Runs a parsed command line, writing to `out`.

@@ -5,15 +5,16 @@ use std::io::Write;
 use std::path::Path;
 use std::sync::{mpsc, Mutex, OnceLock};
 
+use super::error::{Error, Result};
 use super::gates::LoadedLog;
 use super::{read_input, read_input_at_most, CommonArgs, Format, PlanArg, RenderArgs};
 use crate::diff::{Changes, PlanDiff, ResourceChanges};
 use crate::differ::Differ;
-use crate::error::{Error, Result};
+use crate::input::hash::plan_sha256;
+use crate::marker::{marker_line, MarkerData};
 use crate::plan::{parse_plan, parse_plan_on_this_thread};
 use crate::policy::Violation;
 use crate::render::html::preview_page;
-use crate::render::markdown::marker::{marker_line, plan_sha256, MarkerData};
 use crate::render::markdown::{
     render_comment_with, Comment, Extras, Meta, NamedPlan, Source, TemplateSet,
 };
@@ -163,7 +164,7 @@ pub(super) fn with_loaded<T>(
                 Err(err) => err,
             };
             let Some(documents) = crate::plan::documents::split(bytes) else {
-                unreadable.push((arg.name.clone(), err));
+                unreadable.push((arg.name.clone(), err.into()));
                 continue;
             };
             for (n, document) in documents.iter().enumerate() {
@@ -171,7 +172,7 @@ pub(super) fn with_loaded<T>(
                 let place = format!("{}: document {} ({})", arg.path, n + 1, doc_arg.name);
                 match parse_plan(&place, document.bytes) {
                     Ok(plan) => plans.push((doc_arg, plan, later(document.bytes))),
-                    Err(err) => unreadable.push((doc_arg.name, err)),
+                    Err(err) => unreadable.push((doc_arg.name, err.into())),
                 }
             }
         }
@@ -228,7 +229,7 @@ pub(super) fn with_loaded<T>(
 /// (the comment says it too, see `PlanDiff::provider_sensitivity_unknown`).
 fn warn_provider_sensitivity(path: &str, version: Option<&str>) {
     let made_by = match version {
-        Some(v) => format!("Terraform {}", crate::error::one_line(v)),
+        Some(v) => format!("Terraform {}", crate::input::text::one_line(v)),
         None => "an old Terraform (format 0.x, no version recorded)".to_string(),
     };
     eprintln!(
@@ -236,7 +237,7 @@ fn warn_provider_sensitivity(path: &str, version: Option<&str>) {
          sensitive attributes unmarked; without --schemas they cannot be recognised and only \
          attributes named like secrets are hidden: pass --schemas FILE (`terraform providers \
          schema -json`; the action's `schemas: auto`)",
-        crate::error::one_line(path)
+        crate::input::text::one_line(path)
     );
 }
 
@@ -331,7 +332,7 @@ fn write_text(
         if loaded.len() > 1 || unreadable {
             let gap = if i > 0 { "\n" } else { "" };
             // A name from the command line stays on its heading's line.
-            let name = crate::error::one_line(&l.arg.name);
+            let name = crate::input::text::one_line(&l.arg.name);
             write(out, &format!("{gap}## {name}\n"))?;
         }
         write_plan(&l.head, l.changes(), out)?;
@@ -516,9 +517,11 @@ fn read_text(path: &Path) -> Result<String> {
 pub(super) fn template_set(args: &CommonArgs) -> Result<TemplateSet> {
     let mut set = TemplateSet::default();
     if let Some(dir) = &args.templates {
-        let entries = std::fs::read_dir(dir).map_err(|source| Error::Read {
-            path: dir.display().to_string(),
-            source,
+        let entries = std::fs::read_dir(dir).map_err(|source| {
+            Error::from(crate::input::error::InputError::Read {
+                path: dir.display().to_string(),
+                source,
+            })
         })?;
         let mut paths: Vec<_> = entries
             .filter_map(|e| e.ok().map(|e| e.path()))

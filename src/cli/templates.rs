@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use crate::error::{Error, Result};
+use super::error::{Error, Result};
 use crate::render::markdown::templates::BUILT_IN;
 use crate::render::markdown::Context;
 

@@ -13,7 +13,7 @@ use std::collections::HashMap;
 
 use super::{Differ, Relevance};
 use crate::diff::{Action, PlanMode, ResourceChanges, ResourceDiff, ResourceSummary};
-use crate::error::Result;
+use crate::input::error::Result;
 use crate::plan::ChangeList;
 use crate::value::Value;
 

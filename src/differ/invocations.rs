@@ -3,9 +3,9 @@
 //! attribute shown, unknown and sensitive parts as such) against the action's schema, or
 //! a schema inferred from the values when there is none.
 
-use super::{diff_resource_values, Relevance, Values};
+use super::resource::{diff_resource_values, value_error, Relevance, Values};
 use crate::diff::{InvocationDiff, InvocationTrigger};
-use crate::error::Result;
+use crate::input::error::Result;
 use crate::plan::{ActionInvocation, Plan};
 use crate::schema::ProviderSchemas;
 use crate::value::{ParseError, Value};
@@ -49,7 +49,7 @@ fn diff_invocation(
                 ))
             })();
             let (after, after_unknown, after_sensitive) =
-                read.map_err(|e| super::plan::value_error(path, address, e))?;
+                read.map_err(|e| value_error(path, address, e))?;
             let schema = schemas
                 .and_then(|s| s.resource(&invocation.provider_name, "action", &invocation.type_));
             // The config is new: nothing before it, nothing forcing a replacement.

@@ -7,15 +7,15 @@ use std::sync::OnceLock;
 
 use serde_json::value::RawValue;
 
+use super::resource::{diff_output_paired, diff_resource_values, value_error, Relevance, Values};
 use super::sequence::Pairing;
-use super::{diff_output_paired, diff_resource_values, Relevance, Values};
 use crate::diff::{
     Action, ActionReason, Block, CheckInstanceResult, CheckStatus, CheckSummary, DeferredDiff,
-    Diff, Node, OutputDiff, PlanDiff, PlanMode, ResourceAction, ResourceChanges, ResourceDiff,
-    ResourceSummary, Tool,
+    Diff, Node, OutputDiff, PlanDiff, PlanMode, ResourceChanges, ResourceDiff, ResourceSummary,
 };
-use crate::error::{Error, Result};
+use crate::input::error::{InputError, Result};
 use crate::plan::{sensitive_outputs, ChangeList, ParsedChange, Plan, ResourceChange};
+use crate::plan::{ResourceAction, Tool};
 use crate::schema::ProviderSchemas;
 use crate::value::{ParseError, Value};
 
@@ -551,8 +551,8 @@ impl Differ<'_, '_> {
 
     /// Entry `i` of `list` cannot be read again: the plan was not read by `parse_plan`
     /// (which keeps its text), or `i` is out of range.
-    fn unreadable(&self, list: ChangeList, i: usize) -> Error {
-        Error::input(
+    fn unreadable(&self, list: ChangeList, i: usize) -> InputError {
+        InputError::input(
             self.path,
             format!(
                 "{} {i} (`{}`) cannot be read again from the plan text",
@@ -603,16 +603,6 @@ fn with_body(rc: &ResourceChange<'_>, body: Diff) -> ResourceDiff {
             .is_some_and(|g| !g.is_empty()),
         body,
     }
-}
-
-pub(super) fn value_error(path: &str, address: &str, err: crate::value::ParseError) -> Error {
-    Error::input(
-        path,
-        format!(
-            "the values of `{address}` cannot be read ({} at byte {}); regenerate the plan JSON",
-            err.reason, err.offset
-        ),
-    )
 }
 
 /// The configuration's resource blocks, indexed once so finding a resource's expressions

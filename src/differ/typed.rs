@@ -57,7 +57,7 @@ pub(crate) fn scalar_text(value: &Value<'_>) -> String {
         Value::Null => "null".to_string(),
         Value::Bool(b) => b.to_string(),
         Value::Number(n) => n.to_string(),
-        Value::String(s) => strings::go_quote(s),
+        Value::String(s) => crate::diff::quote::go_quote(s),
         Value::Array(_) | Value::Object(_) => "(complex value)".to_string(),
     }
 }

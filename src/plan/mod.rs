@@ -1,7 +1,7 @@
 //! Plan model: reads `terraform show -json` output into [`Plan`] and validates it.
 //!
 //! Contract: [`parse_plan`] either returns a plan whose `format_version` major is 0 or 1,
-//! or an [`Error::Input`] naming the file and the problem in one line (not JSON, truncated,
+//! or an [`InputError::Input`] naming the file and the problem in one line (not JSON, truncated,
 //! a state file, a binary plan, an unsupported version, a field of the wrong type).
 
 mod actions;
@@ -30,7 +30,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use crate::error::{without_quoted_value, Error, Result};
+use crate::input::error::{without_quoted_value, InputError, Result};
 
 /// Highest plan format major version we understand; 2.x means a breaking change.
 const SUPPORTED_MAJOR: u64 = 1;
@@ -49,10 +49,10 @@ pub fn parse_plan_on_this_thread<'a>(path: &str, bytes: &'a [u8]) -> Result<Plan
 fn parse<'a>(path: &str, bytes: &'a [u8], threads: bool) -> Result<Plan<'a>> {
     let text = check_text(path, bytes)?;
     if is_wrapper_output(text.as_bytes()) {
-        return Err(Error::input(path, WRAPPER_PROBLEM));
+        return Err(InputError::input(path, WRAPPER_PROBLEM));
     }
     if is_json_log(text) {
-        return Err(Error::input(
+        return Err(InputError::input(
             path,
             "is a `terraform plan -json` log (JSON lines with `@level` and `@message`), not a plan; give it with `--log`, and the plan from `terraform show -json tfplan` as PLAN",
         ));
@@ -61,7 +61,7 @@ fn parse<'a>(path: &str, bytes: &'a [u8], threads: bool) -> Result<Plan<'a>> {
     match text.trim_start().chars().next() {
         Some('{') => {}
         Some('[') => {
-            return Err(Error::input(
+            return Err(InputError::input(
                 path,
                 "is a JSON array, not a plan object; expected the output of `terraform show -json tfplan`",
             ))
@@ -71,7 +71,7 @@ fn parse<'a>(path: &str, bytes: &'a [u8], threads: bool) -> Result<Plan<'a>> {
                 Ok(_) => "is not a plan object (valid JSON, but not an object); expected the output of `terraform show -json tfplan`".to_string(),
                 Err(err) => format!("is not valid JSON: {err}"),
             };
-            return Err(Error::input(path, problem));
+            return Err(InputError::input(path, problem));
         }
     }
     // A big document is read with its list element by element (on two threads, or on
@@ -88,7 +88,7 @@ fn parse<'a>(path: &str, bytes: &'a [u8], threads: bool) -> Result<Plan<'a>> {
     address::resolve_keys(&mut plan);
     match &plan.format_version {
         Some(version) => check_version(path, version)?,
-        None => return Err(Error::input(path, missing_version_problem(text))),
+        None => return Err(InputError::input(path, missing_version_problem(text))),
     }
     // Only a document with none of the plan-only members read can be something else;
     // checking those first spares big plans a second pass over their text.
@@ -102,7 +102,7 @@ fn parse<'a>(path: &str, bytes: &'a [u8], threads: bool) -> Result<Plan<'a>> {
         || plan.complete.is_some();
     if !plan_properties {
         if let Some(problem) = not_a_plan(text) {
-            return Err(Error::input(path, problem));
+            return Err(InputError::input(path, problem));
         }
     }
     Ok(plan)
@@ -130,7 +130,7 @@ fn parse_in_order<'a>(path: &str, text: &'a str) -> Result<Plan<'a>> {
         }
     };
     if let Err(err) = de.end() {
-        return Err(Error::input(
+        return Err(InputError::input(
             path,
             format!("has trailing data after the plan JSON ({err})"),
         ));
@@ -148,13 +148,13 @@ fn check_text<'a>(path: &str, bytes: &'a [u8]) -> Result<&'a str> {
     let with_bom = bytes;
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Err(Error::input(
+        return Err(InputError::input(
             path,
             "is empty; expected the output of `terraform show -json tfplan`",
         ));
     }
     if bytes.starts_with(b"PK\x03\x04") {
-        return Err(Error::input(
+        return Err(InputError::input(
             path,
             format!(
                 "is a binary plan file; convert it first with `terraform show -json {} > plan.json`",
@@ -163,13 +163,13 @@ fn check_text<'a>(path: &str, bytes: &'a [u8]) -> Result<&'a str> {
         ));
     }
     if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
-        return Err(Error::input(
+        return Err(InputError::input(
             path,
             "is UTF-16 text (it starts with a UTF-16 byte-order mark, as Windows PowerShell's `>` writes); write it as UTF-8, e.g. `terraform show -json tfplan | Out-File -Encoding utf8 plan.json`",
         ));
     }
     std::str::from_utf8(bytes).map_err(|err| {
-        Error::input(
+        InputError::input(
             path,
             format!(
                 "is not valid UTF-8 (invalid byte at offset {}); expected JSON from `terraform show -json`",
@@ -229,13 +229,13 @@ fn check_version(path: &str, version: &str) -> Result<()> {
         .and_then(|m| m.parse::<u64>().ok());
     match major {
         Some(major) if major <= SUPPORTED_MAJOR => Ok(()),
-        Some(_) => Err(Error::input(
+        Some(_) => Err(InputError::input(
             path,
             format!(
                 "plan format_version {version} is not supported (this planmark reads 0.x and 1.x); upgrade planmark"
             ),
         )),
-        None => Err(Error::input(
+        None => Err(InputError::input(
             path,
             format!("format_version {version:?} is not a MAJOR.MINOR version; is this a Terraform plan?"),
         )),
@@ -326,7 +326,7 @@ fn describe_json_error(
     path: &str,
     text: &str,
     err: serde_path_to_error::Error<serde_json::Error>,
-) -> Error {
+) -> InputError {
     let field = err.path().to_string();
     let inner = err.into_inner();
     let problem = match inner.classify() {
@@ -358,5 +358,5 @@ fn describe_json_error(
         }
         serde_json::error::Category::Io => format!("cannot be read: {inner}"),
     };
-    Error::input(path, problem)
+    InputError::input(path, problem)
 }

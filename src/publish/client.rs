@@ -30,6 +30,10 @@ pub struct Response {
 }
 
 impl Response {
+    /// The error for this (non-2xx) answer while doing `what`.
+    pub fn refusal(&self, what: &str) -> PublishError {
+        PublishError::refused(what, self.status, self.message())
+    }
     /// The body as JSON (`null` when it is not JSON).
     pub fn json(&self) -> Json {
         serde_json::from_str(&self.body).unwrap_or(Json::Null)
@@ -243,7 +247,7 @@ impl GitHub {
             let Some(current) = path.take() else { break };
             let response = self.rest(Method::GET, &current, None, Repeat::Safe).await?;
             if !response.ok() {
-                return Err(PublishError::from_response(what, &response));
+                return Err(response.refusal(what));
             }
             let page: Vec<T> =
                 serde_json::from_str(&response.body).map_err(|_| PublishError::Api {
@@ -269,7 +273,7 @@ impl GitHub {
             .call(true, Method::POST, "/graphql", Some(&body), Repeat::Safe)
             .await?;
         if !response.ok() {
-            return Err(PublishError::from_response("GraphQL request", &response));
+            return Err(response.refusal("GraphQL request"));
         }
         let json = response.json();
         if let Some(message) = json.pointer("/errors/0/message").and_then(Json::as_str) {

@@ -13,7 +13,7 @@ use serde_json::Value as Json;
 use super::client::{GitHub, Repeat};
 use super::target::Target;
 use super::PublishError;
-use crate::render::markdown::marker::parse_marker;
+use crate::marker::parse_marker;
 
 /// The identity behind the token.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -102,10 +102,7 @@ pub async fn identity(github: &GitHub) -> Result<Identity, PublishError> {
     // Surface the GraphQL failure: it is the first thing asked and usually the cause.
     match viewer {
         Err(e) => Err(e),
-        Ok(_) => Err(PublishError::from_response(
-            "finding who the token belongs to",
-            &response,
-        )),
+        Ok(_) => Err(response.refusal("finding who the token belongs to")),
     }
 }
 

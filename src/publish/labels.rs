@@ -133,7 +133,7 @@ pub async fn sync(
                 .rest(Method::POST, &issue, Some(&payload), Repeat::Safe)
                 .await?;
             if !response.ok() {
-                return Err(PublishError::from_response("adding a label", &response));
+                return Err(response.refusal("adding a label"));
             }
         }
     }
@@ -148,7 +148,7 @@ pub async fn sync(
             .await?;
         // Gone already (removed by someone else meanwhile) is as good as removed.
         if !response.ok() && response.status != 404 {
-            return Err(PublishError::from_response("removing a label", &response));
+            return Err(response.refusal("removing a label"));
         }
     }
     Ok(actions)

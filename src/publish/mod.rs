@@ -11,6 +11,7 @@
 
 pub mod client;
 pub mod comments;
+mod error;
 pub mod labels;
 pub mod target;
 
@@ -19,91 +20,12 @@ use std::collections::HashSet;
 use http::Method;
 use serde_json::{json, Value as Json};
 
-use crate::render::markdown::marker;
+use crate::marker;
 use client::{GitHub, Repeat, Response};
 use comments::{Comment, Identity};
 use target::Target;
 
-/// What went wrong while publishing.
-#[derive(Debug, thiserror::Error)]
-pub enum PublishError {
-    /// Missing or invalid settings (repository, pull request, token, URLs).
-    #[error("{0}")]
-    Config(String),
-    /// GitHub refused the token or the request.
-    #[error("{what}: GitHub answered {status} {message}: {hint}")]
-    Denied {
-        /// What we were doing.
-        what: String,
-        /// HTTP status.
-        status: u16,
-        /// GitHub's message.
-        message: String,
-        /// The likely cause and what to do.
-        hint: String,
-    },
-    /// Another API failure.
-    #[error("{what}: GitHub answered {status}: {message}")]
-    Api {
-        /// What we were doing.
-        what: String,
-        /// HTTP status.
-        status: u16,
-        /// GitHub's message.
-        message: String,
-    },
-    /// Retries ran out.
-    #[error(
-        "GitHub kept answering {status} ({message}) after waiting {waited:?}; try again later"
-    )]
-    GaveUp {
-        /// Last status.
-        status: u16,
-        /// Last message.
-        message: String,
-        /// Total wait.
-        waited: std::time::Duration,
-    },
-    /// A write may or may not have happened.
-    #[error("the outcome of a request is unknown: {0}")]
-    Ambiguous(String),
-    /// The API could not be reached.
-    #[error("{0}")]
-    Network(String),
-    /// Rendering the body failed.
-    #[error("{0}")]
-    Render(String),
-}
-
-impl PublishError {
-    /// The error for a non-2xx `response` while doing `what`, with a hint for 401/403/404.
-    pub fn from_response(what: &str, response: &Response) -> PublishError {
-        let message = response.message();
-        let hint = match response.status {
-            401 => "the token is invalid or expired; check GITHUB_TOKEN (or the variable named by --token-env)",
-            403 => "the token may not write pull request comments: give the job `permissions: pull-requests: write`; pull requests from forks get a read-only token",
-            404 => "the repository or pull request does not exist, or the token cannot see it; check --repo and --pr",
-            _ => {
-                return PublishError::Api {
-                    what: what.to_string(),
-                    status: response.status,
-                    message,
-                }
-            }
-        };
-        PublishError::Denied {
-            what: what.to_string(),
-            status: response.status,
-            message,
-            hint: hint.to_string(),
-        }
-    }
-
-    /// Is this a usage problem (exit 2) rather than a runtime failure (exit 1)?
-    pub fn is_usage(&self) -> bool {
-        matches!(self, PublishError::Config(_))
-    }
-}
+pub use error::PublishError;
 
 /// How to publish.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -147,6 +69,9 @@ pub struct Request<'a> {
     pub dry_run: bool,
     /// Size limit for the first render.
     pub max_chars: usize,
+    /// The smallest limit worth rendering: GitHub refusing a body of this size is an
+    /// error, not a size problem.
+    pub min_chars: usize,
     /// Renders the body within a size limit (called again, smaller, if GitHub refuses it).
     pub render: &'a (dyn Fn(usize) -> Result<String, PublishError> + Sync),
 }
@@ -455,15 +380,12 @@ impl Publisher<'_, '_> {
                 return Ok((response, body));
             }
             let smaller = max_chars * 3 / 4;
-            if too_long(&response) && smaller >= crate::render::markdown::MIN_MAX_CHARS {
+            if too_long(&response) && smaller >= self.request.min_chars {
                 max_chars = smaller;
                 body = (self.request.render)(max_chars)?;
                 continue;
             }
-            return Err(PublishError::from_response(
-                "writing the comment",
-                &response,
-            ));
+            return Err(response.refusal("writing the comment"));
         }
     }
 
@@ -484,10 +406,7 @@ impl Publisher<'_, '_> {
         if response.ok() || response.status == 404 {
             return Ok(());
         }
-        Err(PublishError::from_response(
-            "deleting the old comment",
-            &response,
-        ))
+        Err(response.refusal("deleting the old comment"))
     }
 
     /// The node ids of those of `comments` that are hidden already, so that each run of

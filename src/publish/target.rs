@@ -117,10 +117,7 @@ async fn pull_for_commit(
     let path = format!("/repos/{owner}/{repo}/commits/{sha}/pulls");
     let response = github.rest(Method::GET, &path, None, Repeat::Safe).await?;
     if !response.ok() {
-        return Err(PublishError::from_response(
-            "finding the pull request for the commit",
-            &response,
-        ));
+        return Err(response.refusal("finding the pull request for the commit"));
     }
     let pulls = response.json();
     let pulls = pulls.as_array().map(Vec::as_slice).unwrap_or_default();

@@ -10,27 +10,9 @@
 use std::fmt;
 use std::ops::Range;
 
-use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag, TagEnd};
 
-use super::html::{html_tokens, HtmlTag, Token};
-
-/// The extensions GitHub enables for comments (alerts come with `ENABLE_GFM`).
-pub(crate) const OPTIONS: Options = Options::ENABLE_TABLES
-    .union(Options::ENABLE_STRIKETHROUGH)
-    .union(Options::ENABLE_TASKLISTS)
-    .union(Options::ENABLE_GFM)
-    .union(Options::ENABLE_FOOTNOTES);
-
-/// Tags GitHub's sanitiser keeps; everything else is stripped from the comment.
-const ALLOWED_TAGS: &str =
-    "h1 h2 h3 h4 h5 h6 br b i strong em a pre code img tt div ins del sup sub \
-    p ol ul table thead tbody tfoot blockquote dl dt dd kbd q samp var hr ruby rt rp li tr td th \
-    s strike summary details";
-
-/// Whether GitHub keeps the (lower-case) tag `name` in a comment.
-pub(crate) fn allowed_tag(name: &str) -> bool {
-    ALLOWED_TAGS.split_ascii_whitespace().any(|t| t == name)
-}
+use super::gfm::{allowed_tag, decode_entities, html_tokens, HtmlTag, Token, OPTIONS};
 
 /// One problem found in generated Markdown.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -380,53 +362,6 @@ fn repo_before(before: &[char]) -> Option<usize> {
     }
     let owner = before[..slash].iter().rev().take_while(|c| name(c)).count();
     (owner > 0).then_some(slash - owner)
-}
-
-/// Decodes the entities that matter for reading raw HTML: `&lt; &gt; &amp; &quot; &apos;
-/// &nbsp;` and numeric ones (browsers accept those without the `;`). Others stay as written.
-pub(crate) fn decode_entities(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut rest = s;
-    while let Some(p) = rest.find('&') {
-        out.push_str(&rest[..p]);
-        rest = &rest[p + 1..];
-        match entity(rest) {
-            Some((ch, len)) => {
-                out.push(ch);
-                rest = &rest[len..];
-            }
-            None => out.push('&'),
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
-/// The character and length of the entity at the start of `s` (just after its `&`).
-fn entity(s: &str) -> Option<(char, usize)> {
-    if let Some(num) = s.strip_prefix('#') {
-        let hex = num.starts_with(['x', 'X']);
-        let digits = &num[usize::from(hex)..];
-        let radix = if hex { 16 } else { 10 };
-        let n = digits.chars().take_while(|c| c.is_digit(radix)).count();
-        if n == 0 || n > 8 {
-            return None;
-        }
-        let value = u32::from_str_radix(&digits[..n], radix).ok()?;
-        let semi = usize::from(digits[n..].starts_with(';'));
-        return char::from_u32(value).map(|c| (c, 1 + usize::from(hex) + n + semi));
-    }
-    let end = s.bytes().take(8).position(|b| b == b';')?;
-    let ch = match &s[..end] {
-        "lt" => '<',
-        "gt" => '>',
-        "amp" => '&',
-        "quot" => '"',
-        "apos" => '\'',
-        "nbsp" => '\u{a0}',
-        _ => return None,
-    };
-    Some((ch, end + 1))
 }
 
 /// Maps byte offsets to 1-based line numbers.

@@ -2,6 +2,8 @@
 //! and an HTML preview. Renderers do no I/O and never see the plan model, only diff trees.
 
 pub mod check;
+pub mod error;
+pub(crate) mod gfm;
 pub mod html;
 pub mod markdown;
 pub mod text;

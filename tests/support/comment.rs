@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use planmark::diff::{DiffedPlan, PlanDiff};
+use planmark::marker::{marker_line, MarkerData};
 use planmark::render::check::{check_markdown, live_references};
-use planmark::render::markdown::marker::{marker_line, MarkerData};
 use planmark::render::markdown::{
     escape, render_comment, Comment, Meta, NamedPlan, TemplateSet, GITHUB_MAX_CHARS,
 };
@@ -102,10 +102,7 @@ pub fn assert_sound(label: &str, plans: &[&PlanDiff], comment: &Comment, max_cha
 }
 
 fn shown(r: &planmark::diff::ResourceDiff) -> bool {
-    use planmark::diff::ResourceAction;
-    let visible =
-        r.action != ResourceAction::NoOp || r.moved_from().is_some() || r.importing.is_some();
-    visible && !(r.action == ResourceAction::Delete && r.data_source)
+    planmark::diff::ResourceSummary::of(r).is_shown()
 }
 
 /// Every `*.json` file under `dir`, sorted.

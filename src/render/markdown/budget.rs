@@ -11,7 +11,7 @@ use super::catalog::{entry_label, entry_text, Catalog, Detail, Item};
 use super::context::Truncation;
 use super::source::Plans;
 use super::words::Kind;
-use crate::error::Result;
+use crate::render::error::Result;
 use crate::render::markdown::words::thousands;
 
 /// A choice of detail per catalog entry, with the notice that explains it.

@@ -3,14 +3,14 @@
 //! size budget degrades by, with how much detail each gets.
 
 use crate::diff::{Action, PlanMode, ResourceDiff, ResourceSummary};
-use crate::error::Result;
+use crate::render::error::Result;
 use crate::render::text::{
-    deferred_text, invocation_text, outputs_text, plan_is_empty, resource_text, shows, MarkedText,
+    deferred_text, invocation_text, outputs_text, plan_is_empty, resource_text, MarkedText,
 };
 
 use super::source::Plans;
 use super::words::Kind;
-use crate::diff::ChangeList;
+use crate::plan::ChangeList;
 
 /// How much of an entry the comment shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -86,9 +86,9 @@ fn rank(entry: &Entry) -> (u8, u8) {
 }
 
 /// A resource change Terraform would show (no-op entries only when moved or imported;
-/// deleting a data source is internal bookkeeping): the text's rule, [`shows`].
+/// deleting a data source is internal bookkeeping): the text's rule, [`ResourceSummary::is_shown`].
 pub fn is_shown(r: &ResourceDiff) -> bool {
-    shows(&ResourceSummary::of(r))
+    ResourceSummary::of(r).is_shown()
 }
 
 /// Drift is shown when it can matter: always for refresh-only plans, otherwise when the
@@ -122,7 +122,7 @@ impl Catalog {
         for p in 0..plans.named().len() {
             let plan = plans.head(p);
             for (i, r) in plans.summaries(p).iter().enumerate() {
-                if shows(r) {
+                if r.is_shown() {
                     entries.push(Entry {
                         plan: p,
                         item: Item::Resource(i),
@@ -141,7 +141,7 @@ impl Catalog {
             drift.push(shown);
             if shown {
                 for (i, r) in plans.drift_summaries(p).iter().enumerate() {
-                    if shows(r) {
+                    if r.is_shown() {
                         entries.push(Entry {
                             plan: p,
                             item: Item::Drift(i),

@@ -6,11 +6,9 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::diff::{
-    CheckStatus, Diff, Node, OutputDiff, PlanDiff, PlanMode, ResourceAction, ResourceDiff,
-};
-use crate::error::Result;
-use crate::render::text::shows;
+use crate::diff::{CheckStatus, Diff, Node, OutputDiff, PlanDiff, PlanMode, ResourceDiff};
+use crate::plan::ResourceAction;
+use crate::render::error::Result;
 
 use super::catalog::{entry_text, Catalog, Detail, Item};
 use super::diff_lines::diff_body;
@@ -19,7 +17,7 @@ use super::extras::{self, Diagnostics, Extras, FailedPlan, PolicyContext, Unread
 use super::invocations::{invocation_context, Invocations};
 use super::source::{Body, Plans};
 use super::words::{self, icon, Kind, Segment};
-use crate::diff::{ChangeList, Tool};
+use crate::plan::{ChangeList, Tool};
 
 /// Bumped whenever a field is removed or changes meaning (adding fields is compatible).
 pub const SCHEMA_VERSION: u32 = 1;
@@ -659,7 +657,7 @@ fn plan_context(
     // Per-change vectors are sized before they are filled (and sorted in place): grown by
     // doubling, a huge plan's would leave their copies in the allocator on every render.
     let mut shown = Vec::with_capacity(summaries.len());
-    shown.extend((0..summaries.len()).filter(|i| shows(&summaries[*i])));
+    shown.extend((0..summaries.len()).filter(|i| summaries[*i].is_shown()));
     let mut counts = Counts::default();
     let mut by_kind: Vec<(Kind, usize)> = Kind::ALL.iter().map(|k| (*k, 0)).collect();
     for r in shown.iter().map(|i| &summaries[*i]) {
@@ -693,7 +691,11 @@ fn plan_context(
         }
     }
     let drift_entries = if drift_shown {
-        plans.drift_summaries(p).iter().filter(|r| shows(r)).count()
+        plans
+            .drift_summaries(p)
+            .iter()
+            .filter(|r| r.is_shown())
+            .count()
     } else {
         0
     };

@@ -22,6 +22,8 @@
 
 use std::fmt::Write;
 
+use crate::input::text::is_invisible;
+
 /// Zero-width space as a character reference: breaks `@user`, `#123` and autolinks
 /// without changing what a reader sees.
 const ZWSP: &str = "&#8203;";
@@ -30,16 +32,6 @@ const ZWSP: &str = "&#8203;";
 /// commit SHA, in any case, inside a word or not) into a link to that commit, so a longer
 /// run gets a zero-width space after every 6.
 const SHA_SAFE_RUN: usize = 6;
-
-/// Characters that render as nothing (or reorder text) and so could disguise a value.
-pub fn is_invisible(c: char) -> bool {
-    matches!(c,
-        '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}'
-        | '\u{17B5}' | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}'
-        | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{206F}' | '\u{3164}'
-        | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}' | '\u{FFA0}' | '\u{FFF0}'..='\u{FFFB}'
-        | '\u{E0000}'..='\u{E0FFF}')
-}
 
 /// Writes `c` visibly: controls as Unicode control pictures, invisible characters as
 /// `<U+XXXX>` (with the brackets escaped when `markup`: outside code the text is parsed as
@@ -328,7 +320,7 @@ mod tests {
             ] {
                 let out = inline(&text);
                 assert_eq!(live(&out), Vec::<String>::new(), "{text:?} -> {out}");
-                let shown: String = crate::render::check::decode_entities(&out)
+                let shown: String = crate::render::gfm::decode_entities(&out)
                     .replace('\u{200B}', "")
                     .replace("<br>", "\n");
                 assert_eq!(shown, text, "the text reads the same");

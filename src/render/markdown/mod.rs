@@ -17,7 +17,7 @@ pub mod diff_lines;
 pub mod escape;
 pub mod extras;
 pub mod invocations;
-pub mod marker;
+
 pub mod source;
 pub mod templates;
 pub mod words;
@@ -25,7 +25,7 @@ pub mod words;
 use std::cell::RefCell;
 use std::thread::ScopedJoinHandle;
 
-use crate::error::Result;
+use crate::render::error::Result;
 use budget::{effective_limit, measure, Sizes};
 use catalog::Catalog;
 pub use context::{Context, Meta};
@@ -148,7 +148,7 @@ fn fit(
             (extras, max_chars),
         )?;
         let markdown = registry.get()?.render(&context)?;
-        let markdown = marker::end_with_marker(markdown, &context.marker);
+        let markdown = crate::marker::end_with_marker(markdown, &context.marker);
         Ok(Comment { markdown, context })
     };
 

@@ -8,8 +8,9 @@ use std::collections::HashMap;
 use std::ops::Deref;
 use std::rc::Rc;
 
-use crate::diff::{ChangeList, Changes, PlanDiff, ResourceChanges, ResourceDiff, ResourceSummary};
-use crate::error::Result;
+use crate::diff::{Changes, PlanDiff, ResourceChanges, ResourceDiff, ResourceSummary};
+use crate::plan::ChangeList;
+use crate::render::error::Result;
 
 /// A plan with its name.
 #[derive(Clone, Copy)]

@@ -18,7 +18,7 @@ use serde_json::Value as Json;
 
 use super::escape;
 use super::words::{self, icon};
-use crate::error::{Error, Result};
+use crate::render::error::{RenderError as TemplateError, Result};
 
 /// The name of the main template.
 pub const MAIN: &str = "comment";
@@ -275,7 +275,7 @@ struct Failure {
 }
 
 impl Failure {
-    fn error(&self) -> Error {
+    fn error(&self) -> TemplateError {
         template_error(&self.origin, self.line, self.column, &self.reason)
     }
 }
@@ -336,7 +336,7 @@ impl Renderer<'_> {
             .map_err(|e| self.render_error(&e))
     }
 
-    fn render_error(&self, e: &RenderError) -> Error {
+    fn render_error(&self, e: &RenderError) -> TemplateError {
         let origin = e
             .template_name
             .as_ref()
@@ -357,9 +357,9 @@ impl Renderer<'_> {
     }
 }
 
-fn template_error(origin: &str, line: usize, column: usize, reason: &str) -> Error {
+fn template_error(origin: &str, line: usize, column: usize, reason: &str) -> TemplateError {
     let reason = reason.lines().next().unwrap_or("").trim().to_string();
-    Error::Template {
+    TemplateError::Template {
         origin: origin.to_string(),
         line,
         column,

@@ -8,9 +8,10 @@
 
 use std::collections::HashMap;
 
+use super::out::MarkedText;
 use super::values::{render, Opts};
+use crate::diff::quote::go_quote_into;
 use crate::diff::{InvocationDiff, InvocationTrigger, PlanDiff};
-use crate::differ::go_quote_into;
 
 /// The lifecycle-triggered invocations of each resource instance, in the order Terraform
 /// prints them (by `action_trigger` block, then by place in its `actions` list).
@@ -136,11 +137,11 @@ fn write_block(out: &mut String, invocation: &InvocationDiff) {
 
 /// One invocation as the "will invoke" section lists it (for the comment, which lists
 /// every invocation so), without a trailing newline.
-pub fn invocation_text(invocation: &InvocationDiff) -> super::MarkedText {
+pub fn invocation_text(invocation: &InvocationDiff) -> MarkedText {
     let mut text = String::new();
     write_invocation(&mut text, invocation);
     text.pop();
-    super::MarkedText {
+    MarkedText {
         text,
         marks: Vec::new(),
     }

@@ -18,10 +18,12 @@ use std::fmt::Write;
 use std::io;
 
 use crate::diff::{
-    Action, Changes, DeferredDiff, DiffedPlan, PlanDiff, PlanMode, ResourceAction, ResourceChanges,
-    ResourceDiff, ResourceSummary, Tool,
+    Action, Changes, DeferredDiff, DiffedPlan, PlanDiff, PlanMode, ResourceChanges, ResourceDiff,
+    ResourceSummary,
 };
-use crate::error::{Error, Result};
+use crate::input::error::InputError;
+use crate::plan::{ResourceAction, Tool};
+use crate::render::error::{RenderError, Result};
 pub use invocations::invocation_text;
 use invocations::{write_cli_section, Triggered};
 use out::Out;
@@ -29,22 +31,7 @@ use resource::{render_deferred, render_resource, Cause};
 use values::{attribute_name, render, Opts};
 use wrap::{horizontal_rule, word_wrap};
 
-/// Terraform's text for one item with the byte offsets of its action symbols (`+`, `-`,
-/// `~`), which the Markdown renderer moves to column 0 for GitHub's `diff` colouring.
-#[derive(Debug, Clone, Default)]
-pub struct MarkedText {
-    /// The text, without a trailing newline.
-    pub text: String,
-    /// Byte offsets of symbol characters, ascending.
-    pub marks: Vec<usize>,
-}
-
-impl MarkedText {
-    fn from_out(out: Out) -> MarkedText {
-        let (text, marks) = out.into_parts();
-        MarkedText { text, marks }
-    }
-}
+pub use out::MarkedText;
 
 /// One resource change as `terraform show` (or `tofu show`, after `tool`) prints it
 /// (comment lines, header, body); `drift` words it as a change made outside Terraform;
@@ -76,16 +63,6 @@ pub fn render_plan(plan: &PlanDiff) -> String {
     String::from_utf8(text).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
-/// Is this resource change listed (and counted in the summary line)? No-op changes only
-/// when moved or imported; deleting a data source is internal bookkeeping, and so is
-/// opening an ephemeral resource (OpenTofu lists those in its JSON, never in its text).
-pub fn shows(r: &ResourceSummary) -> bool {
-    let shown = r.action != ResourceAction::NoOp || r.moved || r.importing;
-    shown
-        && !(r.action == ResourceAction::Delete && r.data_source)
-        && r.action != ResourceAction::Open
-}
-
 /// Text is gathered up to this size before it is written (the parts of a huge plan, which
 /// come bigger, are written as they come), so the whole text of a huge plan is never in
 /// memory.
@@ -104,7 +81,7 @@ pub fn write_plan(plan: &PlanDiff, lists: Changes<'_>, sink: &mut dyn io::Write)
     let drift_shown = render_drift(&mut out, sink, plan, lists)?;
 
     let summaries = resources.summaries();
-    let changes: Vec<&ResourceSummary> = summaries.iter().filter(|r| shows(r)).collect();
+    let changes: Vec<&ResourceSummary> = summaries.iter().filter(|r| r.is_shown()).collect();
     let mut counts = Counts::default();
     for r in &changes {
         counts.add(&r.action);
@@ -217,7 +194,7 @@ pub fn write_plan(plan: &PlanDiff, lists: Changes<'_>, sink: &mut dyn io::Write)
         } else {
             writeln!(out, "\n{name} will perform the following actions:")
         };
-        let shown = |i: usize| shows(&summaries[i]);
+        let shown = |i: usize| summaries[i].is_shown();
         let triggered = Triggered::of(plan);
         write_changes(
             &mut out,
@@ -281,20 +258,31 @@ fn write_changes(
         change.push('\n');
         *text = change.into_parts().0;
     };
-    list.each_rendered(want, &render, &mut |text| {
+    // The differ's visitor can only fail with an input error: a failed write is kept here
+    // and stops the walk (the walk's own error then says nothing the user sees).
+    let mut write_error = None;
+    let walked = list.each_rendered(want, &render, &mut |text| {
         if out.len() + text.len() < FLUSH_AT {
             out.push_str(text);
             return Ok(());
         }
         // A big piece (a part of a huge plan) goes out as it is, not copied.
-        flush(out, sink)?;
-        sink.write_all(text.as_bytes()).map_err(Error::Write)
-    })
+        let written = flush(out, sink)
+            .and_then(|()| sink.write_all(text.as_bytes()).map_err(RenderError::Write));
+        written.map_err(|err| {
+            write_error = Some(err);
+            InputError::input("-", "output closed")
+        })
+    });
+    match write_error {
+        Some(err) => Err(err),
+        None => Ok(walked?),
+    }
 }
 
 /// Writes out what `out` holds and empties it.
 fn flush(out: &mut Out, sink: &mut dyn io::Write) -> Result<()> {
-    sink.write_all(out.as_bytes()).map_err(Error::Write)?;
+    sink.write_all(out.as_bytes()).map_err(RenderError::Write)?;
     out.clear();
     Ok(())
 }

@@ -83,3 +83,20 @@ impl fmt::Write for Out {
         Ok(())
     }
 }
+
+/// Terraform's text for one item with the byte offsets of its action symbols (`+`, `-`,
+/// `~`), which the Markdown renderer moves to column 0 for GitHub's `diff` colouring.
+#[derive(Debug, Clone, Default)]
+pub struct MarkedText {
+    /// The text, without a trailing newline.
+    pub text: String,
+    /// Byte offsets of symbol characters, ascending.
+    pub marks: Vec<usize>,
+}
+
+impl MarkedText {
+    pub(crate) fn from_out(out: Out) -> MarkedText {
+        let (text, marks) = out.into_parts();
+        MarkedText { text, marks }
+    }
+}

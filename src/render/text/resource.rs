@@ -5,7 +5,8 @@ use std::fmt::Write;
 
 use super::out::Out;
 use super::values::{render, Opts};
-use crate::diff::{ActionReason, DeferredDiff, ResourceAction, ResourceDiff, Tool};
+use crate::diff::{ActionReason, DeferredDiff, ResourceDiff};
+use crate::plan::{ResourceAction, Tool};
 
 /// Whether a change is planned or was detected as drift (it changes the wording).
 #[derive(Clone, Copy, PartialEq, Eq)]

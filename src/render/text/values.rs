@@ -5,8 +5,8 @@ use std::borrow::Cow;
 use std::fmt::Write;
 
 use super::out::Out;
+use crate::diff::quote::{go_quote, go_quote_into};
 use crate::diff::{Action, Block, Diff, Node};
-use crate::differ::{go_quote, go_quote_into};
 
 /// Rendering options. `force_replace`/`forbid_replace` apply to one level only: every
 /// child gets a copy with them cleared ([`Opts::child`]), as in Terraform.

@@ -6,12 +6,14 @@
 //! only lay it out. Sensitive values are never stored here: a sensitive node keeps its
 //! action and flags, not its value, so no renderer or template can leak it.
 
+pub mod quote;
+
 use std::borrow::Cow;
 
 use serde::Serialize;
 
-use crate::error::Result;
-pub use crate::plan::{ChangeList, ResourceAction, Tool};
+use crate::input::error::Result;
+use crate::plan::{ResourceAction, Tool};
 
 /// What happens to a value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -322,6 +324,16 @@ impl ResourceSummary {
             moved: r.moved_from().is_some(),
             importing: r.importing.is_some(),
         }
+    }
+
+    /// Is this change listed (and counted in the summary line)? No-op changes only when
+    /// moved or imported; deleting a data source is internal bookkeeping, and so is opening
+    /// an ephemeral resource (OpenTofu lists those in its JSON, never in its text).
+    pub fn is_shown(&self) -> bool {
+        let shown = self.action != ResourceAction::NoOp || self.moved || self.importing;
+        shown
+            && !(self.action == ResourceAction::Delete && self.data_source)
+            && self.action != ResourceAction::Open
     }
 }
 

@@ -1,0 +1,155 @@
+//! Differ, one change: a resource's or an output's parsed values → its [`Diff`] tree.
+
+use super::change::{Change, Matcher};
+use super::{block, infer, json, sequence};
+
+use crate::diff::Diff;
+use crate::input::error::InputError;
+use crate::plan::ParsedChange;
+use crate::schema::Block;
+use crate::value::Value;
+
+/// Which attributes of a change matter (drift shows only the relevant ones).
+#[derive(Debug, Clone, Copy)]
+pub enum Relevance<'v, 'a> {
+    /// Every attribute is relevant (planned changes, refresh-only drift).
+    All,
+    /// Only these attribute paths (each a JSON array of steps) and their descendants.
+    Paths(&'v [&'v Value<'a>]),
+}
+
+/// Computes the diff tree of a resource change.
+///
+/// `schema` is the resource's provider schema block; without it one is inferred from the
+/// values and the resource's configuration `expressions` (which tell blocks apart). `forget_only` marks a `["forget"]` action, which Terraform shows as unchanged.
+pub fn diff_resource<'v, 'a>(
+    values: &'v ParsedChange<'a>,
+    schema: Option<&Block>,
+    expressions: Option<&Value<'_>>,
+    relevance: Relevance<'v, 'a>,
+    forget_only: bool,
+) -> Diff {
+    diff_resource_values(
+        Values::of(values),
+        schema,
+        expressions,
+        relevance,
+        forget_only,
+        sequence::Pairing::Terraform,
+        false,
+    )
+}
+
+/// The parsed members of a change, borrowed (the two sides may be the very same value
+/// when their JSON texts are equal, see [`plan`]).
+#[derive(Clone, Copy)]
+pub(crate) struct Values<'v, 'a> {
+    pub before: &'v Value<'a>,
+    pub after: &'v Value<'a>,
+    pub after_unknown: &'v Value<'a>,
+    pub before_sensitive: &'v Value<'a>,
+    pub after_sensitive: &'v Value<'a>,
+    pub replace_paths: &'v Value<'a>,
+}
+
+impl<'v, 'a> Values<'v, 'a> {
+    fn of(values: &'v ParsedChange<'a>) -> Self {
+        Values {
+            before: &values.before,
+            after: &values.after,
+            after_unknown: &values.after_unknown,
+            before_sensitive: &values.before_sensitive,
+            after_sensitive: &values.after_sensitive,
+            replace_paths: &values.replace_paths,
+        }
+    }
+}
+
+/// [`diff_resource`] on borrowed values. `hide_secret_names`: without a schema, hide the
+/// attributes whose names read like secrets (plans whose masks may lack what providers
+/// declare sensitive, see [`crate::plan::Plan::masks_omit_provider_sensitivity`]).
+pub(crate) fn diff_resource_values<'v, 'a>(
+    values: Values<'v, 'a>,
+    schema: Option<&Block>,
+    expressions: Option<&Value<'_>>,
+    relevance: Relevance<'v, 'a>,
+    forget_only: bool,
+    pairing: sequence::Pairing,
+    hide_secret_names: bool,
+) -> Diff {
+    let relevant = match relevance {
+        Relevance::All => Matcher::always(),
+        Relevance::Paths(paths) => Matcher::paths(
+            paths
+                .iter()
+                .filter_map(|p| match p {
+                    Value::Array(steps) => Some(steps.as_slice()),
+                    _ => None,
+                })
+                .collect(),
+            true,
+        ),
+    };
+    let mut change = Change::new(
+        values.before,
+        values.after,
+        values.after_unknown,
+        values.before_sensitive,
+        values.after_sensitive,
+        Matcher::from_value(values.replace_paths, false),
+        relevant,
+    );
+    change.pairing = pairing;
+    match schema {
+        Some(block) => block::diff_root(change, block, forget_only),
+        None => {
+            // What is sensitive is left out of what the schema is inferred from.
+            let before = infer::redacted(values.before, values.before_sensitive);
+            let after = infer::redacted(values.after, values.after_sensitive);
+            let unknown = infer::redacted(values.after_unknown, values.after_sensitive);
+            let mut inferred = infer::infer_block(
+                &[
+                    before.as_ref().unwrap_or(values.before),
+                    after.as_ref().unwrap_or(values.after),
+                ],
+                Some(unknown.as_ref().unwrap_or(values.after_unknown)),
+                expressions,
+            );
+            if hide_secret_names {
+                infer::mark_secret_names(&mut inferred);
+            }
+            block::diff_root(change, &inferred, forget_only)
+        }
+    }
+}
+
+/// Computes the diff of an output change (sensitivity masks are booleans there).
+pub fn diff_output(values: &ParsedChange<'_>) -> Diff {
+    diff_output_paired(values, sequence::Pairing::Terraform)
+}
+
+/// [`diff_output`] pairing list elements as `pairing` says.
+pub(crate) fn diff_output_paired(values: &ParsedChange<'_>, pairing: sequence::Pairing) -> Diff {
+    let mut change = Change::new(
+        &values.before,
+        &values.after,
+        &values.after_unknown,
+        &values.before_sensitive,
+        &values.after_sensitive,
+        Matcher::default(),
+        Matcher::always(),
+    );
+    change.pairing = pairing;
+    json::diff_output(change)
+}
+
+/// The input error for a change whose values do not parse.
+pub(super) fn value_error(path: &str, address: &str, err: crate::value::ParseError) -> InputError {
+    InputError::input(
+        path,
+        format!(
+            "the values of `{address}` cannot be read ({} at byte {}); regenerate the plan JSON",
+            err.reason, err.offset
+        ),
+    )
+}

@@ -1,0 +1,6 @@
+//! Input stage: what planmark reads (plans, provider schemas, Terraform's logs) and the
+//! errors and hostile-text rules every later stage shares.
+
+pub mod error;
+pub mod hash;
+pub mod text;
