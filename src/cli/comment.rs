@@ -41,7 +41,7 @@ fn comment_on(
     out: &mut dyn Write,
 ) -> Result<()> {
     let env = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
-    let log = super::gates::load_log(&args.common.log)?;
+    let log = super::options::load_log(&args.common.log)?;
     // Policy is evaluated before anything is posted, but reported (exit 3) only after.
     let violations = violations(&args.common, loaded);
     let extras = extras(&args.common, log.as_ref(), &violations, unreadable);

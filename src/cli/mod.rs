@@ -5,7 +5,7 @@
 
 mod comment;
 pub mod error;
-pub mod gates;
+pub mod options;
 mod meta;
 mod render;
 pub mod templates;
@@ -190,7 +190,7 @@ pub struct CommentArgs {
     pub dry_run: bool,
     /// Pull-request labels.
     #[command(flatten)]
-    pub labels: gates::LabelArgs,
+    pub labels: options::LabelArgs,
     /// What to render.
     #[command(flatten)]
     pub common: CommonArgs,
@@ -265,10 +265,10 @@ pub struct CommonArgs {
     pub max_input_size: u64,
     /// Terraform's log (`--failed`, `--log`).
     #[command(flatten)]
-    pub log: gates::LogArgs,
+    pub log: options::LogArgs,
     /// Policy gates.
     #[command(flatten)]
-    pub policy: gates::PolicyArgs,
+    pub policy: options::PolicyArgs,
     /// One or more plans: `terraform show -json` output files, or `-` for standard input
     /// (read only when given); `NAME=PATH` names one. Required, except with `--failed`.
     // Required, and not an error with `--failed` because the two conflict: clap then shows

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::sync::{mpsc, Mutex, OnceLock};
 
 use super::error::{Error, Result};
-use super::gates::LoadedLog;
+use super::options::LoadedLog;
 use super::{read_input, read_input_at_most, CommonArgs, Format, PlanArg, RenderArgs};
 use crate::diff::{Changes, PlanDiff, ResourceChanges};
 use crate::differ::Differ;
@@ -276,7 +276,7 @@ pub(super) fn render(args: RenderArgs, out: &mut dyn Write) -> Result<()> {
         templates_used,
         comment_format,
         |loaded, unreadable| {
-            let log = super::gates::load_log(&common.log)?;
+            let log = super::options::load_log(&common.log)?;
             let violations = violations(common, loaded);
             match args.format {
                 Format::Text => {
@@ -342,7 +342,7 @@ fn write_text(
             let tool = common.tool.tool().unwrap_or_default();
             write(out, &format!("{} could not make the plan.\n", tool.name()))?;
         }
-        write(out, &super::gates::log_text(log))?;
+        write(out, &crate::render::text::log_text(log))?;
     }
     Ok(())
 }

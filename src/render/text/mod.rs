@@ -9,6 +9,7 @@
 //! memory); [`render_plan`] returns the text of a whole `PlanDiff`.
 
 mod invocations;
+mod log;
 mod out;
 mod resource;
 mod values;
@@ -31,6 +32,7 @@ use resource::{render_deferred, render_resource, Cause};
 use values::{attribute_name, render, Opts};
 use wrap::{horizontal_rule, word_wrap};
 
+pub use log::log_text;
 pub use out::MarkedText;
 
 /// One resource change as `terraform show` (or `tofu show`, after `tool`) prints it

@@ -1,6 +1,6 @@
-//! Command line, logs, policy gates and labels: the options of `--failed`, `--log`,
-//! `--fail-on`/`--max-destroy`/`--protect` (shared by `render` and `comment`) and
-//! `--labels` (`comment` only), and reading the log file they name.
+//! Command line, option groups: Terraform's log (`--failed`, `--log`), the policy gates
+//! (`--fail-on`/`--max-destroy`/`--protect`), shared by `render` and `comment`, and
+//! `--labels` (`comment` only); and reading the log file they name.
 //!
 //! Contract: a log that cannot be read is bad input (exit 2, one line naming the file);
 //! evaluation of the gates is the policy stage's, not ours.
@@ -111,44 +111,4 @@ pub fn load_log(args: &LogArgs) -> Result<Option<LoadedLog>> {
     let log = parse_log(&bytes).map_err(|e| Error::input(&arg.path, e.to_string()))?;
     let sha256 = plan_sha256(&bytes);
     Ok(Some(LoadedLog { arg, log, sha256 }))
-}
-
-/// The log as plain text, after Terraform's text (`render --format text`).
-pub fn log_text(log: &PlanLog) -> String {
-    let mut out = String::new();
-    for d in &log.diagnostics {
-        out.push('\n');
-        let label = match d.severity {
-            crate::log::Severity::Error => "Error",
-            crate::log::Severity::Warning => "Warning",
-        };
-        out.push_str(&format!("{label}: {}\n", d.summary));
-        if let Some(text) = &d.text {
-            out.push('\n');
-            out.push_str(text);
-            out.push('\n');
-            continue;
-        }
-        if let Some(range) = &d.range {
-            out.push_str(&format!("\n  on {} line {}", range.filename, range.line));
-            if let Some(address) = &d.address {
-                out.push_str(&format!(", in {address}"));
-            }
-            out.push_str(":\n");
-            if let Some(code) = &d.code {
-                out.push_str(&format!("{:>4}: {code}\n", range.line));
-            }
-        }
-        if !d.detail.is_empty() {
-            out.push('\n');
-            out.push_str(d.detail.trim_end());
-            out.push('\n');
-        }
-    }
-    if !log.tail.is_empty() {
-        out.push_str("\nNo Error: or Warning: block was found in the log; its last lines:\n\n");
-        out.push_str(&log.tail.join("\n"));
-        out.push('\n');
-    }
-    out
 }
