@@ -108,10 +108,7 @@ pub(crate) fn pair_elements(
     // Past the limits the pairing is merely valid; callers do not need to
     // know, the rendering stays correct, just not Terraform-identical.
     let (lcs, _exact) = terraform_lcs(before, after, MAX_EDIT_DISTANCE, MAX_WORK);
-    match pairing {
-        Pairing::Terraform => walk(before, after, &lcs, pairable),
-        Pairing::OpenTofu => walk_opentofu(before, after, &lcs, pairable),
-    }
+    walk(before, after, &lcs, pairing, pairable)
 }
 
 /// Terraform's notion of a reorder: every before element occurs somewhere in
@@ -359,20 +356,34 @@ fn to_u32(v: usize) -> u32 {
     u32::try_from(v).expect("length checked against OFF_GRID")
 }
 
-/// Terraform's final walk of both sequences against the LCS values.
+/// The final walk of both sequences against the LCS values, as `pairing`'s renderer
+/// does it.
+///
+/// A leftover before element is shown as an update of the after element at hand when
+/// `pairable` says so (and that after element is not the next LCS one), else as
+/// deleted. OpenTofu also shows a leftover after element as an update of the before
+/// element at hand when `pairable` says so, even when that before element is the next
+/// LCS one. Its walk can then run past the end of `before`; an LCS step there shows its
+/// after element as created, as OpenTofu does (its before side is out of range, so
+/// absent). Terraform's walk never gets there: each of its LCS steps finds both sides
+/// on the LCS element.
 fn walk(
     before: &[u32],
     after: &[u32],
     lcs: &[u32],
+    pairing: Pairing,
     mut pairable: impl FnMut(usize, usize) -> bool,
 ) -> Vec<Step> {
-    let mut steps = Vec::with_capacity(before.len() + after.len() - lcs.len());
+    let pair_leftover_after = pairing == Pairing::OpenTofu;
+    // Terraform shows every LCS element as one step; OpenTofu may not (see above).
+    let shared = if pair_leftover_after { 0 } else { lcs.len() };
+    let mut steps = Vec::with_capacity(before.len() + after.len() - shared);
     let (mut b, mut a, mut k) = (0, 0, 0);
     while b < before.len() || a < after.len() || k < lcs.len() {
         let next = lcs.get(k).copied();
         while b < before.len() && Some(before[b]) != next {
             // The LCS check runs before the callback only to save calls; the
-            // outcome is the same as Terraform's order for a pure callback.
+            // outcome is the same as the renderers' order for a pure callback.
             if a < after.len() && Some(after[a]) != next && pairable(b, a) {
                 steps.push(Step::Both(b, a));
                 a += 1;
@@ -382,45 +393,7 @@ fn walk(
             b += 1;
         }
         while a < after.len() && Some(after[a]) != next {
-            steps.push(Step::Created(a));
-            a += 1;
-        }
-        if next.is_some() {
-            steps.push(Step::Both(b, a));
-            b += 1;
-            a += 1;
-            k += 1;
-        }
-    }
-    steps
-}
-
-/// OpenTofu's walk against the LCS values: Terraform's, except that a leftover after
-/// element is also shown as an update of the before element at hand when `pairable`
-/// says so, even when that before element is the next LCS element. The walk then runs
-/// past the end of `before`; an LCS step there shows its after element as created, as
-/// OpenTofu does (its before side is out of range, so absent).
-fn walk_opentofu(
-    before: &[u32],
-    after: &[u32],
-    lcs: &[u32],
-    mut pairable: impl FnMut(usize, usize) -> bool,
-) -> Vec<Step> {
-    let mut steps = Vec::with_capacity(before.len() + after.len());
-    let (mut b, mut a, mut k) = (0, 0, 0);
-    while b < before.len() || a < after.len() || k < lcs.len() {
-        let next = lcs.get(k).copied();
-        while b < before.len() && Some(before[b]) != next {
-            if a < after.len() && Some(after[a]) != next && pairable(b, a) {
-                steps.push(Step::Both(b, a));
-                a += 1;
-            } else {
-                steps.push(Step::Deleted(b));
-            }
-            b += 1;
-        }
-        while a < after.len() && Some(after[a]) != next {
-            if b < before.len() && pairable(b, a) {
+            if pair_leftover_after && b < before.len() && pairable(b, a) {
                 steps.push(Step::Both(b, a));
                 b += 1;
             } else {
@@ -1073,8 +1046,11 @@ mod tests {
                 assert!(exact, "distance cannot exceed n + m");
             }
             for (_, policy) in POLICIES {
-                let steps = walk(&before, &after, &values, policy);
+                let steps = walk(&before, &after, &values, Pairing::Terraform, policy);
                 assert_valid(&before, &after, &steps, policy);
+                // OpenTofu's walk may pair an LCS element with a leftover one.
+                let steps = walk(&before, &after, &values, Pairing::OpenTofu, policy);
+                assert_valid(&before, &after, &steps, |_, _| true);
             }
         }
     }
@@ -1141,7 +1117,7 @@ mod tests {
         let steps = pair_elements(&before, &after, Pairing::Terraform, POLICIES[0].1);
         assert_valid(&before, &after, &steps, POLICIES[0].1);
         for (_, policy) in POLICIES {
-            let steps = walk(&before, &after, &lcs, policy);
+            let steps = walk(&before, &after, &lcs, Pairing::Terraform, policy);
             assert_valid(&before, &after, &steps, policy);
         }
     }
