@@ -11,8 +11,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
 
 use handlebars::{
-    Context as HbContext, Handlebars, Helper, HelperResult, Output, RenderContext, RenderError,
-    RenderErrorReason,
+    Context as HbContext, Handlebars, Helper, HelperDef, HelperResult, Output, RenderContext,
+    RenderError, RenderErrorReason,
 };
 use serde_json::Value as Json;
 
@@ -367,7 +367,7 @@ fn template_error(origin: &str, line: usize, column: usize, reason: &str) -> Err
     }
 }
 
-/// The first parameter as a string (numbers and booleans in their JSON form; null empty).
+/// Parameter `index` as a string (numbers and booleans in their JSON form; null empty).
 fn text_param(h: &Helper<'_>, index: usize) -> std::result::Result<String, RenderError> {
     let value = h
         .param(index)
@@ -378,6 +378,14 @@ fn text_param(h: &Helper<'_>, index: usize) -> std::result::Result<String, Rende
         Json::Null => String::new(),
         other => other.to_string(),
     })
+}
+
+/// Parameter `index` as text, or `None` when the call leaves it out.
+fn optional_text_param(
+    h: &Helper<'_>,
+    index: usize,
+) -> std::result::Result<Option<String>, RenderError> {
+    h.param(index).map(|_| text_param(h, index)).transpose()
 }
 
 fn count_param(h: &Helper<'_>, index: usize) -> std::result::Result<usize, RenderError> {
@@ -392,29 +400,12 @@ fn count_param(h: &Helper<'_>, index: usize) -> std::result::Result<usize, Rende
     }
 }
 
-/// A helper writing `f(first parameter as text)`.
-fn text_helper(
-    f: fn(&str) -> String,
-) -> impl Fn(
-    &Helper<'_>,
-    &Handlebars<'_>,
-    &HbContext,
-    &mut RenderContext<'_, '_>,
-    &mut dyn Output,
-) -> HelperResult
-       + Send
-       + Sync {
-    move |h, _, _, _, out| {
-        out.write(&f(&text_param(h, 0)?))?;
-        Ok(())
-    }
-}
-
-/// Renders a phrase (an array of `{text, is_code}` segments, or a plain string) with
-/// `plain` for words and `code` for code segments.
-fn phrase(value: &Json, plain: fn(&str) -> String, code: fn(&str) -> String) -> String {
-    match value {
-        Json::Array(segments) => segments
+/// Renders the first parameter, a phrase (an array of `{text, is_code}` segments, or a
+/// plain string), escaped for inline Markdown, with `code` for code segments.
+fn phrase(h: &Helper<'_>, code: fn(&str) -> String) -> String {
+    let plain = escape::inline;
+    match h.param(0).map(|p| p.value()) {
+        Some(Json::Array(segments)) => segments
             .iter()
             .map(|s| {
                 let text = s.get("text").and_then(Json::as_str).unwrap_or("");
@@ -425,132 +416,68 @@ fn phrase(value: &Json, plain: fn(&str) -> String, code: fn(&str) -> String) -> 
                 }
             })
             .collect(),
-        Json::String(s) => plain(s),
+        Some(Json::String(s)) => plain(s),
         _ => String::new(),
     }
 }
 
+/// A helper as a function of its call, its text written as is: the helpers escape for
+/// their own context, and `handlebars_helper!` would pass its result through the
+/// registry's escape function ([`escape::inline`]) a second time.
+type HelperFn = fn(&Helper<'_>) -> std::result::Result<String, RenderError>;
+
+/// Makes a [`HelperFn`] a handlebars helper.
+struct Writes(HelperFn);
+
+impl HelperDef for Writes {
+    fn call<'reg: 'rc, 'rc>(
+        &self,
+        h: &Helper<'rc>,
+        _: &'reg Handlebars<'reg>,
+        _: &'rc HbContext,
+        _: &mut RenderContext<'reg, 'rc>,
+        out: &mut dyn Output,
+    ) -> HelperResult {
+        out.write(&(self.0)(h)?)?;
+        Ok(())
+    }
+}
+
+/// The helpers templates may call (listed in docs/template-context.md).
+const HELPERS: &[(&str, HelperFn)] = &[
+    ("code", |h| Ok(escape::code_span(&text_param(h, 0)?))),
+    ("cell_code", |h| {
+        Ok(escape::cell_code_span(&text_param(h, 0)?))
+    }),
+    ("html_code", |h| Ok(escape::html_code(&text_param(h, 0)?))),
+    ("escape", |h| Ok(escape::inline(&text_param(h, 0)?))),
+    ("fence", |h| {
+        let lang = optional_text_param(h, 1)?.unwrap_or_default();
+        Ok(escape::fence(&text_param(h, 0)?, &lang))
+    }),
+    ("phrase", |h| Ok(phrase(h, escape::code_span))),
+    ("phrase_html", |h| Ok(phrase(h, escape::html_code))),
+    ("num", |h| Ok(words::thousands(count_param(h, 0)?))),
+    ("plural", |h| {
+        let n = count_param(h, 0)?;
+        let singular = text_param(h, 1)?;
+        let plural = optional_text_param(h, 2)?.unwrap_or_else(|| format!("{singular}s"));
+        Ok(escape::inline(&words::count_noun(n, &singular, &plural)))
+    }),
+    ("icon_of", |h| Ok(icon(&text_param(h, 0)?).to_string())),
+    ("link", |h| {
+        let text = escape::inline(&text_param(h, 0)?);
+        Ok(match safe_url(&text_param(h, 1)?) {
+            Some(url) => format!("[{text}](<{url}>)"),
+            None => text,
+        })
+    }),
+];
+
 fn register_helpers(hb: &mut Handlebars<'static>) {
-    hb.register_helper("code", Box::new(text_helper(escape::code_span)));
-    hb.register_helper("cell_code", Box::new(text_helper(escape::cell_code_span)));
-    hb.register_helper("html_code", Box::new(text_helper(escape::html_code)));
-    hb.register_helper("escape", Box::new(text_helper(escape::inline)));
-    hb.register_helper(
-        "fence",
-        Box::new(
-            |h: &Helper<'_>,
-             _: &Handlebars<'_>,
-             _: &HbContext,
-             _: &mut RenderContext<'_, '_>,
-             out: &mut dyn Output|
-             -> HelperResult {
-                let lang = if h.param(1).is_some() {
-                    text_param(h, 1)?
-                } else {
-                    String::new()
-                };
-                out.write(&escape::fence(&text_param(h, 0)?, &lang))?;
-                Ok(())
-            },
-        ),
-    );
-    hb.register_helper(
-        "phrase",
-        Box::new(
-            |h: &Helper<'_>,
-             _: &Handlebars<'_>,
-             _: &HbContext,
-             _: &mut RenderContext<'_, '_>,
-             out: &mut dyn Output|
-             -> HelperResult {
-                let value = h.param(0).map(|p| p.value().clone()).unwrap_or(Json::Null);
-                out.write(&phrase(&value, escape::inline, escape::code_span))?;
-                Ok(())
-            },
-        ),
-    );
-    hb.register_helper(
-        "phrase_html",
-        Box::new(
-            |h: &Helper<'_>,
-             _: &Handlebars<'_>,
-             _: &HbContext,
-             _: &mut RenderContext<'_, '_>,
-             out: &mut dyn Output|
-             -> HelperResult {
-                let value = h.param(0).map(|p| p.value().clone()).unwrap_or(Json::Null);
-                out.write(&phrase(&value, escape::inline, escape::html_code))?;
-                Ok(())
-            },
-        ),
-    );
-    hb.register_helper(
-        "num",
-        Box::new(
-            |h: &Helper<'_>,
-             _: &Handlebars<'_>,
-             _: &HbContext,
-             _: &mut RenderContext<'_, '_>,
-             out: &mut dyn Output|
-             -> HelperResult {
-                out.write(&words::thousands(count_param(h, 0)?))?;
-                Ok(())
-            },
-        ),
-    );
-    hb.register_helper(
-        "plural",
-        Box::new(
-            |h: &Helper<'_>,
-             _: &Handlebars<'_>,
-             _: &HbContext,
-             _: &mut RenderContext<'_, '_>,
-             out: &mut dyn Output|
-             -> HelperResult {
-                let n = count_param(h, 0)?;
-                let singular = text_param(h, 1)?;
-                let plural = if h.param(2).is_some() {
-                    text_param(h, 2)?
-                } else {
-                    format!("{singular}s")
-                };
-                out.write(&escape::inline(&words::count_noun(n, &singular, &plural)))?;
-                Ok(())
-            },
-        ),
-    );
-    hb.register_helper(
-        "icon_of",
-        Box::new(
-            |h: &Helper<'_>,
-             _: &Handlebars<'_>,
-             _: &HbContext,
-             _: &mut RenderContext<'_, '_>,
-             out: &mut dyn Output|
-             -> HelperResult {
-                out.write(icon(&text_param(h, 0)?))?;
-                Ok(())
-            },
-        ),
-    );
-    hb.register_helper(
-        "link",
-        Box::new(
-            |h: &Helper<'_>,
-             _: &Handlebars<'_>,
-             _: &HbContext,
-             _: &mut RenderContext<'_, '_>,
-             out: &mut dyn Output|
-             -> HelperResult {
-                let text = escape::inline(&text_param(h, 0)?);
-                match safe_url(&text_param(h, 1)?) {
-                    Some(url) => out.write(&format!("[{text}](<{url}>)"))?,
-                    None => out.write(&text)?,
-                }
-                Ok(())
-            },
-        ),
-    );
+    for (name, helper) in HELPERS {
+        hb.register_helper(name, Box::new(Writes(*helper)));
+    }
 }
 
 /// An `http(s)` URL usable inside `<…>` link destinations, or `None`.
@@ -598,6 +525,21 @@ mod tests {
         assert_eq!(out, "run");
         let out = render("{{link \"run\" u}}", json!({"u": "https://x/y"})).unwrap();
         assert_eq!(out, "[run](<https://x/y>)");
+    }
+
+    #[test]
+    fn helpers_write_their_own_escaping_once() {
+        let data = json!({"n": 1234, "s": "a|b", "list": [1, 2]});
+        let out = render("{{num n}} {{plural list \"file\"}} {{cell_code s}}", data).unwrap();
+        assert_eq!(out, "1,234 2 files `a\\|b`");
+        let out = render("{{fence \"x\" \"hcl\"}}|{{phrase s}}", json!({"s": "<b>"})).unwrap();
+        assert_eq!(out, "```hcl\nx\n```|&#60;b&#62;");
+        let err = render("{{num s}}", json!({"s": "x"}))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains(": `num` expects a number; "), "{err}");
+        let err = render("{{code}}", json!({})).unwrap_err().to_string();
+        assert!(err.starts_with("test.hbs:1:"), "{err}");
     }
 
     fn registered(set: &TemplateSet) -> BTreeSet<String> {
