@@ -177,10 +177,6 @@ pub struct BlockGroup {
     pub instances: Vec<(Option<String>, Diff)>,
     /// The path to the whole group forces replacement.
     pub replace: bool,
-    /// The group as a whole was sensitive.
-    pub before_sensitive: bool,
-    /// The group as a whole is sensitive.
-    pub after_sensitive: bool,
     /// The whole group is unknown: shown as `name (known after apply)` first.
     pub unknown: bool,
 }

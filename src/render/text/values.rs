@@ -646,7 +646,7 @@ fn render_block(out: &mut Out, diff: &Diff, block: &Block, level: usize, opts: O
                 .as_deref()
                 .map(|k| format!(" {}", go_quote(k)))
                 .unwrap_or_default();
-            instances.push((label, intercept_sensitive(group, instance)));
+            instances.push((label, Cow::Borrowed(instance)));
         }
         for (label, instance) in &instances {
             if instance.action == Action::NoOp && !opts.show_unchanged {
@@ -677,29 +677,4 @@ fn render_block(out: &mut Out, diff: &Diff, block: &Block, level: usize, opts: O
     indent(out, level);
     push_symbol(out, Action::NoOp, opts);
     out.push('}');
-}
-
-/// A group marked sensitive as a whole hides each of its blocks' contents.
-fn intercept_sensitive<'d>(group: &crate::diff::BlockGroup, instance: &'d Diff) -> Cow<'d, Diff> {
-    let (before, after) = (group.before_sensitive, group.after_sensitive);
-    let creating = instance.action == Action::Create && after;
-    let deleting = instance.action == Action::Delete && before;
-    let modifying = matches!(instance.action, Action::Update | Action::NoOp) && (before || after);
-    if !(creating || deleting || modifying) {
-        return Cow::Borrowed(instance);
-    }
-    let action = if instance.action == Action::NoOp && before != after {
-        Action::Update
-    } else {
-        instance.action
-    };
-    Cow::Owned(Diff {
-        action,
-        replace: instance.replace,
-        node: Node::SensitiveBlock {
-            before_sensitive: before,
-            after_sensitive: after,
-            inner_action: instance.action,
-        },
-    })
 }
