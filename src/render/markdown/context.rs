@@ -15,10 +15,10 @@ use crate::render::text::shows;
 use super::catalog::{entry_text, Catalog, Detail, Item};
 use super::diff_lines::diff_body;
 use super::escape;
-use super::extras::{self, Diagnostics, Extras, FailedPlan, PolicyContext, UnreadablePlan};
 use super::invocations::{invocation_context, Invocations};
+use super::phrases::{self, icon, Kind, Segment};
+use super::problems::{self, Diagnostics, Extras, FailedPlan, PolicyContext, UnreadablePlan};
 use super::source::{Body, Plans};
-use super::words::{self, icon, Kind, Segment};
 use crate::diff::{ChangeList, Tool};
 
 /// Bumped whenever a field is removed or changes meaning (adding fields is compatible).
@@ -447,7 +447,7 @@ pub fn build(
                     text: deferred_reason(&deferred.reason).into(),
                     is_code: false,
                 }];
-                e.reason_text = words::plain(&e.reason);
+                e.reason_text = phrases::plain(&e.reason);
                 place(&mut plan.deferred, e, detail);
             }
             Item::Invocation(i) => plan
@@ -517,8 +517,8 @@ pub fn build(
             .collect(),
         diagnostics: extra
             .log
-            .map(|log| extras::diagnostics(log, max_chars, tight)),
-        policy: extras::policy(extra.violations, tight),
+            .map(|log| problems::diagnostics(log, max_chars, tight)),
+        policy: problems::policy(extra.violations, tight),
     })
 }
 
@@ -631,13 +631,13 @@ fn entry_context(r: &ResourceDiff, diff: Option<String>, compact: bool) -> Entry
     } else {
         Vec::new()
     };
-    let reason = words::reason(r, &forced);
+    let reason = phrases::reason(r, &forced);
     EntryContext {
         address: r.address.clone(),
         kind,
         label: kind.label().to_string(),
         icon: kind.icon().to_string(),
-        reason_text: words::plain(&reason),
+        reason_text: phrases::plain(&reason),
         reason,
         dangerous: kind.is_dangerous(),
         open: false,
@@ -811,7 +811,7 @@ fn headline(plan: &PlanDiff, counts: &Counts, has_changes: bool) -> String {
         return if counts.drift > 0 {
             format!(
                 "Refresh only: {} changed outside of {}",
-                words::count_noun(counts.drift, "object", "objects"),
+                phrases::count_noun(counts.drift, "object", "objects"),
                 plan.tool.name()
             )
         } else {
@@ -832,28 +832,28 @@ fn headline(plan: &PlanDiff, counts: &Counts, has_changes: bool) -> String {
         + counts.moved
         + counts.forget
         + counts.read;
-    let invoke = words::count_noun(counts.invoke, "action to invoke", "actions to invoke");
+    let invoke = phrases::count_noun(counts.invoke, "action to invoke", "actions to invoke");
     if resources == 0 && counts.invoke > 0 {
         return format!("Plan: {invoke}");
     }
     if resources == 0 {
         return format!(
             "Plan: {} only",
-            words::count_noun(counts.outputs, "output change", "output changes")
+            phrases::count_noun(counts.outputs, "output change", "output changes")
         );
     }
     let mut parts = Vec::new();
     if counts.import > 0 {
-        parts.push(format!("{} to import", words::thousands(counts.import)));
+        parts.push(format!("{} to import", phrases::thousands(counts.import)));
     }
-    parts.push(format!("{} to add", words::thousands(counts.add)));
-    parts.push(format!("{} to change", words::thousands(counts.change)));
-    parts.push(format!("{} to destroy", words::thousands(counts.destroy)));
+    parts.push(format!("{} to add", phrases::thousands(counts.add)));
+    parts.push(format!("{} to change", phrases::thousands(counts.change)));
+    parts.push(format!("{} to destroy", phrases::thousands(counts.destroy)));
     if counts.moved > 0 {
-        parts.push(format!("{} to move", words::thousands(counts.moved)));
+        parts.push(format!("{} to move", phrases::thousands(counts.moved)));
     }
     if counts.forget > 0 {
-        parts.push(format!("{} to forget", words::thousands(counts.forget)));
+        parts.push(format!("{} to forget", phrases::thousands(counts.forget)));
     }
     if counts.invoke > 0 {
         parts.push(invoke);
@@ -923,7 +923,7 @@ fn checks(plan: &PlanDiff, tight: usize) -> Checks {
     checks.tally = parts
         .iter()
         .filter(|(n, _, _)| *n > 0)
-        .map(|(n, icon, word)| format!("{icon} {} {word}", words::thousands(*n)))
+        .map(|(n, icon, word)| format!("{icon} {} {word}", phrases::thousands(*n)))
         .collect::<Vec<_>>()
         .join(" · ");
     checks

@@ -17,7 +17,7 @@ use handlebars::{
 use serde_json::Value as Json;
 
 use super::escape;
-use super::words::{self, icon};
+use super::phrases::{self, icon};
 use crate::error::{Error, Result};
 
 /// The name of the main template.
@@ -457,12 +457,12 @@ const HELPERS: &[(&str, HelperFn)] = &[
     }),
     ("phrase", |h| Ok(phrase(h, escape::code_span))),
     ("phrase_html", |h| Ok(phrase(h, escape::html_code))),
-    ("num", |h| Ok(words::thousands(count_param(h, 0)?))),
+    ("num", |h| Ok(phrases::thousands(count_param(h, 0)?))),
     ("plural", |h| {
         let n = count_param(h, 0)?;
         let singular = text_param(h, 1)?;
         let plural = optional_text_param(h, 2)?.unwrap_or_else(|| format!("{singular}s"));
-        Ok(escape::inline(&words::count_noun(n, &singular, &plural)))
+        Ok(escape::inline(&phrases::count_noun(n, &singular, &plural)))
     }),
     ("icon_of", |h| Ok(icon(&text_param(h, 0)?).to_string())),
     ("link", |h| {

@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use super::values::{render, Opts};
+use super::nodes::{render, Opts};
 use crate::diff::{InvocationDiff, InvocationTrigger, PlanDiff};
 use crate::differ::go_quote_into;
 

@@ -9,9 +9,9 @@
 //! memory); [`render_plan`] returns the text of a whole `PlanDiff`.
 
 mod invocations;
+mod nodes;
 mod out;
 mod resource;
-mod values;
 mod wrap;
 
 use std::fmt::Write;
@@ -24,9 +24,9 @@ use crate::diff::{
 use crate::error::{Error, Result};
 pub use invocations::invocation_text;
 use invocations::{write_cli_section, Triggered};
+use nodes::{attribute_name, render, Opts};
 use out::Out;
 use resource::{render_deferred, render_resource, Cause};
-use values::{attribute_name, render, Opts};
 use wrap::{horizontal_rule, word_wrap};
 
 /// Terraform's text for one item with the byte offsets of its action symbols (`+`, `-`,
