@@ -1,6 +1,6 @@
 //! Markdown renderer, templates: the Handlebars registry (built-in templates from
-//! `templates/`, user overrides, escaping helpers) and template errors that name the file,
-//! line and column.
+//! `templates/`, user overrides, the escaping helpers of `helpers.rs`) and template errors
+//! that name the file, line and column.
 //!
 //! Handlebars runs in strict mode (a misspelt field is an error, not an empty string) and
 //! its HTML escaping is replaced: a plain `{{value}}` is escaped for inline Markdown by
@@ -10,15 +10,14 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
 
-use handlebars::{
-    Context as HbContext, Handlebars, Helper, HelperDef, HelperResult, Output, RenderContext,
-    RenderError, RenderErrorReason,
-};
-use serde_json::Value as Json;
+use handlebars::{Handlebars, RenderError, RenderErrorReason};
 
 use super::escape;
-use super::phrases::{self, icon};
 use crate::error::{Error, Result};
+
+mod helpers;
+
+use helpers::register_helpers;
 
 /// The name of the main template.
 pub const MAIN: &str = "comment";
@@ -30,42 +29,48 @@ const NOT_INLINED: &str = "plan";
 
 /// The built-in templates: (name, source). The first is the main template.
 pub const BUILT_IN: &[(&str, &str)] = &[
-    ("comment", include_str!("../../../templates/comment.hbs")),
-    ("overview", include_str!("../../../templates/overview.hbs")),
+    ("comment", include_str!("../../../../templates/comment.hbs")),
+    (
+        "overview",
+        include_str!("../../../../templates/overview.hbs"),
+    ),
     (
         "check_cell",
-        include_str!("../../../templates/check_cell.hbs"),
+        include_str!("../../../../templates/check_cell.hbs"),
     ),
-    ("plan", include_str!("../../../templates/plan.hbs")),
+    ("plan", include_str!("../../../../templates/plan.hbs")),
     (
         "unreadable",
-        include_str!("../../../templates/unreadable.hbs"),
+        include_str!("../../../../templates/unreadable.hbs"),
     ),
-    ("failed", include_str!("../../../templates/failed.hbs")),
+    ("failed", include_str!("../../../../templates/failed.hbs")),
     (
         "truncation",
-        include_str!("../../../templates/truncation.hbs"),
+        include_str!("../../../../templates/truncation.hbs"),
     ),
-    ("danger", include_str!("../../../templates/danger.hbs")),
-    ("checks", include_str!("../../../templates/checks.hbs")),
-    ("actions", include_str!("../../../templates/actions.hbs")),
-    ("changes", include_str!("../../../templates/changes.hbs")),
+    ("danger", include_str!("../../../../templates/danger.hbs")),
+    ("checks", include_str!("../../../../templates/checks.hbs")),
+    ("actions", include_str!("../../../../templates/actions.hbs")),
+    ("changes", include_str!("../../../../templates/changes.hbs")),
     (
         "invocations",
-        include_str!("../../../templates/invocations.hbs"),
+        include_str!("../../../../templates/invocations.hbs"),
     ),
-    ("drift", include_str!("../../../templates/drift.hbs")),
-    ("outputs", include_str!("../../../templates/outputs.hbs")),
-    ("deferred", include_str!("../../../templates/deferred.hbs")),
-    ("footer", include_str!("../../../templates/footer.hbs")),
+    ("drift", include_str!("../../../../templates/drift.hbs")),
+    ("outputs", include_str!("../../../../templates/outputs.hbs")),
+    (
+        "deferred",
+        include_str!("../../../../templates/deferred.hbs"),
+    ),
+    ("footer", include_str!("../../../../templates/footer.hbs")),
     (
         "plan_failed",
-        include_str!("../../../templates/plan_failed.hbs"),
+        include_str!("../../../../templates/plan_failed.hbs"),
     ),
-    ("policy", include_str!("../../../templates/policy.hbs")),
+    ("policy", include_str!("../../../../templates/policy.hbs")),
     (
         "diagnostics",
-        include_str!("../../../templates/diagnostics.hbs"),
+        include_str!("../../../../templates/diagnostics.hbs"),
     ),
 ];
 
@@ -367,132 +372,10 @@ fn template_error(origin: &str, line: usize, column: usize, reason: &str) -> Err
     }
 }
 
-/// Parameter `index` as a string (numbers and booleans in their JSON form; null empty).
-fn text_param(h: &Helper<'_>, index: usize) -> std::result::Result<String, RenderError> {
-    let value = h
-        .param(index)
-        .ok_or(RenderErrorReason::ParamNotFoundForIndex("helper", index))?
-        .value();
-    Ok(match value {
-        Json::String(s) => s.clone(),
-        Json::Null => String::new(),
-        other => other.to_string(),
-    })
-}
-
-/// Parameter `index` as text, or `None` when the call leaves it out.
-fn optional_text_param(
-    h: &Helper<'_>,
-    index: usize,
-) -> std::result::Result<Option<String>, RenderError> {
-    h.param(index).map(|_| text_param(h, index)).transpose()
-}
-
-fn count_param(h: &Helper<'_>, index: usize) -> std::result::Result<usize, RenderError> {
-    let value = h
-        .param(index)
-        .ok_or(RenderErrorReason::ParamNotFoundForIndex("helper", index))?
-        .value();
-    match value {
-        Json::Number(n) => Ok(n.as_u64().unwrap_or(0) as usize),
-        Json::Array(a) => Ok(a.len()),
-        _ => Err(RenderErrorReason::Other(format!("`{}` expects a number", h.name())).into()),
-    }
-}
-
-/// Renders the first parameter, a phrase (an array of `{text, is_code}` segments, or a
-/// plain string), escaped for inline Markdown, with `code` for code segments.
-fn phrase(h: &Helper<'_>, code: fn(&str) -> String) -> String {
-    let plain = escape::inline;
-    match h.param(0).map(|p| p.value()) {
-        Some(Json::Array(segments)) => segments
-            .iter()
-            .map(|s| {
-                let text = s.get("text").and_then(Json::as_str).unwrap_or("");
-                if s.get("is_code").and_then(Json::as_bool).unwrap_or(false) {
-                    code(text)
-                } else {
-                    plain(text)
-                }
-            })
-            .collect(),
-        Some(Json::String(s)) => plain(s),
-        _ => String::new(),
-    }
-}
-
-/// A helper as a function of its call, its text written as is: the helpers escape for
-/// their own context, and `handlebars_helper!` would pass its result through the
-/// registry's escape function ([`escape::inline`]) a second time.
-type HelperFn = fn(&Helper<'_>) -> std::result::Result<String, RenderError>;
-
-/// Makes a [`HelperFn`] a handlebars helper.
-struct Writes(HelperFn);
-
-impl HelperDef for Writes {
-    fn call<'reg: 'rc, 'rc>(
-        &self,
-        h: &Helper<'rc>,
-        _: &'reg Handlebars<'reg>,
-        _: &'rc HbContext,
-        _: &mut RenderContext<'reg, 'rc>,
-        out: &mut dyn Output,
-    ) -> HelperResult {
-        out.write(&(self.0)(h)?)?;
-        Ok(())
-    }
-}
-
-/// The helpers templates may call (listed in docs/template-context.md).
-const HELPERS: &[(&str, HelperFn)] = &[
-    ("code", |h| Ok(escape::code_span(&text_param(h, 0)?))),
-    ("cell_code", |h| {
-        Ok(escape::cell_code_span(&text_param(h, 0)?))
-    }),
-    ("html_code", |h| Ok(escape::html_code(&text_param(h, 0)?))),
-    ("escape", |h| Ok(escape::inline(&text_param(h, 0)?))),
-    ("fence", |h| {
-        let lang = optional_text_param(h, 1)?.unwrap_or_default();
-        Ok(escape::fence(&text_param(h, 0)?, &lang))
-    }),
-    ("phrase", |h| Ok(phrase(h, escape::code_span))),
-    ("phrase_html", |h| Ok(phrase(h, escape::html_code))),
-    ("num", |h| Ok(phrases::thousands(count_param(h, 0)?))),
-    ("plural", |h| {
-        let n = count_param(h, 0)?;
-        let singular = text_param(h, 1)?;
-        let plural = optional_text_param(h, 2)?.unwrap_or_else(|| format!("{singular}s"));
-        Ok(escape::inline(&phrases::count_noun(n, &singular, &plural)))
-    }),
-    ("icon_of", |h| Ok(icon(&text_param(h, 0)?).to_string())),
-    ("link", |h| {
-        let text = escape::inline(&text_param(h, 0)?);
-        Ok(match safe_url(&text_param(h, 1)?) {
-            Some(url) => format!("[{text}](<{url}>)"),
-            None => text,
-        })
-    }),
-];
-
-fn register_helpers(hb: &mut Handlebars<'static>) {
-    for (name, helper) in HELPERS {
-        hb.register_helper(name, Box::new(Writes(*helper)));
-    }
-}
-
-/// An `http(s)` URL usable inside `<…>` link destinations, or `None`.
-fn safe_url(url: &str) -> Option<String> {
-    let scheme_ok = url.starts_with("https://") || url.starts_with("http://");
-    let chars_ok = url
-        .chars()
-        .all(|c| c.is_ascii_graphic() && !matches!(c, '<' | '>' | '\\' | '"' | '`'));
-    (scheme_ok && chars_ok).then(|| url.to_string())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{json, Value as Json};
 
     fn render(template: &str, data: Json) -> Result<String> {
         let mut set = TemplateSet::default();
