@@ -5,8 +5,8 @@
 
 mod comment;
 pub mod error;
-pub mod options;
 mod meta;
+pub mod options;
 mod render;
 pub mod templates;
 mod workflow;

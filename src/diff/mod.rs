@@ -52,6 +52,39 @@ pub struct Diff {
     pub node: Node,
 }
 
+impl Diff {
+    /// Does this value (or anything inside it, hidden or shown) force replacement?
+    pub fn forces_replacement(&self) -> bool {
+        if self.replace {
+            return true;
+        }
+        match &self.node {
+            Node::List { elements, .. } | Node::Set { elements, .. } => {
+                elements.iter().any(Diff::forces_replacement)
+            }
+            Node::Map { entries: items, .. }
+            | Node::Object {
+                attributes: items, ..
+            } => items.iter().any(|(_, d)| d.forces_replacement()),
+            Node::Block(block) => {
+                block.attributes.iter().any(|(_, d)| d.forces_replacement())
+                    || block.blocks.iter().any(|g| {
+                        g.replace || g.instances.iter().any(|(_, d)| d.forces_replacement())
+                    })
+            }
+            Node::Json { inner, .. } => inner.forces_replacement(),
+            Node::TypeChange { before, after } => {
+                before.forces_replacement() || after.forces_replacement()
+            }
+            Node::Unknown { before } => before.as_deref().is_some_and(|d| d.forces_replacement()),
+            Node::SensitiveBlock {
+                hides_replacement, ..
+            } => *hides_replacement,
+            _ => false,
+        }
+    }
+}
+
 /// A scalar as Terraform prints it: numbers verbatim, `true`/`false`.
 pub type Scalar = String;
 
@@ -114,6 +147,9 @@ pub enum Node {
         after_sensitive: bool,
         /// The action of the hidden block.
         inner_action: Action,
+        /// A change inside the hidden contents forces replacement: the comment's reason
+        /// names the block, though the text (as Terraform's) shows no marker.
+        hides_replacement: bool,
     },
     /// A write-only attribute (value never in the plan).
     WriteOnly {
@@ -179,10 +215,6 @@ pub struct BlockGroup {
     pub instances: Vec<(Option<String>, Diff)>,
     /// The path to the whole group forces replacement.
     pub replace: bool,
-    /// The group as a whole was sensitive.
-    pub before_sensitive: bool,
-    /// The group as a whole is sensitive.
-    pub after_sensitive: bool,
     /// The whole group is unknown: shown as `name (known after apply)` first.
     pub unknown: bool,
 }

@@ -55,12 +55,15 @@ pub(crate) fn diff_block(change: Change<'_, '_>, block: &Block) -> Diff {
             continue;
         }
         action = action.fold(group_action);
+        let sensitive = (child.is_before_sensitive(), child.is_after_sensitive());
+        let instances = instances
+            .into_iter()
+            .map(|(key, diff)| (key, hidden_by_group(diff, sensitive)))
+            .collect();
         groups.push(BlockGroup {
             name: name.clone(),
             instances,
             replace: child.replace.matches(),
-            before_sensitive: child.is_before_sensitive(),
-            after_sensitive: child.is_after_sensitive(),
             unknown,
         });
     }
@@ -104,20 +107,61 @@ fn sensitive_block(change: &Change<'_, '_>, block: &Block) -> Option<Diff> {
         return None;
     }
     let inner_action = diff_block(change.without_sensitivity(), block).action;
-    let action = if inner_action == Action::NoOp && before_sensitive != after_sensitive {
+    Some(sensitive_block_diff(
+        inner_action,
+        change.replace.matches(),
+        false,
+        (before_sensitive, after_sensitive),
+    ))
+}
+
+/// A block whose contents are hidden; an unchanged one whose sensitivity changes is an
+/// update. `hides_replacement`: a change inside it forces replacement.
+fn sensitive_block_diff(
+    inner_action: Action,
+    replace: bool,
+    hides_replacement: bool,
+    (before, after): (bool, bool),
+) -> Diff {
+    let action = if inner_action == Action::NoOp && before != after {
         Action::Update
     } else {
         inner_action
     };
-    Some(Diff {
+    Diff {
         action,
-        replace: change.replace.matches(),
+        replace,
         node: Node::SensitiveBlock {
-            before_sensitive,
-            after_sensitive,
+            before_sensitive: before,
+            after_sensitive: after,
             inner_action,
+            hides_replacement,
         },
-    })
+    }
+}
+
+/// One block of a group marked sensitive as a whole (`(before, after)`), hidden where the
+/// group is sensitive on the side its action shows. Only the group's own change carries
+/// the mark (a mask of `true` does not reach list, set or map elements), so the group
+/// decides for each of its blocks, as Terraform's renderer does; its marks win over a
+/// block's own.
+fn hidden_by_group(instance: Diff, (before, after): (bool, bool)) -> Diff {
+    let hidden = match instance.action {
+        Action::Create => after,
+        Action::Delete => before,
+        Action::Update | Action::NoOp => before || after,
+    };
+    if !hidden {
+        return instance;
+    }
+    // The reason for a replacement still names the group when a hidden attribute forces it.
+    let hides_replacement = !instance.replace && instance.forces_replacement();
+    sensitive_block_diff(
+        instance.action,
+        instance.replace,
+        hides_replacement,
+        (before, after),
+    )
 }
 
 /// Features the legacy plugin SDK could not produce; their presence means `""` and null
@@ -302,4 +346,58 @@ pub(crate) fn diff_root<'v, 'a>(change: Change<'v, 'a>, block: &Block, forget_on
         change
     };
     diff_block(change, block)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::differ::change::Matcher;
+    use crate::value::Value;
+
+    /// A list of blocks marked sensitive as a whole after the change: each block is hidden
+    /// in the tree itself, and the unchanged one (its mark changes) is an update.
+    #[test]
+    fn a_group_sensitive_as_a_whole_hides_each_block() {
+        let schema: Block = serde_json::from_str(
+            r#"{"attributes":{"id":{"type":"string"}},"block_types":{"rule":
+                {"nesting_mode":"list","block":{"attributes":{"v":{"type":"string"}}}}}}"#,
+        )
+        .unwrap();
+        let before = Value::parse(r#"{"id":"x","rule":[{"v":"a"}]}"#).unwrap();
+        let after = Value::parse(r#"{"id":"x","rule":[{"v":"a"},{"v":"b"}]}"#).unwrap();
+        let (unknown, unmarked) = (Value::parse("{}").unwrap(), Value::parse("{}").unwrap());
+        let marked = Value::parse(r#"{"rule":true}"#).unwrap();
+        let change = Change::new(
+            &before,
+            &after,
+            &unknown,
+            &unmarked,
+            &marked,
+            Matcher::default(),
+            Matcher::always(),
+        );
+        let Node::Block(body) = diff_block(change, &schema).node else {
+            panic!("a block");
+        };
+        let hidden: Vec<(Action, Action)> = body.blocks[0]
+            .instances
+            .iter()
+            .map(|(_, d)| match d.node {
+                Node::SensitiveBlock {
+                    before_sensitive: false,
+                    after_sensitive: true,
+                    inner_action,
+                    ..
+                } => (d.action, inner_action),
+                ref other => panic!("not hidden: {other:?}"),
+            })
+            .collect();
+        assert_eq!(
+            hidden,
+            [
+                (Action::Update, Action::NoOp),
+                (Action::Create, Action::Create)
+            ]
+        );
+    }
 }

@@ -9,10 +9,10 @@
 
 use super::catalog::{entry_label, entry_text, Catalog, Detail, Item};
 use super::context::Truncation;
+use super::phrases::thousands;
+use super::phrases::Kind;
 use super::source::Plans;
-use super::words::Kind;
 use crate::render::error::Result;
-use crate::render::markdown::words::thousands;
 
 /// A choice of detail per catalog entry, with the notice that explains it.
 pub struct Plan {
@@ -290,7 +290,7 @@ fn notice(stage: &str, what: String, max_chars: usize) -> Truncation {
 
 /// Characters the log's diagnostics may take (`--failed`, `--log`): a third of the limit,
 /// a tenth in the counts-only form, so that they never crowd out the plan's own verdict.
-/// What does not fit is counted, errors before warnings (see `extras.rs`).
+/// What does not fit is counted, errors before warnings (see `problems.rs`).
 pub fn diagnostics_room(max_chars: usize, tight: bool) -> usize {
     if tight {
         max_chars / 10

@@ -8,8 +8,8 @@ use crate::render::text::{
     deferred_text, invocation_text, outputs_text, plan_is_empty, resource_text, MarkedText,
 };
 
+use super::phrases::Kind;
 use super::source::Plans;
-use super::words::Kind;
 use crate::plan::ChangeList;
 
 /// How much of an entry the comment shows.

@@ -5,7 +5,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::catalog::Detail;
-use super::words::{self, Segment};
+use super::phrases::{self, code, words, Segment};
 use crate::diff::{InvocationDiff, InvocationTrigger};
 
 /// The actions one plan will invoke.
@@ -84,23 +84,9 @@ pub(super) fn invocation_context(
         trigger: trigger.to_string(),
         event,
         resource,
-        reason_text: words::plain(&reason),
+        reason_text: phrases::plain(&reason),
         reason,
         diff,
-    }
-}
-
-fn text(text: &str) -> Segment {
-    Segment {
-        text: text.to_string(),
-        is_code: false,
-    }
-}
-
-fn code(text: &str) -> Segment {
-    Segment {
-        text: text.to_string(),
-        is_code: true,
     }
 }
 
@@ -109,10 +95,10 @@ fn reason(trigger: &InvocationTrigger) -> Vec<Segment> {
     match trigger {
         InvocationTrigger::Cli {
             calling_resource: None,
-        } => vec![text("asked for on the command line")],
+        } => vec![words("asked for on the command line")],
         InvocationTrigger::Cli {
             calling_resource: Some(caller),
-        } => vec![text("asked for on the command line, for "), code(caller)],
+        } => vec![words("asked for on the command line, for "), code(caller)],
         InvocationTrigger::Lifecycle {
             resource, event, ..
         } => {
@@ -125,13 +111,13 @@ fn reason(trigger: &InvocationTrigger) -> Vec<Segment> {
             };
             if matches!(when, "before" | "after") && !done.is_empty() {
                 vec![
-                    text(&format!("{when} ")),
+                    words(&format!("{when} ")),
                     code(resource),
-                    text(&format!(" is {done}")),
+                    words(&format!(" is {done}")),
                 ]
             } else {
                 // An event this version does not know: named as the plan names it.
-                vec![code(event), text(" of "), code(resource)]
+                vec![code(event), words(" of "), code(resource)]
             }
         }
         InvocationTrigger::Unknown => Vec::new(),

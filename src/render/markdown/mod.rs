@@ -15,12 +15,11 @@ pub mod catalog;
 pub mod context;
 pub mod diff_lines;
 pub mod escape;
-pub mod extras;
 pub mod invocations;
-
+pub mod phrases;
+pub mod problems;
 pub mod source;
 pub mod templates;
-pub mod words;
 
 use std::cell::RefCell;
 use std::thread::ScopedJoinHandle;
@@ -29,7 +28,7 @@ use crate::render::error::Result;
 use budget::{effective_limit, measure, Sizes};
 use catalog::Catalog;
 pub use context::{Context, Meta};
-pub use extras::Extras;
+pub use problems::Extras;
 pub use source::NamedPlan;
 use source::Plans;
 use templates::Renderer;
@@ -209,7 +208,7 @@ fn minimal(floor: Comment, max_chars: usize) -> Comment {
     let mut markdown = format!(
         "### {} planmark: the comment is too large to show\n\n> [!NOTE]\n> Even the counts-only form exceeds the {}-character limit; here is one line per plan.\n",
         context.status_icon,
-        words::thousands(max_chars)
+        phrases::thousands(max_chars)
     );
     let limit = effective_limit(max_chars) - context.marker.len() - 200;
     for plan in &context.plans {

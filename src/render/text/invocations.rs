@@ -8,8 +8,8 @@
 
 use std::collections::HashMap;
 
+use super::nodes::{render, Opts};
 use super::out::MarkedText;
-use super::values::{render, Opts};
 use crate::diff::quote::go_quote_into;
 use crate::diff::{InvocationDiff, InvocationTrigger, PlanDiff};
 

@@ -10,9 +10,9 @@
 
 mod invocations;
 mod log;
+mod nodes;
 mod out;
 mod resource;
-mod values;
 mod wrap;
 
 use std::fmt::Write;
@@ -27,9 +27,9 @@ use crate::plan::{ResourceAction, Tool};
 use crate::render::error::{RenderError, Result};
 pub use invocations::invocation_text;
 use invocations::{write_cli_section, Triggered};
+use nodes::{attribute_name, render, Opts};
 use out::Out;
 use resource::{render_deferred, render_resource, Cause};
-use values::{attribute_name, render, Opts};
 use wrap::{horizontal_rule, word_wrap};
 
 pub use log::log_text;

@@ -3,8 +3,8 @@
 use std::borrow::Cow;
 use std::fmt::Write;
 
+use super::nodes::{render, Opts};
 use super::out::Out;
-use super::values::{render, Opts};
 use crate::diff::{ActionReason, DeferredDiff, ResourceDiff};
 use crate::plan::{ResourceAction, Tool};
 

@@ -1,12 +1,17 @@
 //! Text renderer: one [`Diff`] node as Terraform prints it (its `RenderHuman` rules:
-//! symbols, alignment, `-> null`, `# forces replacement`, hidden-item counters).
+//! symbols, alignment, `-> null`, `# forces replacement`, hidden-item counters). Values
+//! are here; lists, sets, maps, objects and blocks in `collections.rs`.
 
 use std::borrow::Cow;
 use std::fmt::Write;
 
 use super::out::Out;
 use crate::diff::quote::{go_quote, go_quote_into};
-use crate::diff::{Action, Block, Diff, Node};
+use crate::diff::{Action, Diff, Node};
+
+mod collections;
+
+use collections::{render_block, render_list, render_map, render_object, render_set};
 
 /// Rendering options. `force_replace`/`forbid_replace` apply to one level only: every
 /// child gets a copy with them cleared ([`Opts::child`]), as in Terraform.
@@ -40,7 +45,7 @@ pub(crate) fn indent(out: &mut String, level: usize) {
 }
 
 /// `count` spaces, pushed a run at a time rather than one by one.
-fn spaces(out: &mut String, mut count: usize) {
+pub(super) fn spaces(out: &mut String, mut count: usize) {
     const RUN: &str = "                                ";
     while count > RUN.len() {
         out.push_str(RUN);
@@ -69,19 +74,19 @@ pub(crate) fn symbol(action: Action) -> &'static str {
     }
 }
 
-fn null_suffix(out: &mut String, action: Action, opts: Opts) {
+pub(super) fn null_suffix(out: &mut String, action: Action, opts: Opts) {
     if !opts.override_null_suffix && action == Action::Delete {
         out.push_str(" -> null");
     }
 }
 
-fn forces_replacement(out: &mut String, replace: bool, opts: Opts) {
+pub(super) fn forces_replacement(out: &mut String, replace: bool, opts: Opts) {
     if (replace || opts.force_replace) && !opts.forbid_replace {
         out.push_str(" # forces replacement");
     }
 }
 
-fn unchanged(out: &mut Out, level: usize, keyword: &str, count: usize, opts: Opts) {
+pub(super) fn unchanged(out: &mut Out, level: usize, keyword: &str, count: usize, opts: Opts) {
     if opts.compact {
         return;
     }
@@ -92,14 +97,14 @@ fn unchanged(out: &mut Out, level: usize, keyword: &str, count: usize, opts: Opt
 }
 
 /// Pads to `width` characters (Go's `%-*s` counts runes; widths come from byte lengths).
-fn padded(out: &mut String, text: &str, width: usize) {
+pub(super) fn padded(out: &mut String, text: &str, width: usize) {
     out.push_str(text);
     spaces(out, width.saturating_sub(char_count(text)));
 }
 
 /// How many characters `text` has, counted only when it is not all ASCII (names and keys
 /// nearly always are, and counting is a loop over bytes).
-fn char_count(text: &str) -> usize {
+pub(super) fn char_count(text: &str) -> usize {
     if text.is_ascii() {
         text.len()
     } else {
@@ -109,7 +114,7 @@ fn char_count(text: &str) -> usize {
 
 /// The length of `key` as [`go_quote`] writes it, without writing it when nothing in it
 /// needs escaping (a map's keys nearly always).
-fn quoted_len(key: &str) -> usize {
+pub(super) fn quoted_len(key: &str) -> usize {
     if crate::value::printable_run_end(key.as_bytes(), 0) == key.len() {
         key.len() + 2
     } else {
@@ -247,35 +252,6 @@ pub(crate) fn render(out: &mut Out, diff: &Diff, level: usize, opts: Opts) {
     }
 }
 
-/// Writes `[]`/`{}` (and returns true) for an empty collection, else the opening
-/// bracket line.
-fn open_collection(
-    out: &mut Out,
-    brackets: &str,
-    empty: bool,
-    diff: &Diff,
-    replace: bool,
-    opts: Opts,
-) -> bool {
-    if empty {
-        out.push_str(brackets);
-        null_suffix(out, diff.action, opts);
-        forces_replacement(out, replace, opts);
-        return true;
-    }
-    out.push_str(&brackets[..1]);
-    forces_replacement(out, replace, opts);
-    out.push('\n');
-    false
-}
-
-fn close_collection(out: &mut Out, level: usize, bracket: char, diff: &Diff, opts: Opts) {
-    indent(out, level);
-    push_symbol(out, Action::NoOp, opts);
-    out.push(bracket);
-    null_suffix(out, diff.action, opts);
-}
-
 fn push_quoted_or_null(out: &mut String, value: &Option<String>) {
     match value {
         Some(text) => go_quote_into(text, out),
@@ -373,6 +349,7 @@ pub(crate) fn warnings(diff: &Diff, level: usize) -> Option<String> {
             before_sensitive,
             after_sensitive,
             inner_action,
+            ..
         } => (*before_sensitive, *after_sensitive, *inner_action, "block"),
         _ => return None,
     };
@@ -401,305 +378,10 @@ pub(crate) fn warnings(diff: &Diff, level: usize) -> Option<String> {
     Some(text)
 }
 
-fn write_warnings(out: &mut Out, diff: &Diff, level: usize) {
+pub(super) fn write_warnings(out: &mut Out, diff: &Diff, level: usize) {
     if let Some(text) = warnings(diff, level) {
         indent(out, level);
         out.push_str(&text);
         out.push('\n');
     }
-}
-
-fn render_list(
-    out: &mut Out,
-    diff: &Diff,
-    elements: &[Diff],
-    context: bool,
-    level: usize,
-    opts: Opts,
-) {
-    if open_collection(out, "[]", elements.is_empty(), diff, diff.replace, opts) {
-        return;
-    }
-    let mut element_opts = opts.child();
-    element_opts.override_null_suffix = true;
-    let mut unchanged_opts = opts.child();
-    unchanged_opts.show_unchanged = true;
-
-    // Unchanged elements since the last shown one; with context, the last of them is
-    // printed in full before the next change, and the element after a change is too.
-    let mut pending: Vec<&Diff> = Vec::new();
-    let mut render_next = false;
-    for element in elements {
-        if element.action == Action::NoOp && !render_next && !opts.show_unchanged {
-            pending.push(element);
-            continue;
-        }
-        render_next = false;
-        let mut element_opts = element_opts;
-        if context && !opts.compact {
-            if pending.len() > 1 {
-                unchanged(out, level + 1, "element", pending.len() - 1, opts);
-            }
-            if let Some(last) = pending.last() {
-                indent(out, level + 1);
-                push_symbol(out, last.action, opts);
-                render(out, last, level + 1, unchanged_opts);
-                out.push_str(",\n");
-            }
-            pending.clear();
-            if element.action == Action::NoOp {
-                element_opts = unchanged_opts;
-            } else {
-                render_next = true;
-            }
-        }
-        write_warnings(out, element, level + 1);
-        indent(out, level + 1);
-        push_symbol(out, element.action, opts);
-        render(out, element, level + 1, element_opts);
-        out.push_str(",\n");
-    }
-    if !pending.is_empty() {
-        unchanged(out, level + 1, "element", pending.len(), opts);
-    }
-    close_collection(out, level, ']', diff, opts);
-}
-
-fn render_set(
-    out: &mut Out,
-    diff: &Diff,
-    elements: &[Diff],
-    nested: bool,
-    level: usize,
-    opts: Opts,
-) {
-    // Nested sets push "forces replacement" down onto their elements.
-    let replace_self = diff.replace && !nested;
-    let replace_children = diff.replace && nested;
-    if open_collection(out, "[]", elements.is_empty(), diff, replace_self, opts) {
-        return;
-    }
-    let mut element_opts = opts.child();
-    element_opts.override_null_suffix = true;
-    element_opts.force_replace = replace_children;
-    let mut hidden = 0;
-    for element in elements {
-        if element.action == Action::NoOp && !opts.show_unchanged {
-            hidden += 1;
-            continue;
-        }
-        write_warnings(out, element, level + 1);
-        indent(out, level + 1);
-        push_symbol(out, element.action, opts);
-        render(out, element, level + 1, element_opts);
-        out.push_str(",\n");
-    }
-    if hidden > 0 {
-        unchanged(out, level + 1, "element", hidden, opts);
-    }
-    close_collection(out, level, ']', diff, opts);
-}
-
-fn render_map(
-    out: &mut Out,
-    diff: &Diff,
-    entries: &[(String, Diff)],
-    nested: bool,
-    level: usize,
-    opts: Opts,
-) {
-    let replace_self = diff.replace && !nested;
-    let replace_children = diff.replace && nested;
-    if open_collection(out, "{}", entries.is_empty(), diff, replace_self, opts) {
-        return;
-    }
-    // Keys are quoted where they are written; the width needs only their lengths.
-    let width = entries
-        .iter()
-        .map(|(k, _)| quoted_len(k))
-        .max()
-        .unwrap_or(0);
-    let mut element_opts = opts.child();
-    element_opts.override_null_suffix = diff.action == Action::Delete || nested;
-    element_opts.force_replace = replace_children;
-    let mut hidden = 0;
-    for (key, element) in entries {
-        if element.action == Action::NoOp && !opts.show_unchanged {
-            hidden += 1;
-            continue;
-        }
-        write_warnings(out, element, level + 1);
-        indent(out, level + 1);
-        push_symbol(out, element.action, opts);
-        let start = out.len();
-        go_quote_into(key, out);
-        if !nested {
-            let written = char_count(&out[start..]);
-            spaces(out, width.saturating_sub(written));
-        }
-        out.push_str(" = ");
-        render(out, element, level + 1, element_opts);
-        // Only object values are followed by a comma.
-        if matches!(element.node, Node::Object { .. }) {
-            out.push(',');
-        }
-        out.push('\n');
-    }
-    if hidden > 0 {
-        unchanged(out, level + 1, "element", hidden, opts);
-    }
-    close_collection(out, level, '}', diff, opts);
-}
-
-/// `id`, `name` and `tags` are always shown, with all their children.
-fn is_important(name: &str) -> bool {
-    matches!(name, "id" | "name" | "tags")
-}
-
-fn render_object(
-    out: &mut Out,
-    diff: &Diff,
-    attributes: &[(String, Diff)],
-    nested: bool,
-    level: usize,
-    opts: Opts,
-) {
-    if open_collection(out, "{}", attributes.is_empty(), diff, diff.replace, opts) {
-        return;
-    }
-    let mut attribute_opts = opts.child();
-    // Plain object types never show `-> null` on attributes; nested attributes do.
-    attribute_opts.override_null_suffix = !nested;
-    render_attributes(out, attributes, level, opts, attribute_opts);
-    close_collection(out, level, '}', diff, opts);
-}
-
-/// Attribute lines of an object or block, aligned, with unchanged ones counted.
-fn render_attributes(
-    out: &mut Out,
-    attributes: &[(String, Diff)],
-    level: usize,
-    opts: Opts,
-    attribute_opts: Opts,
-) -> usize {
-    // Names are made again where they are written (borrowed, for identifiers) rather
-    // than collected.
-    let width = attributes
-        .iter()
-        .map(|(k, _)| attribute_name(k).len())
-        .max()
-        .unwrap_or(0);
-    let mut hidden = 0;
-    for (key, attribute) in attributes {
-        let attr_opts = if is_important(key) && !opts.compact {
-            let mut important = attribute_opts.child();
-            important.show_unchanged = true;
-            important
-        } else if attribute.action == Action::NoOp && !opts.show_unchanged {
-            hidden += 1;
-            continue;
-        } else {
-            attribute_opts
-        };
-        write_warnings(out, attribute, level + 1);
-        indent(out, level + 1);
-        push_symbol(out, attribute.action, opts);
-        padded(out, &attribute_name(key), width);
-        out.push_str(" = ");
-        render(out, attribute, level + 1, attr_opts);
-        out.push('\n');
-    }
-    if hidden > 0 {
-        unchanged(out, level + 1, "attribute", hidden, opts);
-    }
-    hidden
-}
-
-fn render_block(out: &mut Out, diff: &Diff, block: &Block, level: usize, opts: Opts) {
-    if block.attributes.is_empty() && block.blocks.is_empty() {
-        out.push_str("{}");
-        forces_replacement(out, diff.replace, opts);
-        return;
-    }
-    out.push('{');
-    forces_replacement(out, diff.replace, opts);
-    out.push('\n');
-    render_attributes(out, &block.attributes, level, opts, opts.child());
-
-    let mut hidden_blocks = 0;
-    for group in &block.blocks {
-        let mut started = false;
-        let mut instances: Vec<(String, Cow<'_, Diff>)> = Vec::new();
-        if group.unknown {
-            // The whole group is unknown: one `name (known after apply)` line first.
-            instances.push((
-                String::new(),
-                Cow::Owned(Diff {
-                    action: diff.action,
-                    replace: false,
-                    node: Node::Unknown { before: None },
-                }),
-            ));
-        }
-        for (key, instance) in &group.instances {
-            let label = key
-                .as_deref()
-                .map(|k| format!(" {}", go_quote(k)))
-                .unwrap_or_default();
-            instances.push((label, intercept_sensitive(group, instance)));
-        }
-        for (label, instance) in &instances {
-            if instance.action == Action::NoOp && !opts.show_unchanged {
-                hidden_blocks += 1;
-                continue;
-            }
-            if !started && !block.attributes.is_empty() {
-                // A blank line between the attributes and each group of blocks.
-                out.push('\n');
-            }
-            started = true;
-            let mut block_opts = opts.child();
-            block_opts.force_replace = group.replace;
-            write_warnings(out, instance, level + 1);
-            indent(out, level + 1);
-            push_symbol(out, instance.action, opts);
-            out.push_str(&attribute_name(&group.name));
-            out.push_str(label);
-            out.push(' ');
-            render(out, instance, level + 1, block_opts);
-            out.push('\n');
-        }
-    }
-    if hidden_blocks > 0 && !opts.compact {
-        out.push('\n');
-        unchanged(out, level + 1, "block", hidden_blocks, opts);
-    }
-    indent(out, level);
-    push_symbol(out, Action::NoOp, opts);
-    out.push('}');
-}
-
-/// A group marked sensitive as a whole hides each of its blocks' contents.
-fn intercept_sensitive<'d>(group: &crate::diff::BlockGroup, instance: &'d Diff) -> Cow<'d, Diff> {
-    let (before, after) = (group.before_sensitive, group.after_sensitive);
-    let creating = instance.action == Action::Create && after;
-    let deleting = instance.action == Action::Delete && before;
-    let modifying = matches!(instance.action, Action::Update | Action::NoOp) && (before || after);
-    if !(creating || deleting || modifying) {
-        return Cow::Borrowed(instance);
-    }
-    let action = if instance.action == Action::NoOp && before != after {
-        Action::Update
-    } else {
-        instance.action
-    };
-    Cow::Owned(Diff {
-        action,
-        replace: instance.replace,
-        node: Node::SensitiveBlock {
-            before_sensitive: before,
-            after_sensitive: after,
-            inner_action: instance.action,
-        },
-    })
 }

@@ -1,6 +1,6 @@
-//! Markdown renderer, extra context: what the comment shows besides the plans — the
-//! errors and warnings of Terraform's log (`--failed`, `--log`), the policy violations,
-//! and the header of a plan that failed before it was made.
+//! Markdown renderer, problems: what the comment reports besides the plans — the errors
+//! and warnings of Terraform's log (`--failed`, `--log`), the policy violations, a plan
+//! that failed before it was made and plans that could not be read.
 //!
 //! Contract: log text is hostile and unbounded, so every part is shortened here to fit a
 //! share of the size limit that [`super::budget::diagnostics_room`] grants (errors first, then
@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use super::budget::{diagnostics_room, measure};
 use super::escape;
-use super::words::{count_noun, icon};
+use super::phrases::{count_noun, icon};
 use crate::log::{Diagnostic, LogFormat, PlanLog, Severity};
 use crate::policy::Violation;
 

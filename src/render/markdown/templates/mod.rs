@@ -1,6 +1,6 @@
 //! Markdown renderer, templates: the Handlebars registry (built-in templates from
-//! `templates/`, user overrides, escaping helpers) and template errors that name the file,
-//! line and column.
+//! `templates/`, user overrides, the escaping helpers of `helpers.rs`) and template errors
+//! that name the file, line and column.
 //!
 //! Handlebars runs in strict mode (a misspelt field is an error, not an empty string) and
 //! its HTML escaping is replaced: a plain `{{value}}` is escaped for inline Markdown by
@@ -10,15 +10,14 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
 
-use handlebars::{
-    Context as HbContext, Handlebars, Helper, HelperResult, Output, RenderContext, RenderError,
-    RenderErrorReason,
-};
-use serde_json::Value as Json;
+use handlebars::{Handlebars, RenderError, RenderErrorReason};
 
 use super::escape;
-use super::words::{self, icon};
 use crate::render::error::{RenderError as TemplateError, Result};
+
+mod helpers;
+
+use helpers::register_helpers;
 
 /// The name of the main template.
 pub const MAIN: &str = "comment";
@@ -30,42 +29,48 @@ const NOT_INLINED: &str = "plan";
 
 /// The built-in templates: (name, source). The first is the main template.
 pub const BUILT_IN: &[(&str, &str)] = &[
-    ("comment", include_str!("../../../templates/comment.hbs")),
-    ("overview", include_str!("../../../templates/overview.hbs")),
+    ("comment", include_str!("../../../../templates/comment.hbs")),
+    (
+        "overview",
+        include_str!("../../../../templates/overview.hbs"),
+    ),
     (
         "check_cell",
-        include_str!("../../../templates/check_cell.hbs"),
+        include_str!("../../../../templates/check_cell.hbs"),
     ),
-    ("plan", include_str!("../../../templates/plan.hbs")),
+    ("plan", include_str!("../../../../templates/plan.hbs")),
     (
         "unreadable",
-        include_str!("../../../templates/unreadable.hbs"),
+        include_str!("../../../../templates/unreadable.hbs"),
     ),
-    ("failed", include_str!("../../../templates/failed.hbs")),
+    ("failed", include_str!("../../../../templates/failed.hbs")),
     (
         "truncation",
-        include_str!("../../../templates/truncation.hbs"),
+        include_str!("../../../../templates/truncation.hbs"),
     ),
-    ("danger", include_str!("../../../templates/danger.hbs")),
-    ("checks", include_str!("../../../templates/checks.hbs")),
-    ("actions", include_str!("../../../templates/actions.hbs")),
-    ("changes", include_str!("../../../templates/changes.hbs")),
+    ("danger", include_str!("../../../../templates/danger.hbs")),
+    ("checks", include_str!("../../../../templates/checks.hbs")),
+    ("actions", include_str!("../../../../templates/actions.hbs")),
+    ("changes", include_str!("../../../../templates/changes.hbs")),
     (
         "invocations",
-        include_str!("../../../templates/invocations.hbs"),
+        include_str!("../../../../templates/invocations.hbs"),
     ),
-    ("drift", include_str!("../../../templates/drift.hbs")),
-    ("outputs", include_str!("../../../templates/outputs.hbs")),
-    ("deferred", include_str!("../../../templates/deferred.hbs")),
-    ("footer", include_str!("../../../templates/footer.hbs")),
+    ("drift", include_str!("../../../../templates/drift.hbs")),
+    ("outputs", include_str!("../../../../templates/outputs.hbs")),
+    (
+        "deferred",
+        include_str!("../../../../templates/deferred.hbs"),
+    ),
+    ("footer", include_str!("../../../../templates/footer.hbs")),
     (
         "plan_failed",
-        include_str!("../../../templates/plan_failed.hbs"),
+        include_str!("../../../../templates/plan_failed.hbs"),
     ),
-    ("policy", include_str!("../../../templates/policy.hbs")),
+    ("policy", include_str!("../../../../templates/policy.hbs")),
     (
         "diagnostics",
-        include_str!("../../../templates/diagnostics.hbs"),
+        include_str!("../../../../templates/diagnostics.hbs"),
     ),
 ];
 
@@ -367,205 +372,10 @@ fn template_error(origin: &str, line: usize, column: usize, reason: &str) -> Tem
     }
 }
 
-/// The first parameter as a string (numbers and booleans in their JSON form; null empty).
-fn text_param(h: &Helper<'_>, index: usize) -> std::result::Result<String, RenderError> {
-    let value = h
-        .param(index)
-        .ok_or(RenderErrorReason::ParamNotFoundForIndex("helper", index))?
-        .value();
-    Ok(match value {
-        Json::String(s) => s.clone(),
-        Json::Null => String::new(),
-        other => other.to_string(),
-    })
-}
-
-fn count_param(h: &Helper<'_>, index: usize) -> std::result::Result<usize, RenderError> {
-    let value = h
-        .param(index)
-        .ok_or(RenderErrorReason::ParamNotFoundForIndex("helper", index))?
-        .value();
-    match value {
-        Json::Number(n) => Ok(n.as_u64().unwrap_or(0) as usize),
-        Json::Array(a) => Ok(a.len()),
-        _ => Err(RenderErrorReason::Other(format!("`{}` expects a number", h.name())).into()),
-    }
-}
-
-/// A helper writing `f(first parameter as text)`.
-fn text_helper(
-    f: fn(&str) -> String,
-) -> impl Fn(
-    &Helper<'_>,
-    &Handlebars<'_>,
-    &HbContext,
-    &mut RenderContext<'_, '_>,
-    &mut dyn Output,
-) -> HelperResult
-       + Send
-       + Sync {
-    move |h, _, _, _, out| {
-        out.write(&f(&text_param(h, 0)?))?;
-        Ok(())
-    }
-}
-
-/// Renders a phrase (an array of `{text, is_code}` segments, or a plain string) with
-/// `plain` for words and `code` for code segments.
-fn phrase(value: &Json, plain: fn(&str) -> String, code: fn(&str) -> String) -> String {
-    match value {
-        Json::Array(segments) => segments
-            .iter()
-            .map(|s| {
-                let text = s.get("text").and_then(Json::as_str).unwrap_or("");
-                if s.get("is_code").and_then(Json::as_bool).unwrap_or(false) {
-                    code(text)
-                } else {
-                    plain(text)
-                }
-            })
-            .collect(),
-        Json::String(s) => plain(s),
-        _ => String::new(),
-    }
-}
-
-fn register_helpers(hb: &mut Handlebars<'static>) {
-    hb.register_helper("code", Box::new(text_helper(escape::code_span)));
-    hb.register_helper("cell_code", Box::new(text_helper(escape::cell_code_span)));
-    hb.register_helper("html_code", Box::new(text_helper(escape::html_code)));
-    hb.register_helper("escape", Box::new(text_helper(escape::inline)));
-    hb.register_helper(
-        "fence",
-        Box::new(
-            |h: &Helper<'_>,
-             _: &Handlebars<'_>,
-             _: &HbContext,
-             _: &mut RenderContext<'_, '_>,
-             out: &mut dyn Output|
-             -> HelperResult {
-                let lang = if h.param(1).is_some() {
-                    text_param(h, 1)?
-                } else {
-                    String::new()
-                };
-                out.write(&escape::fence(&text_param(h, 0)?, &lang))?;
-                Ok(())
-            },
-        ),
-    );
-    hb.register_helper(
-        "phrase",
-        Box::new(
-            |h: &Helper<'_>,
-             _: &Handlebars<'_>,
-             _: &HbContext,
-             _: &mut RenderContext<'_, '_>,
-             out: &mut dyn Output|
-             -> HelperResult {
-                let value = h.param(0).map(|p| p.value().clone()).unwrap_or(Json::Null);
-                out.write(&phrase(&value, escape::inline, escape::code_span))?;
-                Ok(())
-            },
-        ),
-    );
-    hb.register_helper(
-        "phrase_html",
-        Box::new(
-            |h: &Helper<'_>,
-             _: &Handlebars<'_>,
-             _: &HbContext,
-             _: &mut RenderContext<'_, '_>,
-             out: &mut dyn Output|
-             -> HelperResult {
-                let value = h.param(0).map(|p| p.value().clone()).unwrap_or(Json::Null);
-                out.write(&phrase(&value, escape::inline, escape::html_code))?;
-                Ok(())
-            },
-        ),
-    );
-    hb.register_helper(
-        "num",
-        Box::new(
-            |h: &Helper<'_>,
-             _: &Handlebars<'_>,
-             _: &HbContext,
-             _: &mut RenderContext<'_, '_>,
-             out: &mut dyn Output|
-             -> HelperResult {
-                out.write(&words::thousands(count_param(h, 0)?))?;
-                Ok(())
-            },
-        ),
-    );
-    hb.register_helper(
-        "plural",
-        Box::new(
-            |h: &Helper<'_>,
-             _: &Handlebars<'_>,
-             _: &HbContext,
-             _: &mut RenderContext<'_, '_>,
-             out: &mut dyn Output|
-             -> HelperResult {
-                let n = count_param(h, 0)?;
-                let singular = text_param(h, 1)?;
-                let plural = if h.param(2).is_some() {
-                    text_param(h, 2)?
-                } else {
-                    format!("{singular}s")
-                };
-                out.write(&escape::inline(&words::count_noun(n, &singular, &plural)))?;
-                Ok(())
-            },
-        ),
-    );
-    hb.register_helper(
-        "icon_of",
-        Box::new(
-            |h: &Helper<'_>,
-             _: &Handlebars<'_>,
-             _: &HbContext,
-             _: &mut RenderContext<'_, '_>,
-             out: &mut dyn Output|
-             -> HelperResult {
-                out.write(icon(&text_param(h, 0)?))?;
-                Ok(())
-            },
-        ),
-    );
-    hb.register_helper(
-        "link",
-        Box::new(
-            |h: &Helper<'_>,
-             _: &Handlebars<'_>,
-             _: &HbContext,
-             _: &mut RenderContext<'_, '_>,
-             out: &mut dyn Output|
-             -> HelperResult {
-                let text = escape::inline(&text_param(h, 0)?);
-                match safe_url(&text_param(h, 1)?) {
-                    Some(url) => out.write(&format!("[{text}](<{url}>)"))?,
-                    None => out.write(&text)?,
-                }
-                Ok(())
-            },
-        ),
-    );
-}
-
-/// An `http(s)` URL usable inside `<…>` link destinations, or `None`.
-fn safe_url(url: &str) -> Option<String> {
-    let scheme_ok = url.starts_with("https://") || url.starts_with("http://");
-    let chars_ok = url
-        .chars()
-        .all(|c| c.is_ascii_graphic() && !matches!(c, '<' | '>' | '\\' | '"' | '`'));
-    (scheme_ok && chars_ok).then(|| url.to_string())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{json, Value as Json};
 
     fn render(template: &str, data: Json) -> Result<String> {
         let mut set = TemplateSet::default();
@@ -598,6 +408,21 @@ mod tests {
         assert_eq!(out, "run");
         let out = render("{{link \"run\" u}}", json!({"u": "https://x/y"})).unwrap();
         assert_eq!(out, "[run](<https://x/y>)");
+    }
+
+    #[test]
+    fn helpers_write_their_own_escaping_once() {
+        let data = json!({"n": 1234, "s": "a|b", "list": [1, 2]});
+        let out = render("{{num n}} {{plural list \"file\"}} {{cell_code s}}", data).unwrap();
+        assert_eq!(out, "1,234 2 files `a\\|b`");
+        let out = render("{{fence \"x\" \"hcl\"}}|{{phrase s}}", json!({"s": "<b>"})).unwrap();
+        assert_eq!(out, "```hcl\nx\n```|&#60;b&#62;");
+        let err = render("{{num s}}", json!({"s": "x"}))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains(": `num` expects a number; "), "{err}");
+        let err = render("{{code}}", json!({})).unwrap_err().to_string();
+        assert!(err.starts_with("test.hbs:1:"), "{err}");
     }
 
     fn registered(set: &TemplateSet) -> BTreeSet<String> {

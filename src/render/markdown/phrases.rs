@@ -1,5 +1,5 @@
-//! Markdown renderer, words: action names, icons, risk order and `action_reason` as a
-//! phrase a reviewer understands. Phrases are segments (plain or code) so each output
+//! Markdown renderer, phrases: action names, icons, risk order, counts and `action_reason`
+//! as a phrase a reviewer understands. Phrases are segments (plain or code) so each output
 //! context can escape them its own way.
 
 use schemars::JsonSchema;
@@ -17,14 +17,16 @@ pub struct Segment {
     pub is_code: bool,
 }
 
-fn words(text: &str) -> Segment {
+/// Plain words.
+pub(super) fn words(text: &str) -> Segment {
     Segment {
         text: text.to_string(),
         is_code: false,
     }
 }
 
-fn code(text: &str) -> Segment {
+/// A name or value from the plan or configuration, shown as code.
+pub(super) fn code(text: &str) -> Segment {
     Segment {
         text: text.to_string(),
         is_code: true,

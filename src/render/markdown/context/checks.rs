@@ -1,0 +1,131 @@
+//! Markdown renderer, template context of one plan's check results: counted per instance,
+//! failing and unknown ones listed with their messages, shortened to fit.
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use crate::diff::{CheckStatus, PlanDiff};
+use crate::render::markdown::phrases;
+
+/// How many failing or unknown check instances are listed before "and N more".
+const CHECK_ITEMS: [usize; 2] = [30, 3];
+/// Check messages longer than this are shortened (they are author-written prose).
+const CHECK_MESSAGE_CHARS: [usize; 2] = [1000, 200];
+
+/// Check results of one plan.
+#[derive(Debug, Clone, Default, Serialize, JsonSchema)]
+pub struct Checks {
+    /// Checkable objects and instances counted (instances individually; an object with
+    /// no instances counts once).
+    pub total: usize,
+    /// Passed.
+    pub pass: usize,
+    /// Failed.
+    pub fail: usize,
+    /// Could not be evaluated.
+    pub error: usize,
+    /// Known only after apply.
+    pub unknown: usize,
+    /// Failed plus errored.
+    pub failing: usize,
+    /// The counts in a few words, e.g. `✅ 3 passed · ❌ 1 failed`.
+    pub tally: String,
+    /// Failing or erroring instances with their messages.
+    pub problems: Vec<CheckEntry>,
+    /// Instances whose result is known only after apply.
+    pub pending: Vec<CheckEntry>,
+    /// Failing/erroring instances not listed.
+    pub problems_more: usize,
+    /// Unknown instances not listed.
+    pub pending_more: usize,
+}
+
+/// One check instance.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct CheckEntry {
+    /// Address of the instance (or of the object when it has no instances).
+    pub address: String,
+    /// `resource`, `output_value`, `check` or `var`.
+    pub kind: String,
+    /// `pass`, `fail`, `error` or `unknown`.
+    pub status: CheckStatus,
+    /// Failure messages.
+    pub problems: Vec<String>,
+}
+
+/// Check counts per instance (an object without instances counts once, as the format's
+/// documentation recommends), with failing and unknown instances listed.
+pub(super) fn checks(plan: &PlanDiff, tight: usize) -> Checks {
+    let mut checks = Checks::default();
+    for object in &plan.checks {
+        let single;
+        let instances: Vec<(&str, CheckStatus, &[String])> = if object.instances.is_empty() {
+            single = [(object.address.as_str(), object.status, &[][..])];
+            single.to_vec()
+        } else {
+            object
+                .instances
+                .iter()
+                .map(|i| (i.address.as_str(), i.status, i.problems.as_slice()))
+                .collect()
+        };
+        for (address, status, problems) in instances {
+            checks.total += 1;
+            let entry = || CheckEntry {
+                address: address.to_string(),
+                kind: object.kind.clone(),
+                status,
+                problems: problems
+                    .iter()
+                    .map(|p| shorten(p, CHECK_MESSAGE_CHARS[tight]))
+                    .collect(),
+            };
+            match status {
+                CheckStatus::Pass => checks.pass += 1,
+                CheckStatus::Fail | CheckStatus::Error => {
+                    if status == CheckStatus::Fail {
+                        checks.fail += 1;
+                    } else {
+                        checks.error += 1;
+                    }
+                    if checks.problems.len() < CHECK_ITEMS[tight] {
+                        checks.problems.push(entry());
+                    } else {
+                        checks.problems_more += 1;
+                    }
+                }
+                CheckStatus::Unknown => {
+                    checks.unknown += 1;
+                    if checks.pending.len() < CHECK_ITEMS[tight] {
+                        checks.pending.push(entry());
+                    } else {
+                        checks.pending_more += 1;
+                    }
+                }
+            }
+        }
+    }
+    checks.failing = checks.fail + checks.error;
+    let parts = [
+        (checks.pass, "✅", "passed"),
+        (checks.fail, "❌", "failed"),
+        (checks.error, "❌", "errored"),
+        (checks.unknown, "❔", "known after apply"),
+    ];
+    checks.tally = parts
+        .iter()
+        .filter(|(n, _, _)| *n > 0)
+        .map(|(n, icon, word)| format!("{icon} {} {word}", phrases::thousands(*n)))
+        .collect::<Vec<_>>()
+        .join(" · ");
+    checks
+}
+
+fn shorten(message: &str, max: usize) -> String {
+    if message.chars().count() <= max {
+        return message.to_string();
+    }
+    let mut short: String = message.chars().take(max).collect();
+    short.push('…');
+    short
+}

@@ -1,0 +1,133 @@
+//! Markdown renderer, template context of one entry (a resource change, drift or deferred
+//! change): its kind, its reason in words and its diff, and the sections entries go in.
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use crate::diff::{Diff, Node, ResourceDiff};
+use crate::plan::ChangeList;
+use crate::render::error::Result;
+use crate::render::markdown::catalog::Detail;
+use crate::render::markdown::phrases::{self, Kind, Segment};
+use crate::render::markdown::source::{Body, Plans};
+
+/// One entry: a resource change, drift or deferred change.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct EntryContext {
+    /// Resource instance address.
+    pub address: String,
+    /// Kind of change.
+    pub kind: Kind,
+    /// The word shown for the kind.
+    pub label: String,
+    /// Icon.
+    pub icon: String,
+    /// Why, as segments (`code` ones name plan objects); empty when there is no reason.
+    pub reason: Vec<Segment>,
+    /// The reason as plain text.
+    pub reason_text: String,
+    /// A destroy or replacement.
+    pub dangerous: bool,
+    /// Suggest showing it expanded (`<details open>`).
+    pub open: bool,
+    /// Terraform's diff with symbols at column 0 for a `diff` fence; `null` when listed only.
+    pub diff: Option<String>,
+    /// The diff hides unchanged context (the size limit).
+    pub compact: bool,
+}
+
+/// A collapsible section of entries (drift, deferred changes).
+#[derive(Debug, Clone, Default, Serialize, JsonSchema)]
+pub struct Section {
+    /// Number of entries.
+    pub count: usize,
+    /// Entries shown with their diff.
+    pub entries: Vec<EntryContext>,
+    /// Entries shown by address only.
+    pub listed: Vec<EntryContext>,
+    /// Entries left out.
+    pub omitted: usize,
+}
+
+/// Entry `i` of plan `p`'s `list`, of kind `kind`, for a line without its diff: its
+/// header, not diffed, but for a replacement, whose reason names the attributes forcing
+/// it (found in its diff).
+pub(super) fn listed<'a>(
+    plans: &Plans<'a>,
+    p: usize,
+    list: ChangeList,
+    i: usize,
+    kind: Kind,
+) -> Result<Body<'a>> {
+    match kind {
+        Kind::Replace => plans.resource(p, list, i),
+        _ => plans.header(p, list, i),
+    }
+}
+
+pub(super) fn place(section: &mut Section, entry: EntryContext, detail: Detail) {
+    match detail {
+        Detail::Full | Detail::Compact => section.entries.push(entry),
+        Detail::Listed => section.listed.push(EntryContext {
+            diff: None,
+            ..entry
+        }),
+        Detail::Omitted => section.omitted += 1,
+    }
+}
+
+pub(super) fn deferred_reason(reason: &str) -> &'static str {
+    match reason {
+        "instance_count_unknown" => "the number of instances is not known yet",
+        "resource_config_unknown" => "the resource configuration is not known yet",
+        "provider_config_unknown" => "the provider configuration is not known yet",
+        "deferred_prereq" => "a prerequisite is deferred",
+        "absent_prereq" => "a prerequisite has not been created yet",
+        "excluded" => "the resource was excluded",
+        "not_included" => "the resource was not included",
+        _ => "deferred for an unknown reason",
+    }
+}
+
+/// Top-level attributes (and block types) whose change forces replacement.
+fn forced_by(body: &Diff) -> Vec<String> {
+    let Node::Block(block) = &body.node else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = block
+        .attributes
+        .iter()
+        .filter(|(_, d)| d.forces_replacement())
+        .map(|(name, _)| name.clone())
+        .collect();
+    names.extend(
+        block
+            .blocks
+            .iter()
+            .filter(|g| g.replace || g.instances.iter().any(|(_, d)| d.forces_replacement()))
+            .map(|g| g.name.clone()),
+    );
+    names
+}
+
+pub(super) fn entry_context(r: &ResourceDiff, diff: Option<String>, compact: bool) -> EntryContext {
+    let kind = Kind::of(r);
+    let forced = if kind == Kind::Replace {
+        forced_by(&r.body)
+    } else {
+        Vec::new()
+    };
+    let reason = phrases::reason(r, &forced);
+    EntryContext {
+        address: r.address.clone(),
+        kind,
+        label: kind.label().to_string(),
+        icon: kind.icon().to_string(),
+        reason_text: phrases::plain(&reason),
+        reason,
+        dangerous: kind.is_dangerous(),
+        open: false,
+        diff,
+        compact,
+    }
+}

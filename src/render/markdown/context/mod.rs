@@ -1,0 +1,382 @@
+//! Markdown renderer, template context: the documented, versioned data every template
+//! sees (`planmark render --format json` prints it; `docs/template-context.schema.json`
+//! describes it). Strings are raw plan data: templates escape them per context with the
+//! helpers, and the default `{{value}}` expression escapes for inline Markdown.
+//!
+//! This module holds the comment-wide part and [`build`]; one plan's part is in
+//! `plan.rs`, its entries in `entry.rs`, its check results in `checks.rs`.
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use crate::diff::PlanDiff;
+use crate::plan::{ChangeList, Tool};
+use crate::render::error::Result;
+
+use super::catalog::{entry_text, Catalog, Detail, Item};
+use super::diff_lines::diff_body;
+use super::escape;
+use super::invocations::invocation_context;
+use super::phrases::{self, icon};
+use super::problems::{self, Diagnostics, Extras, FailedPlan, PolicyContext, UnreadablePlan};
+use super::source::Plans;
+
+mod checks;
+mod entry;
+mod plan;
+
+pub use checks::{CheckEntry, Checks};
+pub use entry::{EntryContext, Section};
+pub use plan::{ActionCount, Danger, Outputs, PlanContext};
+
+use entry::{deferred_reason, entry_context, listed, place};
+use plan::{bump, plan_context};
+
+/// Bumped whenever a field is removed or changes meaning (adding fields is compatible).
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// Dangerous entries open by default when a plan has at most this many of them…
+const OPEN_DANGEROUS: usize = 3;
+/// …and their diff has at most this many lines.
+const OPEN_LINES: usize = 40;
+
+/// The whole comment's data.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Context {
+    /// Version of this structure (see `docs/template-context.md`).
+    pub schema_version: u32,
+    /// The tool named in the comment: `OpenTofu` when every plan was made by OpenTofu
+    /// (or `--tool tofu`), else `Terraform`.
+    pub tool: Tool,
+    /// A title given with `--title`, shown instead of the plan name, on one line.
+    pub title: Option<String>,
+    /// The comment key (which comment this is, for updating it later).
+    pub key: String,
+    /// More than one plan in this comment.
+    pub multiple: bool,
+    /// Overall status: `failed`, `destructive`, `changes` or `no-changes`.
+    pub status: String,
+    /// Icon for the overall status.
+    pub status_icon: String,
+    /// Counts summed over all plans.
+    pub totals: Counts,
+    /// How many plans have each status.
+    pub plan_statuses: StatusCounts,
+    /// Each plan, in argument order.
+    pub plans: Vec<PlanContext>,
+    /// Something was left out to fit the size limit.
+    pub truncated: bool,
+    /// What was left out and why; `null` when nothing was.
+    pub truncation: Option<Truncation>,
+    /// Versions, commit, run link, time.
+    pub footer: Footer,
+    /// The hidden marker line (`<!-- planmark:v1 {...} -->`) that identifies the comment.
+    pub marker: String,
+    /// `--failed`: Terraform could not make the plan; `plans` is empty and `diagnostics`
+    /// says why. `null` otherwise.
+    pub failed: Option<FailedPlan>,
+    /// Plans among several that could not be read (not JSON, not a plan, …): shown as
+    /// errors beside the others, which `plans` holds; empty otherwise.
+    pub unreadable: Vec<UnreadablePlan>,
+    /// Errors and warnings from Terraform's log (`--failed LOG`, `--log FILE`); `null`
+    /// without a log.
+    pub diagnostics: Option<Diagnostics>,
+    /// Policy gates the plans break (`--fail-on`, `--max-destroy`, `--protect`).
+    pub policy: PolicyContext,
+}
+
+/// Resource and other counts.
+#[derive(Debug, Clone, Default, Serialize, JsonSchema)]
+pub struct Counts {
+    /// Resources to create (replacements included, as Terraform counts them).
+    pub add: usize,
+    /// Resources to update in place.
+    pub change: usize,
+    /// Resources to destroy (replacements included).
+    pub destroy: usize,
+    /// Resources to replace.
+    pub replace: usize,
+    /// Resources to import.
+    pub import: usize,
+    /// Resources moved to a new address.
+    #[serde(rename = "move")]
+    pub moved: usize,
+    /// Resources to remove from state without destroying.
+    pub forget: usize,
+    /// Data sources read during apply.
+    pub read: usize,
+    /// Objects changed outside Terraform (shown drift).
+    pub drift: usize,
+    /// Changed outputs.
+    pub outputs: usize,
+    /// Deferred changes.
+    pub deferred: usize,
+    /// Actions to invoke (Terraform 1.14+), however triggered.
+    pub invoke: usize,
+}
+
+impl Counts {
+    fn add_counts(&mut self, other: &Counts) {
+        self.add += other.add;
+        self.change += other.change;
+        self.destroy += other.destroy;
+        self.replace += other.replace;
+        self.import += other.import;
+        self.moved += other.moved;
+        self.forget += other.forget;
+        self.read += other.read;
+        self.drift += other.drift;
+        self.outputs += other.outputs;
+        self.deferred += other.deferred;
+        self.invoke += other.invoke;
+    }
+}
+
+/// How many plans have each status.
+#[derive(Debug, Clone, Default, Serialize, JsonSchema)]
+pub struct StatusCounts {
+    /// Plans that failed.
+    pub failed: usize,
+    /// Plans that destroy or replace something.
+    pub destructive: usize,
+    /// Plans with other changes.
+    pub changes: usize,
+    /// Plans without changes.
+    pub no_changes: usize,
+}
+
+/// What the size limit left out.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Truncation {
+    /// `compact`, `lists`, `partial` or `counts-only`.
+    pub stage: String,
+    /// What a reader is told.
+    pub notice: String,
+    /// The size limit in characters.
+    pub max_chars: usize,
+}
+
+/// Footer data.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Footer {
+    /// planmark's version.
+    pub planmark_version: String,
+    /// Distinct Terraform versions of the plans, each on one line.
+    pub terraform_versions: Vec<String>,
+    /// Distinct plan format versions.
+    pub format_versions: Vec<String>,
+    /// The commit planned (full SHA), when known.
+    pub commit: Option<String>,
+    /// Its first 7 characters.
+    pub commit_short: Option<String>,
+    /// Link to the workflow run, when running in GitHub Actions.
+    pub run_url: Option<String>,
+    /// When the comment was rendered (RFC 3339, UTC).
+    pub time: String,
+}
+
+/// What the context is built from besides the plans.
+#[derive(Debug, Clone, Default)]
+pub struct Meta {
+    /// `--title`.
+    pub title: Option<String>,
+    /// Comment key.
+    pub key: String,
+    /// Commit SHA.
+    pub commit: Option<String>,
+    /// Workflow run URL.
+    pub run_url: Option<String>,
+    /// Render time, RFC 3339.
+    pub time: String,
+    /// The marker line.
+    pub marker: String,
+    /// `--tool`, when given: names the tool of a comment without plans (`--failed`).
+    pub tool: Option<Tool>,
+}
+
+/// Builds the context with each catalog entry shown at `details[i]`.
+pub fn build(
+    plans: &Plans<'_>,
+    meta: &Meta,
+    catalog: &Catalog,
+    details: &[Detail],
+    truncation: Option<Truncation>,
+    extra: (&Extras<'_>, usize),
+) -> Result<Context> {
+    let (extra, max_chars) = extra;
+    let named = plans.named();
+    let diffs: Vec<&PlanDiff> = named.iter().map(|p| p.diff).collect();
+    // The counts-only form also shortens the banner and check lists.
+    let tight = usize::from(
+        truncation
+            .as_ref()
+            .is_some_and(|t| t.stage == "counts-only"),
+    );
+    let mut contexts = (0..named.len())
+        .map(|p| plan_context(plans, p, catalog.drift_shown[p], tight))
+        .collect::<Result<Vec<PlanContext>>>()?;
+    for (i, entry) in catalog.entries.iter().enumerate() {
+        let detail = details.get(i).copied().unwrap_or(Detail::Full);
+        let plan = &mut contexts[entry.plan];
+        let diff = match detail {
+            Detail::Full | Detail::Compact => {
+                let compact = detail == Detail::Compact;
+                Some(diff_body(&entry_text(plans, entry, compact)?))
+            }
+            _ => None,
+        };
+        let compact = detail == Detail::Compact;
+        let source = diffs[entry.plan];
+        match entry.item {
+            Item::Resource(r) => {
+                let dangerous_count = plan.danger.count;
+                match detail {
+                    Detail::Omitted => {
+                        plan.omitted_total += 1;
+                        bump(&mut plan.omitted, entry.kind);
+                    }
+                    Detail::Listed => {
+                        let resource =
+                            listed(plans, entry.plan, ChangeList::Changes, r, entry.kind)?;
+                        plan.listed.push(entry_context(&resource, None, false));
+                    }
+                    _ => {
+                        let resource = plans.resource(entry.plan, ChangeList::Changes, r)?;
+                        let mut e = entry_context(&resource, diff, compact);
+                        e.open = e.dangerous
+                            && dangerous_count <= OPEN_DANGEROUS
+                            && e.diff
+                                .as_deref()
+                                .is_some_and(|d| d.lines().count() <= OPEN_LINES);
+                        plan.changes.push(e);
+                    }
+                }
+            }
+            // Only counted: not diffed (a plan may drift as much as it changes).
+            Item::Drift(_) if detail == Detail::Omitted => plan.drift.omitted += 1,
+            Item::Drift(r) if detail == Detail::Listed => place(
+                &mut plan.drift,
+                entry_context(
+                    &*listed(plans, entry.plan, ChangeList::Drift, r, entry.kind)?,
+                    None,
+                    false,
+                ),
+                detail,
+            ),
+            Item::Drift(r) => place(
+                &mut plan.drift,
+                entry_context(
+                    &*plans.resource(entry.plan, ChangeList::Drift, r)?,
+                    diff,
+                    compact,
+                ),
+                detail,
+            ),
+            Item::Deferred(d) => {
+                let deferred = &source.deferred[d];
+                let mut e = entry_context(&deferred.resource, diff, compact);
+                e.reason = vec![phrases::words(deferred_reason(&deferred.reason))];
+                e.reason_text = phrases::plain(&e.reason);
+                place(&mut plan.deferred, e, detail);
+            }
+            Item::Invocation(i) => plan
+                .invocations
+                .place(invocation_context(&source.invocations[i], diff), detail),
+            Item::Outputs => {
+                plan.outputs.diff = diff;
+            }
+        }
+    }
+    let mut totals = Counts::default();
+    let mut statuses = StatusCounts::default();
+    for plan in &contexts {
+        totals.add_counts(&plan.counts);
+        match plan.status.as_str() {
+            "failed" => statuses.failed += 1,
+            "destructive" => statuses.destructive += 1,
+            "changes" => statuses.changes += 1,
+            _ => statuses.no_changes += 1,
+        }
+    }
+    let unreadable = !extra.unreadable.is_empty();
+    let status = if statuses.failed > 0 || extra.failed.is_some() || unreadable {
+        "failed"
+    } else if statuses.destructive > 0 {
+        "destructive"
+    } else if statuses.changes > 0 {
+        "changes"
+    } else {
+        "no-changes"
+    };
+    // Several plans name OpenTofu only when all of them are OpenTofu's.
+    let tool = match diffs.first() {
+        Some(_) if diffs.iter().all(|d| d.tool == Tool::OpenTofu) => Tool::OpenTofu,
+        Some(_) => Tool::Terraform,
+        None => meta.tool.unwrap_or_default(),
+    };
+    Ok(Context {
+        schema_version: SCHEMA_VERSION,
+        tool,
+        title: meta.title.as_deref().map(escape::one_line),
+        key: meta.key.clone(),
+        multiple: named.len() + extra.unreadable.len() > 1,
+        status: status.to_string(),
+        status_icon: icon(status).to_string(),
+        totals,
+        plan_statuses: statuses,
+        footer: footer(
+            &diffs,
+            meta,
+            extra.log.and_then(|l| l.terraform_version.as_deref()),
+        ),
+        truncated: truncation.is_some(),
+        truncation,
+        marker: meta.marker.clone(),
+        plans: contexts,
+        failed: extra.failed.map(|name| FailedPlan {
+            name: name.to_string(),
+        }),
+        unreadable: extra
+            .unreadable
+            .iter()
+            .map(|(name, reason)| UnreadablePlan {
+                name: name.clone(),
+                reason: reason.clone(),
+            })
+            .collect(),
+        diagnostics: extra
+            .log
+            .map(|log| problems::diagnostics(log, max_chars, tight)),
+        policy: problems::policy(extra.violations, tight),
+    })
+}
+
+fn footer(plans: &[&PlanDiff], meta: &Meta, log_version: Option<&str>) -> Footer {
+    // Versions come from the plan or log as written: one line each, as the footer is.
+    let mut terraform_versions: Vec<String> = Vec::new();
+    // A failed plan has no plan JSON: its log's `version` message names Terraform.
+    if let (true, Some(v)) = (plans.is_empty(), log_version) {
+        terraform_versions.push(escape::one_line(v));
+    }
+    let mut format_versions: Vec<String> = Vec::new();
+    for plan in plans {
+        if let Some(v) = plan.terraform_version.as_deref().map(escape::one_line) {
+            if !terraform_versions.contains(&v) {
+                terraform_versions.push(v);
+            }
+        }
+        let format = escape::one_line(&plan.format_version);
+        if !format_versions.contains(&format) {
+            format_versions.push(format);
+        }
+    }
+    Footer {
+        planmark_version: env!("CARGO_PKG_VERSION").to_string(),
+        terraform_versions,
+        format_versions,
+        commit_short: meta.commit.as_ref().map(|c| c.chars().take(7).collect()),
+        commit: meta.commit.clone(),
+        run_url: meta.run_url.clone(),
+        time: meta.time.clone(),
+    }
+}

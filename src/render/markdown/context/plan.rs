@@ -1,0 +1,349 @@
+//! Markdown renderer, template context of one plan: its counts, status, headline, summary
+//! table and danger banner, which the size budget does not change; the entries placed in
+//! it by [`super::build`] do.
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use crate::diff::{OutputDiff, PlanDiff, PlanMode};
+use crate::plan::{ChangeList, ResourceAction, Tool};
+use crate::render::error::Result;
+use crate::render::markdown::invocations::Invocations;
+use crate::render::markdown::phrases::{self, icon, Kind};
+use crate::render::markdown::{escape, source::Plans};
+
+use super::checks::{checks, Checks};
+use super::entry::{entry_context, listed, EntryContext, Section};
+use super::Counts;
+
+/// How many destroyed/replaced resources the warning banner names before "and N more"
+/// (normally, and in the counts-only form).
+const BANNER_ITEMS: [usize; 2] = [20, 3];
+
+/// One plan's data.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct PlanContext {
+    /// The plan's name (`NAME=PATH`, or the file name).
+    pub name: String,
+    /// The tool that made the plan (`Terraform` or `OpenTofu`): its diffs use its wording.
+    pub tool: Tool,
+    /// Terraform (or OpenTofu) version that made the plan, on one line.
+    pub terraform_version: Option<String>,
+    /// Plan JSON format version.
+    pub format_version: String,
+    /// `normal`, `destroy` or `refresh-only`.
+    pub mode: PlanMode,
+    /// Planning failed part-way.
+    pub errored: bool,
+    /// What providers declare sensitive cannot be recognised in this plan: it comes from a
+    /// Terraform before 0.15.2, whose sensitivity masks leave that out, and no provider
+    /// schemas were given (`--schemas`). Attributes named like secrets are hidden instead.
+    pub provider_sensitivity_unknown: bool,
+    /// `failed`, `destructive`, `changes` or `no-changes`.
+    pub status: String,
+    /// Icon for the status.
+    pub icon: String,
+    /// Applying would change resources, outputs or (refresh-only) state, or invoke an
+    /// action.
+    pub has_changes: bool,
+    /// One-line verdict, e.g. `Plan: 2 to add, 1 to change, 2 to destroy`.
+    pub headline: String,
+    /// Counts.
+    pub counts: Counts,
+    /// Non-zero resource counts by kind, in risk order (the summary table).
+    pub actions: Vec<ActionCount>,
+    /// Destroyed and replaced resources for the warning banner.
+    pub danger: Danger,
+    /// Check results.
+    pub checks: Checks,
+    /// Resource changes shown with their diff, most dangerous first.
+    pub changes: Vec<EntryContext>,
+    /// Resource changes shown only by address (the size limit), most dangerous first.
+    pub listed: Vec<EntryContext>,
+    /// Resource changes left out entirely (the size limit), by kind.
+    pub omitted: Vec<ActionCount>,
+    /// Number of resource changes left out.
+    pub omitted_total: usize,
+    /// Objects changed outside Terraform.
+    pub drift: Section,
+    /// Deferred changes.
+    pub deferred: Section,
+    /// Output changes.
+    pub outputs: Outputs,
+    /// Actions the apply will invoke (Terraform 1.14+).
+    pub invocations: Invocations,
+}
+
+/// A count of one kind of change.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ActionCount {
+    /// `delete`, `replace`, `update`, `create`, `read`, `forget`, `import`, `move`, `unknown`.
+    pub kind: Kind,
+    /// The word shown (`destroy`, `replace`, …).
+    pub label: String,
+    /// Icon.
+    pub icon: String,
+    /// How many.
+    pub count: usize,
+}
+
+/// The danger banner's list.
+#[derive(Debug, Clone, Default, Serialize, JsonSchema)]
+pub struct Danger {
+    /// Number of destroyed or replaced resources.
+    pub count: usize,
+    /// Number destroyed (not replaced).
+    pub destroy: usize,
+    /// Number replaced.
+    pub replace: usize,
+    /// The first of them (address, kind, reason; no diff).
+    pub items: Vec<EntryContext>,
+    /// How many more are not named in the banner.
+    pub more: usize,
+}
+
+/// Output changes of one plan.
+#[derive(Debug, Clone, Default, Serialize, JsonSchema)]
+pub struct Outputs {
+    /// Number of changed outputs.
+    pub count: usize,
+    /// Names of the changed outputs.
+    pub names: Vec<String>,
+    /// The changes as Terraform shows them (symbols at column 0); `null` when left out.
+    pub diff: Option<String>,
+}
+
+pub(super) fn bump(counts: &mut Vec<ActionCount>, kind: Kind) {
+    match counts.iter_mut().find(|c| c.kind == kind) {
+        Some(c) => c.count += 1,
+        None => counts.push(action_count(kind, 1)),
+    }
+}
+
+fn action_count(kind: Kind, count: usize) -> ActionCount {
+    ActionCount {
+        kind,
+        label: kind.label().to_string(),
+        icon: kind.icon().to_string(),
+        count,
+    }
+}
+
+/// Everything about a plan that does not depend on the size budget.
+pub(super) fn plan_context(
+    plans: &Plans<'_>,
+    p: usize,
+    drift_shown: bool,
+    tight: usize,
+) -> Result<PlanContext> {
+    let named = &plans.named()[p];
+    let plan = named.diff;
+    let summaries = plans.summaries(p);
+    // Per-change vectors are sized before they are filled (and sorted in place): grown by
+    // doubling, a huge plan's would leave their copies in the allocator on every render.
+    let mut shown = Vec::with_capacity(summaries.len());
+    shown.extend((0..summaries.len()).filter(|i| summaries[*i].is_shown()));
+    let mut counts = Counts::default();
+    let mut by_kind: Vec<(Kind, usize)> = Kind::ALL.iter().map(|k| (*k, 0)).collect();
+    for r in shown.iter().map(|i| &summaries[*i]) {
+        let kind = Kind::of_summary(r);
+        if let Some(slot) = by_kind.iter_mut().find(|(k, _)| *k == kind) {
+            slot.1 += 1;
+        }
+        match &r.action {
+            ResourceAction::Create => counts.add += 1,
+            ResourceAction::Update => counts.change += 1,
+            ResourceAction::Delete => counts.destroy += 1,
+            ResourceAction::Read => counts.read += 1,
+            ResourceAction::Forget => counts.forget += 1,
+            ResourceAction::DeleteThenCreate | ResourceAction::CreateThenDelete => {
+                counts.add += 1;
+                counts.destroy += 1;
+                counts.replace += 1;
+            }
+            ResourceAction::CreateThenForget => {
+                counts.add += 1;
+                counts.forget += 1;
+                counts.replace += 1;
+            }
+            _ => {}
+        }
+        if r.importing {
+            counts.import += 1;
+        }
+        if r.moved {
+            counts.moved += 1;
+        }
+    }
+    let drift_entries = if drift_shown {
+        plans
+            .drift_summaries(p)
+            .iter()
+            .filter(|r| r.is_shown())
+            .count()
+    } else {
+        0
+    };
+    counts.drift = drift_entries;
+    counts.outputs = plan
+        .outputs
+        .iter()
+        .filter(|o| o.diff.action != crate::diff::Action::NoOp)
+        .count();
+    counts.deferred = plan.deferred.len();
+    counts.invoke = plan.invocations.len();
+
+    // Destroys first, then replacements, each in plan order; only the banner's few are
+    // diffed (for their reasons).
+    let kind = |i: usize| Kind::of_summary(&summaries[i]);
+    let is_dangerous = |i: &usize| kind(*i).is_dangerous();
+    let mut dangerous = Vec::with_capacity(shown.iter().filter(|i| is_dangerous(i)).count());
+    dangerous.extend(shown.iter().copied().filter(is_dangerous));
+    // Plan order within each kind: the index makes the key unique.
+    dangerous.sort_unstable_by_key(|i| (kind(*i), *i));
+    let items = dangerous
+        .iter()
+        .take(BANNER_ITEMS[tight])
+        .map(|i| {
+            let resource = listed(plans, p, ChangeList::Changes, *i, kind(*i))?;
+            Ok(entry_context(&resource, None, false))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let danger = Danger {
+        count: dangerous.len(),
+        destroy: dangerous
+            .iter()
+            .filter(|i| kind(**i) == Kind::Delete)
+            .count(),
+        replace: dangerous
+            .iter()
+            .filter(|i| kind(**i) == Kind::Replace)
+            .count(),
+        items,
+        more: dangerous.len().saturating_sub(BANNER_ITEMS[tight]),
+    };
+    let has_changes = !shown.is_empty()
+        || counts.outputs > 0
+        || counts.invoke > 0
+        || (plan.mode == PlanMode::RefreshOnly && drift_entries > 0);
+    let status = if plan.errored {
+        "failed"
+    } else if danger.count > 0 {
+        "destructive"
+    } else if has_changes {
+        "changes"
+    } else {
+        "no-changes"
+    };
+    Ok(PlanContext {
+        name: named.name.to_string(),
+        tool: plan.tool,
+        terraform_version: plan.terraform_version.as_deref().map(escape::one_line),
+        format_version: plan.format_version.clone(),
+        mode: plan.mode,
+        errored: plan.errored,
+        provider_sensitivity_unknown: plan.provider_sensitivity_unknown,
+        status: status.to_string(),
+        icon: icon(status).to_string(),
+        has_changes,
+        headline: headline(plan, &counts, has_changes),
+        actions: by_kind
+            .into_iter()
+            .filter(|(_, n)| *n > 0)
+            .map(|(k, n)| action_count(k, n))
+            .collect(),
+        counts,
+        danger,
+        checks: checks(plan, tight),
+        changes: Vec::new(),
+        listed: Vec::new(),
+        omitted: Vec::new(),
+        omitted_total: 0,
+        drift: Section {
+            count: drift_entries,
+            ..Section::default()
+        },
+        deferred: Section {
+            count: plan.deferred.len(),
+            ..Section::default()
+        },
+        outputs: Outputs {
+            count: plan.outputs.iter().filter(|o| changed(o)).count(),
+            names: plan
+                .outputs
+                .iter()
+                .filter(|o| changed(o))
+                .map(|o| o.name.clone())
+                .collect(),
+            diff: None,
+        },
+        invocations: Invocations {
+            count: plan.invocations.len(),
+            ..Invocations::default()
+        },
+    })
+}
+
+fn changed(output: &OutputDiff) -> bool {
+    output.diff.action != crate::diff::Action::NoOp
+}
+
+/// `Plan: 1 to import, 2 to add, 1 to change, 2 to destroy, 1 to move, 1 to forget, 1
+/// action to invoke`.
+fn headline(plan: &PlanDiff, counts: &Counts, has_changes: bool) -> String {
+    if plan.errored {
+        return "Plan failed".to_string();
+    }
+    if plan.mode == PlanMode::RefreshOnly {
+        return if counts.drift > 0 {
+            format!(
+                "Refresh only: {} changed outside of {}",
+                phrases::count_noun(counts.drift, "object", "objects"),
+                plan.tool.name()
+            )
+        } else {
+            "Refresh only: no changes".to_string()
+        };
+    }
+    if !has_changes {
+        return if counts.deferred > 0 {
+            "No current changes (some are deferred)".to_string()
+        } else {
+            "No changes".to_string()
+        };
+    }
+    let resources = counts.add
+        + counts.change
+        + counts.destroy
+        + counts.import
+        + counts.moved
+        + counts.forget
+        + counts.read;
+    let invoke = phrases::count_noun(counts.invoke, "action to invoke", "actions to invoke");
+    if resources == 0 && counts.invoke > 0 {
+        return format!("Plan: {invoke}");
+    }
+    if resources == 0 {
+        return format!(
+            "Plan: {} only",
+            phrases::count_noun(counts.outputs, "output change", "output changes")
+        );
+    }
+    let mut parts = Vec::new();
+    if counts.import > 0 {
+        parts.push(format!("{} to import", phrases::thousands(counts.import)));
+    }
+    parts.push(format!("{} to add", phrases::thousands(counts.add)));
+    parts.push(format!("{} to change", phrases::thousands(counts.change)));
+    parts.push(format!("{} to destroy", phrases::thousands(counts.destroy)));
+    if counts.moved > 0 {
+        parts.push(format!("{} to move", phrases::thousands(counts.moved)));
+    }
+    if counts.forget > 0 {
+        parts.push(format!("{} to forget", phrases::thousands(counts.forget)));
+    }
+    if counts.invoke > 0 {
+        parts.push(invoke);
+    }
+    format!("Plan: {}", parts.join(", "))
+}

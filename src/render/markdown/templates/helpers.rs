@@ -1,0 +1,135 @@
+//! Markdown renderer, template helpers: the functions templates call to put plan text in
+//! a context other than inline Markdown (code spans, table cells, HTML, fences, links) or
+//! to say a number in words. Each escapes its output for its context, which is written
+//! as is: the helpers are the only way plan text reaches the comment unescaped-by-us.
+
+use handlebars::{
+    Context as HbContext, Handlebars, Helper, HelperDef, HelperResult, Output, RenderContext,
+    RenderError, RenderErrorReason,
+};
+use serde_json::Value as Json;
+
+use crate::render::markdown::escape;
+use crate::render::markdown::phrases::{self, icon};
+
+/// Parameter `index` as a string (numbers and booleans in their JSON form; null empty).
+fn text_param(h: &Helper<'_>, index: usize) -> std::result::Result<String, RenderError> {
+    let value = h
+        .param(index)
+        .ok_or(RenderErrorReason::ParamNotFoundForIndex("helper", index))?
+        .value();
+    Ok(match value {
+        Json::String(s) => s.clone(),
+        Json::Null => String::new(),
+        other => other.to_string(),
+    })
+}
+
+/// Parameter `index` as text, or `None` when the call leaves it out.
+fn optional_text_param(
+    h: &Helper<'_>,
+    index: usize,
+) -> std::result::Result<Option<String>, RenderError> {
+    h.param(index).map(|_| text_param(h, index)).transpose()
+}
+
+fn count_param(h: &Helper<'_>, index: usize) -> std::result::Result<usize, RenderError> {
+    let value = h
+        .param(index)
+        .ok_or(RenderErrorReason::ParamNotFoundForIndex("helper", index))?
+        .value();
+    match value {
+        Json::Number(n) => Ok(n.as_u64().unwrap_or(0) as usize),
+        Json::Array(a) => Ok(a.len()),
+        _ => Err(RenderErrorReason::Other(format!("`{}` expects a number", h.name())).into()),
+    }
+}
+
+/// Renders the first parameter, a phrase (an array of `{text, is_code}` segments, or a
+/// plain string), escaped for inline Markdown, with `code` for code segments.
+fn phrase(h: &Helper<'_>, code: fn(&str) -> String) -> String {
+    let plain = escape::inline;
+    match h.param(0).map(|p| p.value()) {
+        Some(Json::Array(segments)) => segments
+            .iter()
+            .map(|s| {
+                let text = s.get("text").and_then(Json::as_str).unwrap_or("");
+                if s.get("is_code").and_then(Json::as_bool).unwrap_or(false) {
+                    code(text)
+                } else {
+                    plain(text)
+                }
+            })
+            .collect(),
+        Some(Json::String(s)) => plain(s),
+        _ => String::new(),
+    }
+}
+
+/// A helper as a function of its call, its text written as is: the helpers escape for
+/// their own context, and `handlebars_helper!` would pass its result through the
+/// registry's escape function ([`escape::inline`]) a second time.
+type HelperFn = fn(&Helper<'_>) -> std::result::Result<String, RenderError>;
+
+/// Makes a [`HelperFn`] a handlebars helper.
+struct Writes(HelperFn);
+
+impl HelperDef for Writes {
+    fn call<'reg: 'rc, 'rc>(
+        &self,
+        h: &Helper<'rc>,
+        _: &'reg Handlebars<'reg>,
+        _: &'rc HbContext,
+        _: &mut RenderContext<'reg, 'rc>,
+        out: &mut dyn Output,
+    ) -> HelperResult {
+        out.write(&(self.0)(h)?)?;
+        Ok(())
+    }
+}
+
+/// The helpers templates may call (listed in docs/template-context.md).
+const HELPERS: &[(&str, HelperFn)] = &[
+    ("code", |h| Ok(escape::code_span(&text_param(h, 0)?))),
+    ("cell_code", |h| {
+        Ok(escape::cell_code_span(&text_param(h, 0)?))
+    }),
+    ("html_code", |h| Ok(escape::html_code(&text_param(h, 0)?))),
+    ("escape", |h| Ok(escape::inline(&text_param(h, 0)?))),
+    ("fence", |h| {
+        let lang = optional_text_param(h, 1)?.unwrap_or_default();
+        Ok(escape::fence(&text_param(h, 0)?, &lang))
+    }),
+    ("phrase", |h| Ok(phrase(h, escape::code_span))),
+    ("phrase_html", |h| Ok(phrase(h, escape::html_code))),
+    ("num", |h| Ok(phrases::thousands(count_param(h, 0)?))),
+    ("plural", |h| {
+        let n = count_param(h, 0)?;
+        let singular = text_param(h, 1)?;
+        let plural = optional_text_param(h, 2)?.unwrap_or_else(|| format!("{singular}s"));
+        Ok(escape::inline(&phrases::count_noun(n, &singular, &plural)))
+    }),
+    ("icon_of", |h| Ok(icon(&text_param(h, 0)?).to_string())),
+    ("link", |h| {
+        let text = escape::inline(&text_param(h, 0)?);
+        Ok(match safe_url(&text_param(h, 1)?) {
+            Some(url) => format!("[{text}](<{url}>)"),
+            None => text,
+        })
+    }),
+];
+
+pub(super) fn register_helpers(hb: &mut Handlebars<'static>) {
+    for (name, helper) in HELPERS {
+        hb.register_helper(name, Box::new(Writes(*helper)));
+    }
+}
+
+/// An `http(s)` URL usable inside `<…>` link destinations, or `None`.
+fn safe_url(url: &str) -> Option<String> {
+    let scheme_ok = url.starts_with("https://") || url.starts_with("http://");
+    let chars_ok = url
+        .chars()
+        .all(|c| c.is_ascii_graphic() && !matches!(c, '<' | '>' | '\\' | '"' | '`'));
+    (scheme_ok && chars_ok).then(|| url.to_string())
+}
