@@ -9,6 +9,7 @@
 
 use super::catalog::{entry_label, entry_text, Catalog, Detail, Item};
 use super::context::Truncation;
+pub use super::length::{diagnostics_room, measure};
 use super::phrases::thousands;
 use super::phrases::Kind;
 use super::source::Plans;
@@ -29,11 +30,6 @@ pub struct Plan {
 /// room rather than land exactly on it.
 pub fn effective_limit(max_chars: usize) -> usize {
     max_chars - max_chars / 50
-}
-
-/// Length as GitHub counts it (UTF-16 code units).
-pub fn measure(text: &str) -> usize {
-    text.encode_utf16().count()
 }
 
 /// Per-entry sizes, each computed on first use (a huge plan that cannot fit in full stops
@@ -285,16 +281,5 @@ fn notice(stage: &str, what: String, max_chars: usize) -> Truncation {
             thousands(max_chars)
         ),
         max_chars,
-    }
-}
-
-/// Characters the log's diagnostics may take (`--failed`, `--log`): a third of the limit,
-/// a tenth in the counts-only form, so that they never crowd out the plan's own verdict.
-/// What does not fit is counted, errors before warnings (see `problems.rs`).
-pub fn diagnostics_room(max_chars: usize, tight: bool) -> usize {
-    if tight {
-        max_chars / 10
-    } else {
-        max_chars / 3
     }
 }

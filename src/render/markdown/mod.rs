@@ -16,6 +16,7 @@ pub mod context;
 pub mod diff_lines;
 pub mod escape;
 pub mod invocations;
+pub mod length;
 pub mod phrases;
 pub mod problems;
 pub mod source;

@@ -3,15 +3,15 @@
 //! that failed before it was made and plans that could not be read.
 //!
 //! Contract: log text is hostile and unbounded, so every part is shortened here to fit a
-//! share of the size limit that [`super::budget::diagnostics_room`] grants (errors first, then
+//! share of the size limit that [`super::length::diagnostics_room`] grants (errors first, then
 //! warnings, the rest counted); templates escape it. The same data is built in two sizes:
 //! normal, and tight for the counts-only form.
 
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::budget::{diagnostics_room, measure};
 use super::escape;
+use super::length::{diagnostics_room, measure};
 use super::phrases::{count_noun, icon};
 use crate::log::{Diagnostic, LogFormat, PlanLog, Severity};
 use crate::policy::Violation;

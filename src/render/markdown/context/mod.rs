@@ -30,6 +30,7 @@ pub use entry::{EntryContext, Section};
 pub use plan::{ActionCount, Danger, Outputs, PlanContext};
 
 use entry::{deferred_reason, entry_context, listed, place};
+pub use plan::Counts;
 use plan::{bump, plan_context};
 
 /// Bumped whenever a field is removed or changes meaning (adding fields is compatible).
@@ -83,53 +84,6 @@ pub struct Context {
     pub diagnostics: Option<Diagnostics>,
     /// Policy gates the plans break (`--fail-on`, `--max-destroy`, `--protect`).
     pub policy: PolicyContext,
-}
-
-/// Resource and other counts.
-#[derive(Debug, Clone, Default, Serialize, JsonSchema)]
-pub struct Counts {
-    /// Resources to create (replacements included, as Terraform counts them).
-    pub add: usize,
-    /// Resources to update in place.
-    pub change: usize,
-    /// Resources to destroy (replacements included).
-    pub destroy: usize,
-    /// Resources to replace.
-    pub replace: usize,
-    /// Resources to import.
-    pub import: usize,
-    /// Resources moved to a new address.
-    #[serde(rename = "move")]
-    pub moved: usize,
-    /// Resources to remove from state without destroying.
-    pub forget: usize,
-    /// Data sources read during apply.
-    pub read: usize,
-    /// Objects changed outside Terraform (shown drift).
-    pub drift: usize,
-    /// Changed outputs.
-    pub outputs: usize,
-    /// Deferred changes.
-    pub deferred: usize,
-    /// Actions to invoke (Terraform 1.14+), however triggered.
-    pub invoke: usize,
-}
-
-impl Counts {
-    fn add_counts(&mut self, other: &Counts) {
-        self.add += other.add;
-        self.change += other.change;
-        self.destroy += other.destroy;
-        self.replace += other.replace;
-        self.import += other.import;
-        self.moved += other.moved;
-        self.forget += other.forget;
-        self.read += other.read;
-        self.drift += other.drift;
-        self.outputs += other.outputs;
-        self.deferred += other.deferred;
-        self.invoke += other.invoke;
-    }
 }
 
 /// How many plans have each status.

@@ -14,7 +14,6 @@ use crate::render::markdown::{escape, source::Plans};
 
 use super::checks::{checks, Checks};
 use super::entry::{entry_context, listed, EntryContext, Section};
-use super::Counts;
 
 /// How many destroyed/replaced resources the warning banner names before "and N more"
 /// (normally, and in the counts-only form).
@@ -346,4 +345,51 @@ fn headline(plan: &PlanDiff, counts: &Counts, has_changes: bool) -> String {
         parts.push(invoke);
     }
     format!("Plan: {}", parts.join(", "))
+}
+
+/// Resource and other counts.
+#[derive(Debug, Clone, Default, Serialize, JsonSchema)]
+pub struct Counts {
+    /// Resources to create (replacements included, as Terraform counts them).
+    pub add: usize,
+    /// Resources to update in place.
+    pub change: usize,
+    /// Resources to destroy (replacements included).
+    pub destroy: usize,
+    /// Resources to replace.
+    pub replace: usize,
+    /// Resources to import.
+    pub import: usize,
+    /// Resources moved to a new address.
+    #[serde(rename = "move")]
+    pub moved: usize,
+    /// Resources to remove from state without destroying.
+    pub forget: usize,
+    /// Data sources read during apply.
+    pub read: usize,
+    /// Objects changed outside Terraform (shown drift).
+    pub drift: usize,
+    /// Changed outputs.
+    pub outputs: usize,
+    /// Deferred changes.
+    pub deferred: usize,
+    /// Actions to invoke (Terraform 1.14+), however triggered.
+    pub invoke: usize,
+}
+
+impl Counts {
+    pub(super) fn add_counts(&mut self, other: &Counts) {
+        self.add += other.add;
+        self.change += other.change;
+        self.destroy += other.destroy;
+        self.replace += other.replace;
+        self.import += other.import;
+        self.moved += other.moved;
+        self.forget += other.forget;
+        self.read += other.read;
+        self.drift += other.drift;
+        self.outputs += other.outputs;
+        self.deferred += other.deferred;
+        self.invoke += other.invoke;
+    }
 }
