@@ -4,7 +4,9 @@
 use std::collections::BTreeMap;
 
 use super::change::{Change, Mask};
-use super::typed::{self, diff_typed, match_set, object_attributes};
+use super::collections::{self, match_set};
+use super::masked;
+use super::typed::{diff_typed, object_attributes};
 use crate::diff::{Action, Block as BlockDiff, BlockGroup, Diff, Node};
 use crate::schema::{Attribute, Block, CtyType, NestingMode};
 
@@ -13,7 +15,7 @@ pub(crate) fn diff_block(change: Change<'_, '_>, block: &Block) -> Diff {
     if let Some(diff) = sensitive_block(&change, block) {
         return diff;
     }
-    if let Some(diff) = typed::unknown(&change, Mask::Attributes(&block.attributes), |c| {
+    if let Some(diff) = masked::unknown(&change, Mask::Attributes(&block.attributes), |c| {
         diff_block(c, block)
     }) {
         return diff;
@@ -221,10 +223,10 @@ fn fold_schema_sensitivity(change: &mut Change<'_, '_>) {
 type Attributes = BTreeMap<String, Attribute>;
 
 fn diff_nested(change: Change<'_, '_>, attrs: &Attributes, mode: NestingMode) -> Diff {
-    if let Some(diff) = typed::sensitive(&change, |c| diff_nested(c, attrs, mode)) {
+    if let Some(diff) = masked::sensitive(&change, |c| diff_nested(c, attrs, mode)) {
         return diff;
     }
-    if let Some(diff) = typed::unknown(&change, Mask::Attributes(attrs), |c| {
+    if let Some(diff) = masked::unknown(&change, Mask::Attributes(attrs), |c| {
         diff_nested(c, attrs, mode)
     }) {
         return diff;
@@ -322,7 +324,7 @@ fn by_key<'v, 'a>(
     change: &Change<'v, 'a>,
     mut element: impl FnMut(Change<'v, 'a>) -> Diff,
 ) -> (Vec<(Option<String>, Diff)>, Action) {
-    let mut action = typed::collection_action(
+    let mut action = collections::collection_action(
         change.before_object().is_some(),
         change.after_object().is_some(),
     );

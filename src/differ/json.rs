@@ -2,12 +2,12 @@
 //! JSON strings). Objects render as objects, arrays as lists with context, and a change of
 //! JSON type as a type change.
 
-use super::change::{Change, Mask};
+use super::change::Change;
+use super::collections::{collection_action, multiline_strings_share_a_line, pair_slice};
+use super::masked::sensitive_action;
 use super::sequence;
-use super::strings;
-use super::typed::{self, collection_action, diff_typed, pair_slice};
+use super::strings::{self, scalar_text};
 use crate::diff::{Action, Diff, Node};
-use crate::schema::CtyType;
 use crate::value::Value;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -31,18 +31,6 @@ fn kind(value: Option<&Value<'_>>) -> Kind {
     }
 }
 
-/// An output change: sensitivity and unknown-ness first, then the JSON shape.
-pub(crate) fn diff_output(change: Change<'_, '_>) -> Diff {
-    if let Some(diff) = typed::sensitive(&change, diff_output) {
-        return diff;
-    }
-    if let Some(diff) = typed::unknown(&change, Mask::Absent, |c| diff_typed(c, &CtyType::Dynamic))
-    {
-        return diff;
-    }
-    transform(change)
-}
-
 /// A `dynamic` attribute (sensitivity and unknown-ness were handled by the caller).
 pub(crate) fn diff_dynamic(change: Change<'_, '_>) -> Diff {
     transform(change)
@@ -55,12 +43,7 @@ pub(crate) fn transform(change: Change<'_, '_>) -> Diff {
     if before_sensitive || after_sensitive {
         let inner_action = transform(change.without_sensitivity()).action;
         return Diff {
-            action: typed::sensitive_action(
-                &change,
-                inner_action,
-                before_sensitive,
-                after_sensitive,
-            ),
+            action: sensitive_action(&change, inner_action, before_sensitive, after_sensitive),
             replace: false,
             node: Node::Sensitive {
                 before_sensitive,
@@ -128,11 +111,11 @@ fn primitive(change: &Change<'_, '_>, kind: Kind) -> Diff {
     let node = if kind == Kind::String {
         let before = change.before.and_then(Value::as_str);
         let after = change.after.and_then(Value::as_str);
-        strings::string_node(before, after, action, change.pairing)
+        strings::string_node(before, after, action, change.pairing, transform)
     } else {
         Node::Primitive {
-            before: change.before.map(typed::scalar_text),
-            after: change.after.map(typed::scalar_text),
+            before: change.before.map(scalar_text),
+            after: change.after.map(scalar_text),
         }
     };
     Diff {
@@ -171,7 +154,7 @@ fn array(change: &Change<'_, '_>) -> Diff {
         |b, a| {
             (matches!(b, Value::Object(_)) && matches!(a, Value::Object(_)))
                 || (change.pairing == sequence::Pairing::OpenTofu
-                    && typed::multiline_strings_share_a_line(b, a))
+                    && multiline_strings_share_a_line(b, a))
         },
         transform,
     );

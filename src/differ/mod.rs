@@ -10,10 +10,12 @@
 
 mod block;
 mod change;
+mod collections;
 mod drift;
 pub(crate) mod infer;
 mod invocations;
 mod json;
+mod masked;
 mod plan;
 mod resource;
 pub(crate) mod sequence;

@@ -1,7 +1,7 @@
 //! Differ, one change: a resource's or an output's parsed values → its [`Diff`] tree.
 
 use super::change::{Change, Matcher};
-use super::{block, infer, json, sequence};
+use super::{block, infer, sequence, typed};
 
 use crate::diff::Diff;
 use crate::input::error::InputError;
@@ -140,7 +140,7 @@ pub(crate) fn diff_output_paired(values: &ParsedChange<'_>, pairing: sequence::P
         Matcher::always(),
     );
     change.pairing = pairing;
-    json::diff_output(change)
+    typed::diff_output(change)
 }
 
 /// The input error for a change whose values do not parse.

@@ -1,23 +1,34 @@
 //! Differ: strings, which Terraform shows three ways: quoted on one line, as a heredoc
-//! when multi-line, or as `jsonencode(...)` with a structural diff when they hold JSON.
+//! when multi-line, or as `jsonencode(...)` with a structural diff when they hold JSON;
+//! and how any scalar prints. Contract: the structural diff comes from the [`JsonDiffer`]
+//! the caller passes in, so this module calls no differ above it.
 
 use std::borrow::Cow;
 
 use super::change::{Change, Mask, Matcher};
-use super::json;
 use super::sequence::{self, Pairing};
 use crate::diff::{Action, Diff, HeredocLine, Node};
 use crate::value::Value;
 
+/// The JSON differ, for a string that holds JSON. It calls [`string_node`] for the strings
+/// inside, so the caller passes it in rather than this module importing it.
+pub(crate) type JsonDiffer = fn(Change<'_, '_>) -> Diff;
+
 /// A diff for a string-typed value.
-pub(crate) fn diff_string(change: &Change<'_, '_>) -> Diff {
+pub(crate) fn diff_string(change: &Change<'_, '_>, json: JsonDiffer) -> Diff {
     let action = change.leaf_action();
     let before = change.before.map(|v| text_of(v));
     let after = change.after.map(|v| text_of(v));
     Diff {
         action,
         replace: change.replace.matches(),
-        node: string_node(before.as_deref(), after.as_deref(), action, change.pairing),
+        node: string_node(
+            before.as_deref(),
+            after.as_deref(),
+            action,
+            change.pairing,
+            json,
+        ),
     }
 }
 
@@ -25,7 +36,19 @@ pub(crate) fn diff_string(change: &Change<'_, '_>) -> Diff {
 fn text_of<'v>(value: &'v Value<'_>) -> Cow<'v, str> {
     match value {
         Value::String(s) => Cow::Borrowed(s),
-        other => Cow::Owned(super::typed::scalar_text(other)),
+        other => Cow::Owned(scalar_text(other)),
+    }
+}
+
+/// How a scalar prints: strings Go-quoted, numbers and bools verbatim; anything unexpected
+/// as a placeholder.
+pub(crate) fn scalar_text(value: &Value<'_>) -> String {
+    match value {
+        Value::Null => "null".to_string(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => crate::diff::quote::go_quote(s),
+        Value::Array(_) | Value::Object(_) => "(complex value)".to_string(),
     }
 }
 
@@ -72,6 +95,7 @@ pub(crate) fn string_node(
     after: Option<&str>,
     action: Action,
     pairing: Pairing,
+    json: JsonDiffer,
 ) -> Node {
     // Null or one line on each side; the rest is read by `other_string_node`.
     if before.is_none_or(surely_simple) && after.is_none_or(surely_simple) {
@@ -80,7 +104,7 @@ pub(crate) fn string_node(
             after: after.map(str::to_string),
         };
     }
-    other_string_node(before, after, action, pairing)
+    other_string_node(before, after, action, pairing, json)
 }
 
 /// [`string_node`] for the other cases (JSON, multi-line).
@@ -90,6 +114,7 @@ fn other_string_node(
     after: Option<&str>,
     action: Action,
     pairing: Pairing,
+    json: JsonDiffer,
 ) -> Node {
     let text = || Node::Text {
         before: before.map(str::to_string),
@@ -100,28 +125,30 @@ fn other_string_node(
             Reading::Json(value) => {
                 // Unchanged: the same decoded value on both sides.
                 let before_json = (action == Action::NoOp).then_some(&value);
-                json_node(before_json, Some(&value), action, pairing)
+                json_node(before_json, Some(&value), action, pairing, json)
             }
             Reading::Multiline(s) => unchanged_heredoc(s),
             Reading::Null | Reading::Simple(_) => text(),
         },
         Action::Delete => match read(before) {
-            Reading::Json(value) => json_node(Some(&value), None, action, pairing),
+            Reading::Json(value) => json_node(Some(&value), None, action, pairing, json),
             Reading::Multiline(s) => unchanged_heredoc(s),
             Reading::Null | Reading::Simple(_) => text(),
         },
         Action::Update => match (read(before), read(after)) {
-            (Reading::Json(b), Reading::Json(a)) => json_node(Some(&b), Some(&a), action, pairing),
+            (Reading::Json(b), Reading::Json(a)) => {
+                json_node(Some(&b), Some(&a), action, pairing, json)
+            }
             (Reading::Json(_), _) | (_, Reading::Json(_)) => Node::TypeChange {
                 before: Box::new(Diff {
                     action: Action::Delete,
                     replace: false,
-                    node: string_node(before, None, Action::Delete, pairing),
+                    node: string_node(before, None, Action::Delete, pairing, json),
                 }),
                 after: Box::new(Diff {
                     action: Action::Create,
                     replace: false,
-                    node: string_node(None, after, Action::Create, pairing),
+                    node: string_node(None, after, Action::Create, pairing, json),
                 }),
             },
             (
@@ -194,6 +221,7 @@ fn json_node(
     after: Option<&Value<'_>>,
     action: Action,
     pairing: Pairing,
+    json: JsonDiffer,
 ) -> Node {
     let change = Change {
         before,
@@ -208,7 +236,7 @@ fn json_node(
         non_legacy: false,
         pairing,
     };
-    let inner = json::transform(change);
+    let inner = json(change);
     let whitespace_only = inner.action == Action::NoOp && action == Action::Update;
     Node::Json {
         inner: Box::new(inner),
@@ -233,16 +261,24 @@ mod tests {
             Some(" {\"a\":1}"),
         ];
         let json = |node: &Node| serde_json::to_string(node).unwrap();
+        let differ: JsonDiffer = super::super::json::transform;
         for before in texts {
             for after in texts {
                 for action in [Action::Create, Action::Delete, Action::Update, Action::NoOp] {
                     assert_eq!(
-                        json(&string_node(before, after, action, Pairing::Terraform)),
+                        json(&string_node(
+                            before,
+                            after,
+                            action,
+                            Pairing::Terraform,
+                            differ
+                        )),
                         json(&other_string_node(
                             before,
                             after,
                             action,
-                            Pairing::Terraform
+                            Pairing::Terraform,
+                            differ
                         )),
                         "{before:?} -> {after:?} ({action:?})"
                     );
