@@ -1,6 +1,8 @@
 //! Command line, errors: each stage's error composed, and the exit code each kind maps to.
 
 use crate::input::error::InputError;
+use crate::pipeline::PipelineError;
+use crate::policy::Violation;
 use crate::publish::PublishError;
 use crate::render::error::RenderError;
 
@@ -62,6 +64,29 @@ impl Error {
         matches!(self, Error::Write(e) | Error::Render(RenderError::Write(e))
             if e.kind() == std::io::ErrorKind::BrokenPipe)
     }
+}
+
+impl From<PipelineError> for Error {
+    fn from(err: PipelineError) -> Self {
+        match err {
+            PipelineError::Input(e) => Error::Input(e),
+            PipelineError::Render(e) => Error::Render(e),
+            PipelineError::Write(e) => Error::Write(e),
+            PipelineError::Unreadable(errors) => {
+                Error::Unreadable(errors.into_iter().map(Error::from).collect())
+            }
+        }
+    }
+}
+
+/// Exit code 3 (after the output is written) when the plans break a gate.
+pub(super) fn policy_result(violations: &[Violation]) -> Result<()> {
+    if violations.is_empty() {
+        return Ok(());
+    }
+    Err(Error::Policy(
+        violations.iter().map(ToString::to_string).collect(),
+    ))
 }
 
 /// Result with the command line's error.
