@@ -60,7 +60,7 @@ fn comment_on(args: &CommentArgs, rendered: &Rendered<'_>, out: &mut dyn Write) 
             has_changes: rendered.is_news(),
             dry_run: args.dry_run,
             max_chars: args.common.max_chars,
-            min_chars: crate::render::markdown::MIN_MAX_CHARS,
+            smaller: &pipeline::smaller,
             render: &renderer,
         };
         let mut outcome = match &github {
@@ -179,7 +179,12 @@ fn report(args: &CommentArgs, outcome: &Outcome, checked: bool, out: &mut dyn Wr
 /// Appends the comment to `GITHUB_STEP_SUMMARY` and writes step outputs to `GITHUB_OUTPUT`.
 fn actions_files(env: Env<'_>, rendered: &Rendered<'_>, outcome: &Outcome) -> Result<()> {
     if let Some(path) = env("GITHUB_STEP_SUMMARY") {
-        let summary = step_summary(rendered)?;
+        // The full comment within the step summary's bytes, degraded the same way past them.
+        // UTF-16 units never exceed UTF-8 bytes, so start at the byte limit and shrink.
+        let fits =
+            |c: &crate::render::markdown::Comment| c.markdown.len() <= STEP_SUMMARY_BYTES * 49 / 50;
+        let mut summary = rendered.fit(STEP_SUMMARY_BYTES, fits)?.markdown;
+        summary.push('\n');
         append(&path, &summary)?;
     }
     if let Some(path) = env("GITHUB_OUTPUT") {
@@ -215,23 +220,6 @@ fn actions_files(env: Env<'_>, rendered: &Rendered<'_>, outcome: &Outcome) -> Re
         append(&path, &text)?;
     }
     Ok(())
-}
-
-/// The full comment within the step summary's 1 MiB (bytes), degraded the same way past it.
-fn step_summary(rendered: &Rendered<'_>) -> Result<String> {
-    // UTF-16 units never exceed UTF-8 bytes, so start at the byte limit and shrink.
-    let mut max_chars = STEP_SUMMARY_BYTES;
-    loop {
-        let comment = rendered.render(max_chars)?;
-        if comment.markdown.len() <= STEP_SUMMARY_BYTES * 49 / 50
-            || max_chars <= crate::render::markdown::MIN_MAX_CHARS
-        {
-            let mut text = comment.markdown;
-            text.push('\n');
-            return Ok(text);
-        }
-        max_chars = (max_chars * 3 / 4).max(crate::render::markdown::MIN_MAX_CHARS);
-    }
 }
 
 fn append(path: &str, text: &str) -> Result<()> {

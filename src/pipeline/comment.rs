@@ -13,10 +13,12 @@ use crate::marker::{marker_line, MarkerData};
 use crate::policy::Violation;
 use crate::publish::labels::Verdict;
 use crate::render::error::RenderError;
-use crate::render::markdown::{render_comment_with, Comment, Extras, Meta, NamedPlan, TemplateSet};
+use crate::render::markdown::{
+    render_comment_with, Comment, Extras, Meta, NamedPlan, TemplateSet, MIN_MAX_CHARS,
+};
 
 /// The comment of loaded plans, rendered within [`Options::max_chars`], and what renders
-/// it again within another limit ([`Rendered::render`]).
+/// it again within another limit ([`Rendered::render`], [`Rendered::fit`]).
 pub struct Rendered<'r> {
     /// The comment within [`Options::max_chars`].
     pub comment: Comment,
@@ -100,6 +102,22 @@ impl<'r> Rendered<'r> {
         )
     }
 
+    /// The comment within `max_chars`, or within smaller limits (by [`smaller`]) until
+    /// `fits` accepts it; the smallest one if none does.
+    pub fn fit(
+        &self,
+        mut max_chars: usize,
+        fits: impl Fn(&Comment) -> bool,
+    ) -> Result<Comment, RenderError> {
+        loop {
+            let comment = self.render(max_chars)?;
+            match smaller(max_chars) {
+                Some(next) if !fits(&comment) => max_chars = next,
+                _ => return Ok(comment),
+            }
+        }
+    }
+
     /// A plan has changes.
     pub fn has_changes(&self) -> bool {
         self.comment.context.plans.iter().any(|p| p.has_changes)
@@ -127,6 +145,14 @@ impl<'r> Rendered<'r> {
             Verdict::NoChanges
         })
     }
+}
+
+/// The shrink policy, one for every size limit: after a comment rendered within
+/// `max_chars` turned out too long (for GitHub, or for the step summary's bytes), the next
+/// limit to try is three quarters of it, never below [`MIN_MAX_CHARS`]; `None` once the
+/// limit is the smallest, whose comment (the counts only) is the last resort.
+pub fn smaller(max_chars: usize) -> Option<usize> {
+    (max_chars > MIN_MAX_CHARS).then(|| (max_chars * 3 / 4).max(MIN_MAX_CHARS))
 }
 
 /// The plans as the renderer takes them.
@@ -209,5 +235,23 @@ fn meta_with<'l>(
         time: run.time,
         marker,
         tool: options.tool,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limits_shrink_by_a_quarter_down_to_the_smallest() {
+        let mut limits = vec![65_536];
+        while let Some(next) = smaller(*limits.last().unwrap()) {
+            limits.push(next);
+        }
+        assert_eq!(limits[..3], [65_536, 49_152, 36_864]);
+        assert_eq!(limits.last(), Some(&MIN_MAX_CHARS));
+        assert!(limits.windows(2).all(|w| w[1] < w[0]));
+        assert_eq!(smaller(MIN_MAX_CHARS), None);
+        assert_eq!(smaller(2_100), Some(MIN_MAX_CHARS));
     }
 }

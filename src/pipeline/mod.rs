@@ -17,7 +17,7 @@ use std::io::Write;
 
 use crate::policy::Violation;
 
-pub use comment::{comment, Rendered};
+pub use comment::{comment, smaller, Rendered};
 pub use error::{PipelineError, Result};
 pub use load::{parse_size, read_input, read_input_at_most, DEFAULT_MAX_INPUT_SIZE};
 pub use options::{LogInput, Options, PlanArg, RunInfo};
