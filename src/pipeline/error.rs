@@ -10,12 +10,9 @@ pub enum PipelineError {
     /// A file could not be read or is not what it should be.
     #[error(transparent)]
     Input(#[from] InputError),
-    /// A template failed, or the text could not be written while rendering.
+    /// A template failed, or the output could not be written.
     #[error(transparent)]
     Render(#[from] RenderError),
-    /// Writing the output failed.
-    #[error("cannot write output: {0}")]
-    Write(#[source] std::io::Error),
     /// Plans among several could not be read; the others were rendered (and the caller's
     /// work on them done) before this is returned. One error each.
     #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]

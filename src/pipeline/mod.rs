@@ -16,6 +16,7 @@ mod text;
 use std::io::Write;
 
 use crate::policy::Violation;
+use crate::render::error::RenderError;
 
 pub use comment::{comment, smaller, Rendered};
 pub use error::{PipelineError, Result};
@@ -50,7 +51,7 @@ pub fn render(options: &Options, format: Format, out: &mut dyn Write) -> Result<
             }
             Format::Json => {
                 let mut json = serde_json::to_string_pretty(&rendered.comment.context)
-                    .map_err(|e| PipelineError::Write(std::io::Error::other(e)))?;
+                    .map_err(|e| RenderError::Write(std::io::Error::other(e)))?;
                 json.push('\n');
                 json
             }
@@ -58,7 +59,7 @@ pub fn render(options: &Options, format: Format, out: &mut dyn Write) -> Result<
         };
         out.write_all(text.as_bytes())
             .and_then(|()| out.flush())
-            .map_err(PipelineError::Write)?;
+            .map_err(RenderError::Write)?;
         Ok(rendered.violations.to_vec())
     })
 }

@@ -6,10 +6,11 @@
 
 use std::io::Write;
 
-use super::error::{PipelineError, Result};
+use super::error::Result;
 use super::load::{load_log, template_set, violations, with_loaded, Loaded, LoadedLog};
 use super::options::Options;
 use crate::policy::Violation;
+use crate::render::error::RenderError;
 use crate::render::text::{log_text, write_plan};
 
 /// Loads the plans and streams their text to `out`; returns the policy gates' violations.
@@ -21,7 +22,7 @@ pub(super) fn render(options: &Options, out: &mut dyn Write) -> Result<Vec<Viola
         let log = load_log(options.log.as_ref())?;
         let violations = violations(&options.policy, loaded);
         write_text(loaded, !unreadable.is_empty(), log.as_ref(), options, out)?;
-        out.flush().map_err(PipelineError::Write)?;
+        out.flush().map_err(RenderError::Write)?;
         Ok(violations)
     })
 }
@@ -34,9 +35,9 @@ fn write_text(
     log: Option<&LoadedLog>,
     options: &Options,
     out: &mut dyn Write,
-) -> Result<()> {
+) -> Result<(), RenderError> {
     let write = |out: &mut dyn Write, text: &str| {
-        out.write_all(text.as_bytes()).map_err(PipelineError::Write)
+        out.write_all(text.as_bytes()).map_err(RenderError::Write)
     };
     for (i, l) in loaded.iter().enumerate() {
         // Headed when several plans were given, some perhaps unreadable (on stderr).
