@@ -16,8 +16,10 @@
 //!    and Markdown checks;
 //! 4. [`publish`]: the rendered comment → the pull request, through the GitHub API (the
 //!    only async stage);
-//! 5. `cli`/`main`: reading files and the Actions environment, choosing a renderer, exit
-//!    codes.
+//! 5. [`pipeline`]: the one way from files to output that both commands take: load (read,
+//!    parse, diff the heads) → render → fit to size;
+//! 6. `cli`/`main`: flags and the Actions environment turned into the pipeline's options,
+//!    the publisher called, exit codes.
 //!
 //! `cores` is runtime support for the stages that use several threads: each worker is
 //! moved to its own core as it starts.
@@ -31,6 +33,7 @@ pub mod input;
 
 pub mod log;
 pub mod marker;
+pub mod pipeline;
 pub mod plan;
 pub mod policy;
 pub mod publish;

@@ -6,6 +6,7 @@ use clap::Parser;
 use planmark::cli::error::{Error, EXIT_BAD_INPUT, EXIT_OK, EXIT_POLICY};
 use planmark::cli::{run, Cli};
 use planmark::input::text::one_line;
+use planmark::pipeline::PipelineError;
 
 // The differ and renderers allocate many small strings and vectors; mimalloc does that
 // markedly faster than glibc's malloc on big plans (see docs/performance.md); its version
@@ -43,7 +44,7 @@ fn main() {
             EXIT_POLICY
         }
         // One line per plan that could not be read (the others were rendered).
-        Err(Error::Unreadable(errors)) => {
+        Err(Error::Pipeline(PipelineError::Unreadable(errors))) => {
             let _ = out.flush();
             let mut stderr = std::io::stderr().lock();
             for err in &errors {

@@ -1,18 +1,16 @@
-//! Command line, `planmark comment`: renders the plans, publishes the comment through the
-//! publish stage, and integrates with GitHub Actions (step summary, step outputs).
+//! Command line, `planmark comment`: renders the plans through the pipeline, publishes the
+//! comment through the publish stage, and integrates with GitHub Actions (step summary,
+//! step outputs).
 
 use std::io::Write;
 
-use super::error::{Error, Result};
-use super::render::{
-    extras, named, policy_result, template_set, violations, with_loaded, Loaded, Marked,
-};
-use super::{CommentArgs, CommentMode, NoChangesArg};
+use super::error::{policy_result, Error, Result};
+use super::{run_info, CommentArgs, CommentMode, NoChangesArg};
+use crate::pipeline::{self, Rendered};
 use crate::publish::client::{GitHub, RetryPolicy};
 use crate::publish::labels::{self, Verdict};
 use crate::publish::target::{resolve, TargetHints};
 use crate::publish::{publish, unchecked, Done, Mode, OnNoChanges, Outcome, PublishError, Request};
-use crate::render::markdown::{render_comment_with, Comment, Extras, Meta, TemplateSet};
 
 /// GitHub refuses step summaries over 1 MiB.
 const STEP_SUMMARY_BYTES: usize = 1024 * 1024;
@@ -21,44 +19,18 @@ const STEP_SUMMARY_BYTES: usize = 1024 * 1024;
 type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
 
 pub(super) fn comment(args: CommentArgs, out: &mut dyn Write) -> Result<()> {
-    let templates = template_set(&args.common)?;
-    let mode = args.plan_mode.plan_mode();
-    with_loaded(
-        &args.common,
-        mode,
-        Some(&templates),
-        true,
-        |loaded, unreadable| comment_on(&args, loaded, unreadable, &templates, out),
-    )
+    let run = run_info(&|name| std::env::var(name).ok());
+    let options = args.common.options(args.plan_mode.plan_mode(), run);
+    pipeline::comment(&options, |rendered| comment_on(&args, &rendered, out))
 }
 
-/// Renders, publishes and reports the comment for the loaded plans.
-fn comment_on(
-    args: &CommentArgs,
-    loaded: &[Loaded<'_>],
-    unreadable: &[(String, String)],
-    templates: &TemplateSet,
-    out: &mut dyn Write,
-) -> Result<()> {
+/// Publishes and reports the rendered comment.
+fn comment_on(args: &CommentArgs, rendered: &Rendered<'_>, out: &mut dyn Write) -> Result<()> {
     let env = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
-    let log = super::options::load_log(&args.common.log)?;
-    // Policy is evaluated before anything is posted, but reported (exit 3) only after.
-    let violations = violations(&args.common, loaded);
-    let extras = extras(&args.common, log.as_ref(), &violations, unreadable);
-    let marked = Marked {
-        args: &args.common,
-        loaded,
-        log: log.as_ref(),
-        extras: &extras,
-        templates,
-    };
-    let (meta, first) = marked.render(args.common.max_chars)?;
-    // A failed plan is news even with `--on-no-changes skip`.
-    let has_changes = first.context.plans.iter().any(|p| p.has_changes)
-        || first.context.failed.is_some()
-        || !first.context.unreadable.is_empty();
+    let first = &rendered.comment;
     let renderer = |max_chars: usize| -> std::result::Result<String, PublishError> {
-        render(loaded, &meta, &extras, templates, max_chars)
+        rendered
+            .render(max_chars)
             .map(|c| c.markdown)
             .map_err(|e| PublishError::Render(e.to_string()))
     };
@@ -81,13 +53,14 @@ fn comment_on(
         let target = resolve(&hints(args, &env), github.as_ref()).await?;
         let request = Request {
             target,
-            key: meta.key.clone(),
+            key: rendered.meta.key.clone(),
             mode: mode(args.comment_mode()),
             on_no_changes: on_no_changes(args.on_no_changes),
-            has_changes,
+            // A failed plan is news even with `--on-no-changes skip`.
+            has_changes: rendered.is_news(),
             dry_run: args.dry_run,
             max_chars: args.common.max_chars,
-            min_chars: crate::render::markdown::MIN_MAX_CHARS,
+            smaller: &pipeline::smaller,
             render: &renderer,
         };
         let mut outcome = match &github {
@@ -97,7 +70,7 @@ fn comment_on(
         };
         if args.labels.labels {
             let names = args.labels.names();
-            match (verdict(&first), &github) {
+            match (rendered.verdict(), &github) {
                 // A failed plan says nothing about what would change: labels stay.
                 (None, _) => {}
                 (Some(verdict), Some(github)) => outcome.actions.extend(
@@ -118,41 +91,9 @@ fn comment_on(
     let (outcome, checked) = outcome;
     report(args, &outcome, checked, out)?;
     if !args.dry_run {
-        actions_files(&env, loaded, &meta, &extras, templates, &first, &outcome)?;
+        actions_files(&env, rendered, &outcome)?;
     }
-    policy_result(violations)
-}
-
-fn render(
-    loaded: &[Loaded<'_>],
-    meta: &Meta,
-    extras: &Extras<'_>,
-    templates: &TemplateSet,
-    max_chars: usize,
-) -> Result<Comment> {
-    Ok(render_comment_with(
-        &named(loaded),
-        meta,
-        extras,
-        templates,
-        max_chars,
-    )?)
-}
-
-/// The label verdict: destroys (replacements included) win over changes; `None` when a
-/// plan failed, since then nobody knows what would change.
-fn verdict(comment: &Comment) -> Option<Verdict> {
-    let context = &comment.context;
-    if context.failed.is_some() || context.plans.iter().any(|p| p.errored) {
-        return None;
-    }
-    Some(if context.plans.iter().any(|p| p.danger.count > 0) {
-        Verdict::Destroy
-    } else if context.plans.iter().any(|p| p.has_changes) {
-        Verdict::Changes
-    } else {
-        Verdict::NoChanges
-    })
+    policy_result(rendered.violations)
 }
 
 fn client(env: Env<'_>, token: &str, max_wait: u64) -> std::result::Result<GitHub, PublishError> {
@@ -236,24 +177,21 @@ fn report(args: &CommentArgs, outcome: &Outcome, checked: bool, out: &mut dyn Wr
 }
 
 /// Appends the comment to `GITHUB_STEP_SUMMARY` and writes step outputs to `GITHUB_OUTPUT`.
-fn actions_files(
-    env: Env<'_>,
-    loaded: &[Loaded<'_>],
-    meta: &Meta,
-    extras: &Extras<'_>,
-    templates: &TemplateSet,
-    first: &Comment,
-    outcome: &Outcome,
-) -> Result<()> {
+fn actions_files(env: Env<'_>, rendered: &Rendered<'_>, outcome: &Outcome) -> Result<()> {
     if let Some(path) = env("GITHUB_STEP_SUMMARY") {
-        let summary = step_summary(loaded, meta, extras, templates)?;
+        // The full comment within the step summary's bytes, degraded the same way past them.
+        // UTF-16 units never exceed UTF-8 bytes, so start at the byte limit and shrink.
+        let fits =
+            |c: &crate::render::markdown::Comment| c.markdown.len() <= STEP_SUMMARY_BYTES * 49 / 50;
+        let mut summary = rendered.fit(STEP_SUMMARY_BYTES, fits)?.markdown;
+        summary.push('\n');
         append(&path, &summary)?;
     }
     if let Some(path) = env("GITHUB_OUTPUT") {
+        let first = &rendered.comment;
         let totals = &first.context.totals;
-        let has_changes = first.context.plans.iter().any(|p| p.has_changes);
         let outputs = [
-            ("has_changes", has_changes.to_string()),
+            ("has_changes", rendered.has_changes().to_string()),
             ("add", totals.add.to_string()),
             ("change", totals.change.to_string()),
             ("destroy", totals.destroy.to_string()),
@@ -282,28 +220,6 @@ fn actions_files(
         append(&path, &text)?;
     }
     Ok(())
-}
-
-/// The full comment within the step summary's 1 MiB (bytes), degraded the same way past it.
-fn step_summary(
-    loaded: &[Loaded<'_>],
-    meta: &Meta,
-    extras: &Extras<'_>,
-    templates: &TemplateSet,
-) -> Result<String> {
-    // UTF-16 units never exceed UTF-8 bytes, so start at the byte limit and shrink.
-    let mut max_chars = STEP_SUMMARY_BYTES;
-    loop {
-        let comment = render(loaded, meta, extras, templates, max_chars)?;
-        if comment.markdown.len() <= STEP_SUMMARY_BYTES * 49 / 50
-            || max_chars <= crate::render::markdown::MIN_MAX_CHARS
-        {
-            let mut text = comment.markdown;
-            text.push('\n');
-            return Ok(text);
-        }
-        max_chars = (max_chars * 3 / 4).max(crate::render::markdown::MIN_MAX_CHARS);
-    }
 }
 
 fn append(path: &str, text: &str) -> Result<()> {

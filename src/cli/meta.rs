@@ -4,22 +4,12 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-/// Facts about the run, each optional.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct RunInfo {
-    /// The commit planned: the PR head when the event has one, else `GITHUB_SHA`.
-    pub commit: Option<String>,
-    /// `$GITHUB_SERVER_URL/$GITHUB_REPOSITORY/actions/runs/$GITHUB_RUN_ID`.
-    pub run_url: Option<String>,
-    /// `GITHUB_RUN_ID`.
-    pub run_id: Option<u64>,
-    /// `GITHUB_RUN_ATTEMPT`.
-    pub run_attempt: Option<u64>,
-    /// Now (or `SOURCE_DATE_EPOCH`, for reproducible output), RFC 3339.
-    pub time: String,
-}
+use crate::pipeline::RunInfo;
 
-/// Reads the run facts through `var` (the process environment in production).
+/// Reads the run facts through `var` (the process environment in production): the
+/// commit planned is the pull request's head when the event has one, else `GITHUB_SHA`;
+/// the run's page is `$GITHUB_SERVER_URL/$GITHUB_REPOSITORY/actions/runs/$GITHUB_RUN_ID`;
+/// the time is now, or `SOURCE_DATE_EPOCH` for reproducible output.
 pub fn run_info(var: &dyn Fn(&str) -> Option<String>) -> RunInfo {
     let get = |name: &str| var(name).filter(|v| !v.trim().is_empty());
     let run_id = get("GITHUB_RUN_ID").and_then(|v| v.parse().ok());

@@ -1,27 +1,27 @@
-//! Command line: argument parsing (clap) and the `render` command's wiring of the stages.
+//! Command line: argument parsing (clap), and each command's run: the pipeline called
+//! with options built from the flags and the Actions environment.
 //!
-//! This is the edge of the library: it reads files, runs plan → differ → render, and
-//! writes the result. Errors are [`Error`]s whose [`Error::exit_code`] main() uses.
+//! This is the edge of the library: files are read and rendered by [`crate::pipeline`];
+//! here errors become [`Error`]s whose [`Error::exit_code`] main() uses.
 
 mod comment;
 pub mod error;
 mod meta;
 pub mod options;
-mod render;
 pub mod templates;
 mod workflow;
 
-use std::io::Read;
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::diff::PlanMode;
+use crate::pipeline::{self, parse_size};
 use crate::plan::Tool;
 use crate::render::markdown::GITHUB_MAX_CHARS;
-use error::{Error, Result};
+use error::{policy_result, Error, Result};
 
-pub use meta::{run_info, RunInfo};
+pub use meta::run_info;
 
 /// Exit codes of the commands that post (and of the binary as a whole).
 const EXIT_CODES: &str = "\
@@ -277,47 +277,6 @@ pub struct CommonArgs {
     pub plans: Vec<String>,
 }
 
-/// The default `--max-input-size`: 1 GiB. Parsed, a plan takes several times its size in
-/// memory, which a 1 GiB plan already asks of a 16 GB hosted runner.
-pub const DEFAULT_MAX_INPUT_SIZE: u64 = 1 << 30;
-
-const SIZE_UNITS: [(&str, u64); 3] = [("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10)];
-
-fn parse_size(text: &str) -> std::result::Result<u64, String> {
-    let upper = text.trim().to_ascii_uppercase();
-    let upper = upper
-        .strip_suffix("IB")
-        .or_else(|| upper.strip_suffix('B'))
-        .unwrap_or(&upper);
-    let (digits, unit) = SIZE_UNITS
-        .iter()
-        .find_map(|(suffix, unit)| upper.strip_suffix(suffix).map(|d| (d, *unit)))
-        .unwrap_or((upper, 1));
-    match digits
-        .trim()
-        .parse::<u64>()
-        .ok()
-        .and_then(|n| n.checked_mul(unit))
-    {
-        Some(n) if n > 0 => Ok(n),
-        _ => Err("expected a size such as 1G, 500M, 64K or a number of bytes".to_string()),
-    }
-}
-
-/// `n` bytes for people: `2 GiB`, `1.5 MiB`, `300 bytes`.
-fn human_size(n: u64) -> String {
-    for (suffix, unit) in SIZE_UNITS {
-        if n >= unit {
-            return if n % unit == 0 {
-                format!("{} {suffix}iB", n / unit)
-            } else {
-                format!("{:.1} {suffix}iB", n as f64 / unit as f64)
-            };
-        }
-    }
-    format!("{n} bytes")
-}
-
 fn parse_max_chars(text: &str) -> std::result::Result<usize, String> {
     let min = crate::render::markdown::MIN_MAX_CHARS;
     match text.parse::<usize>() {
@@ -339,6 +298,17 @@ pub enum Format {
     Json,
     /// Terraform's own human-readable plan text.
     Text,
+}
+
+impl Format {
+    fn format(self) -> pipeline::Format {
+        match self {
+            Format::Markdown => pipeline::Format::Markdown,
+            Format::Html => pipeline::Format::Html,
+            Format::Json => pipeline::Format::Json,
+            Format::Text => pipeline::Format::Text,
+        }
+    }
 }
 
 /// `--plan-mode` values.
@@ -387,98 +357,6 @@ impl ToolArg {
     }
 }
 
-/// A plan argument: `NAME=PATH` or just `PATH` (named after the file).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PlanArg {
-    /// Display name.
-    pub name: String,
-    /// File path, or `-` for standard input.
-    pub path: String,
-    /// The name was given (`NAME=PATH`).
-    pub named: bool,
-}
-
-impl PlanArg {
-    /// Parses `NAME=PATH`; a bare path is named after its file stem.
-    pub fn parse(arg: &str) -> PlanArg {
-        if let Some((name, path)) = arg.split_once('=') {
-            if !name.is_empty() && !name.contains(['/', '\\']) && !path.is_empty() {
-                return PlanArg {
-                    name: name.to_string(),
-                    path: path.to_string(),
-                    named: true,
-                };
-            }
-        }
-        let name = if arg == "-" {
-            "stdin".to_string()
-        } else {
-            std::path::Path::new(arg)
-                .file_stem()
-                .map_or_else(|| arg.to_string(), |s| s.to_string_lossy().into_owned())
-        };
-        PlanArg {
-            name,
-            path: arg.to_string(),
-            named: false,
-        }
-    }
-}
-
-/// Reads a file, or standard input for `-`, of at most [`DEFAULT_MAX_INPUT_SIZE`].
-pub fn read_input(path: &str) -> Result<Vec<u8>> {
-    read_input_at_most(path, DEFAULT_MAX_INPUT_SIZE)
-}
-
-/// Reads a file, or standard input for `-`, refusing more than `max` bytes: a regular
-/// file by its size before anything is read, a pipe once `max` bytes have come. UTF-16
-/// text (with its byte-order mark) comes back as UTF-8.
-pub fn read_input_at_most(path: &str, max: u64) -> Result<Vec<u8>> {
-    let read_error = |source| {
-        Error::from(crate::input::error::InputError::Read {
-            path: path.to_string(),
-            source,
-        })
-    };
-    let too_big = |size: Option<u64>| {
-        let limit = human_size(max);
-        let size = match size {
-            Some(size) => format!("is {}; planmark reads at most {limit}", human_size(size)),
-            None => format!("is more than {limit}, the most planmark reads"),
-        };
-        Error::input(
-            path,
-            format!("{size} (raise the limit with --max-input-size)"),
-        )
-    };
-    let mut bytes = Vec::new();
-    if path == "-" {
-        let stdin = std::io::stdin().lock();
-        stdin.take(max.saturating_add(1)).read_to_end(&mut bytes)
-    } else {
-        let file = std::fs::File::open(path).map_err(read_error)?;
-        let meta = file.metadata().map_err(read_error)?;
-        if meta.is_dir() {
-            return Err(Error::input(path, "is a directory, not a file"));
-        }
-        if meta.is_file() && meta.len() > max {
-            return Err(too_big(Some(meta.len())));
-        }
-        // Exactly the file's size (and a byte to see that it has not grown): reading into
-        // a growing buffer would double it and copy, nearly tripling the peak memory.
-        if meta.is_file() {
-            bytes.reserve_exact(usize::try_from(meta.len()).unwrap_or(0).saturating_add(1));
-        }
-        file.take(max.saturating_add(1)).read_to_end(&mut bytes)
-    }
-    .map_err(read_error)?;
-    if bytes.len() as u64 > max {
-        return Err(too_big(None));
-    }
-    // Windows PowerShell's `>` writes UTF-16: every input is read as UTF-8 from here on.
-    Ok(crate::encoding::to_utf8(path, bytes)?)
-}
-
 /// Runs a parsed command line, writing to `out`.
 pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<()> {
     match cli.command {
@@ -490,11 +368,11 @@ pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<()> {
             if workflow::stdout_reaches_runner() {
                 let token = workflow::token().map_err(Error::Write)?;
                 let mut paused = workflow::StopCommands::new(out, token);
-                let result = render::render(args, &mut paused);
+                let result = render(&args, &mut paused);
                 let finished = paused.finish().map_err(Error::Write);
                 return result.and(finished);
             }
-            render::render(args, out)
+            render(&args, out)
         }
         Command::Comment(args) => {
             if args.old_mode.is_some() {
@@ -516,47 +394,15 @@ pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<()> {
     }
 }
 
+/// `planmark render`: the pipeline's output in the chosen format, then the gates' verdict.
+fn render(args: &RenderArgs, out: &mut dyn std::io::Write) -> Result<()> {
+    let run = run_info(&|name| std::env::var(name).ok());
+    let options = args.common.options(args.plan_mode().plan_mode(), run);
+    let violations = pipeline::render(&options, args.format.format(), out)?;
+    policy_result(&violations)
+}
+
 /// One line on standard error for a flag given by its old name, which still works.
 fn old_spelling(old: &str, new: &str) {
     eprintln!("planmark: note: `{old}` is now `{new}`; the old spelling still works");
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sizes_parse_and_print_in_powers_of_1024() {
-        for (text, bytes) in [
-            ("1G", 1 << 30),
-            ("1GiB", 1 << 30),
-            ("500m", 500 << 20),
-            ("64KB", 64 << 10),
-            ("1000", 1000),
-        ] {
-            assert_eq!(parse_size(text), Ok(bytes), "{text}");
-        }
-        for bad in ["", "0", "G", "1T", "-1K", "1.5G", "99999999999G"] {
-            assert!(parse_size(bad).is_err(), "{bad:?} should be refused");
-        }
-        assert_eq!(human_size(2 << 30), "2 GiB");
-        assert_eq!(human_size(3 << 19), "1.5 MiB");
-        assert_eq!(human_size(1023), "1023 bytes");
-    }
-
-    #[test]
-    fn plan_args_may_be_named() {
-        assert_eq!(
-            PlanArg::parse("prod=plans/prod.json"),
-            PlanArg {
-                name: "prod".into(),
-                path: "plans/prod.json".into(),
-                named: true,
-            }
-        );
-        assert_eq!(PlanArg::parse("plans/dev.json").name, "dev");
-        assert_eq!(PlanArg::parse("-").name, "stdin");
-        // A path with '=' in a directory name is still a path.
-        assert_eq!(PlanArg::parse("a/b=c/plan.json").path, "a/b=c/plan.json");
-    }
 }

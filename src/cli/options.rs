@@ -1,17 +1,15 @@
 //! Command line, option groups: Terraform's log (`--failed`, `--log`), the policy gates
 //! (`--fail-on`/`--max-destroy`/`--protect`), shared by `render` and `comment`, and
-//! `--labels` (`comment` only); and reading the log file they name.
+//! `--labels` (`comment` only); and the pipeline's options built from them.
 //!
-//! Contract: a log that cannot be read is bad input (exit 2, one line naming the file);
-//! evaluation of the gates is the policy stage's, not ours.
+//! Contract: the flags only say what to do; reading the files they name and evaluating
+//! the gates is the pipeline's, not ours.
 
-use super::error::{Error, Result};
-use crate::input::hash::plan_sha256;
-use crate::log::{parse_log, PlanLog};
+use super::CommonArgs;
+use crate::diff::PlanMode;
+use crate::pipeline::{LogInput, Options, PlanArg, RunInfo};
 use crate::policy::{Policy, Rule};
 use crate::publish::labels::LabelNames;
-
-use super::{read_input, PlanArg};
 
 /// Terraform's log: a plan that failed, or the warnings of one that did not.
 #[derive(Debug, Clone, clap::Args)]
@@ -86,29 +84,44 @@ impl LabelArgs {
     }
 }
 
-/// A log read from `--failed` or `--log`.
-pub struct LoadedLog {
-    /// The argument (`--failed` may name it).
-    pub arg: PlanArg,
-    /// What it says.
-    pub log: PlanLog,
-    /// Its identity in the marker.
-    pub sha256: String,
+impl LogArgs {
+    /// The log given, `--failed` (which `NAME=` may name) or `--log`.
+    pub fn input(&self) -> Option<LogInput> {
+        match (&self.failed, &self.log) {
+            (Some(failed), _) => Some(LogInput {
+                arg: PlanArg::parse(failed),
+                failed: true,
+            }),
+            (None, Some(log)) => Some(LogInput {
+                arg: PlanArg {
+                    name: String::new(),
+                    path: log.clone(),
+                    named: false,
+                },
+                failed: false,
+            }),
+            (None, None) => None,
+        }
+    }
 }
 
-/// Reads `--failed` or `--log`, whichever is given.
-pub fn load_log(args: &LogArgs) -> Result<Option<LoadedLog>> {
-    let arg = match (&args.failed, &args.log) {
-        (Some(failed), _) => PlanArg::parse(failed),
-        (None, Some(log)) => PlanArg {
-            name: String::new(),
-            path: log.clone(),
-            named: false,
-        },
-        (None, None) => return Ok(None),
-    };
-    let bytes = read_input(&arg.path)?;
-    let log = parse_log(&bytes).map_err(|e| Error::input(&arg.path, e.to_string()))?;
-    let sha256 = plan_sha256(&bytes);
-    Ok(Some(LoadedLog { arg, log, sha256 }))
+impl CommonArgs {
+    /// The pipeline's options: these flags, the plan mode and the `run` they are for.
+    pub fn options(&self, plan_mode: Option<PlanMode>, run: RunInfo) -> Options {
+        Options {
+            plans: self.plans.iter().map(|p| PlanArg::parse(p)).collect(),
+            schemas: self.schemas.clone(),
+            max_input_size: self.max_input_size,
+            tool: self.tool.tool(),
+            plan_mode,
+            log: self.log.input(),
+            policy: self.policy.policy(),
+            key: self.key.clone(),
+            title: self.title.clone(),
+            max_chars: self.max_chars,
+            template: self.template.clone(),
+            template_dir: self.templates.clone(),
+            run,
+        }
+    }
 }

@@ -69,9 +69,10 @@ pub struct Request<'a> {
     pub dry_run: bool,
     /// Size limit for the first render.
     pub max_chars: usize,
-    /// The smallest limit worth rendering: GitHub refusing a body of this size is an
-    /// error, not a size problem.
-    pub min_chars: usize,
+    /// The next smaller limit to render within after GitHub found a body too long, `None`
+    /// when there is none: GitHub refusing the smallest body is an error, not a size
+    /// problem.
+    pub smaller: &'a (dyn Fn(usize) -> Option<usize> + Sync),
     /// Renders the body within a size limit (called again, smaller, if GitHub refuses it).
     pub render: &'a (dyn Fn(usize) -> Result<String, PublishError> + Sync),
 }
@@ -379,8 +380,8 @@ impl Publisher<'_, '_> {
             if response.ok() {
                 return Ok((response, body));
             }
-            let smaller = max_chars * 3 / 4;
-            if too_long(&response) && smaller >= self.request.min_chars {
+            let smaller = (self.request.smaller)(max_chars);
+            if let (true, Some(smaller)) = (too_long(&response), smaller) {
                 max_chars = smaller;
                 body = (self.request.render)(max_chars)?;
                 continue;

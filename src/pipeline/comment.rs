@@ -1,0 +1,257 @@
+//! Pipeline stage, the comment: renders the loaded plans' pull-request comment with its
+//! metadata and marker, within a size limit, and again within a smaller one when asked.
+//!
+//! Contract: the marker names the plans by their inputs' hashes (computed on other cores
+//! while the comment renders) and the run by [`Options::run`]; every render of one
+//! [`Rendered`] has the same metadata, so only its size differs.
+
+use super::error::{PipelineError, Result};
+use super::load::{load_log, template_set, violations, with_loaded, Loaded, LoadedLog};
+use super::options::Options;
+use crate::input::hash::plan_sha256;
+use crate::marker::{marker_line, MarkerData};
+use crate::policy::Violation;
+use crate::publish::labels::Verdict;
+use crate::render::error::RenderError;
+use crate::render::markdown::{
+    render_comment_with, Comment, Extras, Meta, NamedPlan, TemplateSet, MIN_MAX_CHARS,
+};
+
+/// The comment of loaded plans, rendered within [`Options::max_chars`], and what renders
+/// it again within another limit ([`Rendered::render`], [`Rendered::fit`]).
+pub struct Rendered<'r> {
+    /// The comment within [`Options::max_chars`].
+    pub comment: Comment,
+    /// Its metadata: the key, the marker, the run.
+    pub meta: Meta,
+    /// The policy gates the plans break (reported after the comment is out).
+    pub violations: &'r [Violation],
+    loaded: &'r [Loaded<'r>],
+    extras: &'r Extras<'r>,
+    templates: &'r TemplateSet,
+}
+
+/// Loads the plans, renders their comment within [`Options::max_chars`] and runs `then`
+/// on it (while the plans are loaded, so that it can render again). Templates are checked
+/// before the plans are read, so a broken one fails fast. When plans among several cannot
+/// be read, `then` runs on the others and its result is replaced by
+/// [`PipelineError::Unreadable`].
+pub fn comment<T, E: From<PipelineError>>(
+    options: &Options,
+    then: impl FnOnce(Rendered<'_>) -> Result<T, E>,
+) -> Result<T, E> {
+    let templates = template_set(options)?;
+    with_loaded(options, Some(&templates), true, |loaded, unreadable| {
+        let log = load_log(options.log.as_ref())?;
+        // Evaluated before anything is written or posted, judged by the caller after.
+        let violations = violations(&options.policy, loaded);
+        let extras = Extras {
+            failed: log
+                .as_ref()
+                .filter(|l| l.failed)
+                .map(|l| l.arg.name.as_str()),
+            log: log.as_ref().map(|l| &l.log),
+            violations: &violations,
+            unreadable,
+        };
+        let rendered = Rendered::first(options, loaded, log.as_ref(), &extras, &templates)
+            .map_err(PipelineError::from)?;
+        then(rendered)
+    })
+}
+
+impl<'r> Rendered<'r> {
+    /// The comment within `options.max_chars`, and its metadata. It is rendered before the
+    /// plans' hashes are known, while they are computed, with a marker whose hash is
+    /// zeros: the same length, which is all the size budget needs; the real marker then
+    /// takes its place.
+    fn first(
+        options: &Options,
+        loaded: &'r [Loaded<'r>],
+        log: Option<&LoadedLog>,
+        extras: &'r Extras<'r>,
+        templates: &'r TemplateSet,
+    ) -> Result<Rendered<'r>, RenderError> {
+        let max_chars = options.max_chars;
+        let pending = meta_with(options, loaded, log, |_| ZEROS);
+        let plans = named(loaded);
+        let comment = render_comment_with(&plans, &pending, extras, templates, max_chars)?;
+        let meta = meta_with(options, loaded, log, |l| l.sha256.get());
+        let comment = match comment.with_marker(&pending.marker, &meta.marker) {
+            Some(comment) => comment,
+            None => render_comment_with(&plans, &meta, extras, templates, max_chars)?,
+        };
+        Ok(Rendered {
+            comment,
+            meta,
+            violations: extras.violations,
+            loaded,
+            extras,
+            templates,
+        })
+    }
+
+    /// The same comment within `max_chars`.
+    pub fn render(&self, max_chars: usize) -> Result<Comment, RenderError> {
+        render_comment_with(
+            &named(self.loaded),
+            &self.meta,
+            self.extras,
+            self.templates,
+            max_chars,
+        )
+    }
+
+    /// The comment within `max_chars`, or within smaller limits (by [`smaller`]) until
+    /// `fits` accepts it; the smallest one if none does.
+    pub fn fit(
+        &self,
+        mut max_chars: usize,
+        fits: impl Fn(&Comment) -> bool,
+    ) -> Result<Comment, RenderError> {
+        loop {
+            let comment = self.render(max_chars)?;
+            match smaller(max_chars) {
+                Some(next) if !fits(&comment) => max_chars = next,
+                _ => return Ok(comment),
+            }
+        }
+    }
+
+    /// A plan has changes.
+    pub fn has_changes(&self) -> bool {
+        self.comment.context.plans.iter().any(|p| p.has_changes)
+    }
+
+    /// The comment says something new even without changes: a failed plan, or plans that
+    /// could not be read.
+    pub fn is_news(&self) -> bool {
+        let context = &self.comment.context;
+        self.has_changes() || context.failed.is_some() || !context.unreadable.is_empty()
+    }
+
+    /// The label verdict: destroys (replacements included) win over changes; `None` when a
+    /// plan failed, since then nobody knows what would change.
+    pub fn verdict(&self) -> Option<Verdict> {
+        let context = &self.comment.context;
+        if context.failed.is_some() || context.plans.iter().any(|p| p.errored) {
+            return None;
+        }
+        Some(if context.plans.iter().any(|p| p.danger.count > 0) {
+            Verdict::Destroy
+        } else if self.has_changes() {
+            Verdict::Changes
+        } else {
+            Verdict::NoChanges
+        })
+    }
+}
+
+/// The shrink policy, one for every size limit: after a comment rendered within
+/// `max_chars` turned out too long (for GitHub, or for the step summary's bytes), the next
+/// limit to try is three quarters of it, never below [`MIN_MAX_CHARS`]; `None` once the
+/// limit is the smallest, whose comment (the counts only) is the last resort.
+pub fn smaller(max_chars: usize) -> Option<usize> {
+    (max_chars > MIN_MAX_CHARS).then(|| (max_chars * 3 / 4).max(MIN_MAX_CHARS))
+}
+
+/// The plans as the renderer takes them.
+fn named<'a>(loaded: &'a [Loaded<'_>]) -> Vec<NamedPlan<'a>> {
+    loaded
+        .iter()
+        .map(|l| NamedPlan {
+            name: &l.arg.name,
+            diff: &l.head,
+            changes: l.changes(),
+        })
+        .collect()
+}
+
+/// Default key: the names given, else the paths, joined with `+`.
+fn default_key(loaded: &[Loaded<'_>]) -> String {
+    loaded
+        .iter()
+        .map(|l| {
+            if l.arg.named {
+                l.arg.name.clone()
+            } else {
+                l.arg.path.clone()
+            }
+        })
+        .fold(Vec::<String>::new(), |mut keys, key| {
+            // The documents of one file are one key.
+            if keys.last() != Some(&key) {
+                keys.push(key);
+            }
+            keys
+        })
+        .join("+")
+}
+
+/// A SHA-256 in hex, all zeros.
+const ZEROS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+
+/// The comment's metadata, with the plans' hashes from `sha256`; its marker identifies the
+/// plans by their hashes.
+fn meta_with<'l>(
+    options: &Options,
+    loaded: &'l [Loaded<'_>],
+    log: Option<&LoadedLog>,
+    sha256: impl Fn(&'l Loaded<'_>) -> &'l str,
+) -> Meta {
+    let run = options.run.clone();
+    // A failed plan's comment has the key its plan's comment would have (`NAME=`, else the
+    // path), so that each run updates the other's comment in place.
+    let failed = log.filter(|l| l.failed);
+    let key = options.key.clone().unwrap_or_else(|| match failed {
+        Some(log) if log.arg.named => log.arg.name.clone(),
+        Some(log) => log.arg.path.clone(),
+        None => default_key(loaded),
+    });
+    let plan_sha256 = match (loaded, failed) {
+        (_, Some(log)) => log.sha256.clone(),
+        ([one], None) => sha256(one).to_string(),
+        (many, None) => {
+            let lines: String = many
+                .iter()
+                .map(|l| format!("{}={}\n", l.arg.name, sha256(l)))
+                .collect();
+            plan_sha256(serde_json::to_string(&lines).unwrap_or_default().as_bytes())
+        }
+    };
+    let marker = marker_line(&MarkerData {
+        key: key.clone(),
+        plan_sha256,
+        commit: run.commit.clone(),
+        run_id: run.run_id,
+        run_attempt: run.run_attempt,
+        time: run.time.clone(),
+    });
+    Meta {
+        title: options.title.clone(),
+        key,
+        commit: run.commit,
+        run_url: run.run_url,
+        time: run.time,
+        marker,
+        tool: options.tool,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limits_shrink_by_a_quarter_down_to_the_smallest() {
+        let mut limits = vec![65_536];
+        while let Some(next) = smaller(*limits.last().unwrap()) {
+            limits.push(next);
+        }
+        assert_eq!(limits[..3], [65_536, 49_152, 36_864]);
+        assert_eq!(limits.last(), Some(&MIN_MAX_CHARS));
+        assert!(limits.windows(2).all(|w| w[1] < w[0]));
+        assert_eq!(smaller(MIN_MAX_CHARS), None);
+        assert_eq!(smaller(2_100), Some(MIN_MAX_CHARS));
+    }
+}

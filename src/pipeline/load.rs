@@ -1,0 +1,472 @@
+//! Pipeline stage, loading: reads the plans, schemas, log and templates (each input
+//! within its size limit, UTF-16 turned to UTF-8), parses and diffs the plans' heads, and
+//! hands them on as [`Loaded`] plans whose resource changes are diffed on demand.
+//!
+//! Contract: bad input fails here, before any output, with an [`InputError`] naming the
+//! file; the marker's hashes are computed on other cores while the plans are parsed and
+//! rendered.
+
+use std::io::Read;
+use std::path::Path;
+use std::sync::{mpsc, Mutex, OnceLock};
+
+use super::error::{PipelineError, Result};
+use super::options::{LogInput, Options, PlanArg};
+use crate::diff::{Changes, PlanDiff, ResourceChanges};
+use crate::differ::Differ;
+use crate::input::error::InputError;
+use crate::input::hash::plan_sha256;
+use crate::log::{parse_log, PlanLog};
+use crate::plan::{parse_plan, parse_plan_on_this_thread};
+use crate::policy::{Gated, Policy, Violation};
+use crate::render::markdown::{Source, TemplateSet};
+use crate::schema::ProviderSchemas;
+
+/// A plan read and parsed, its head (drift, outputs, checks) diffed, its resource changes
+/// ready to diff on demand (a renderer diffs only what it shows; the text streams them).
+pub(super) struct Loaded<'l> {
+    pub arg: PlanArg,
+    pub head: PlanDiff,
+    pub resources: Box<dyn ResourceChanges + Sync + 'l>,
+    /// The drift shown, each diff made on demand like the resource changes'.
+    pub drift: Box<dyn ResourceChanges + Sync + 'l>,
+    /// The input's SHA-256 (empty when not asked for).
+    pub sha256: Sha256,
+}
+
+/// Inputs from this size have their marker hash computed beside the parse. The hash takes
+/// about 0.55 ms per MB (SHA-256 with the CPU's instructions); the comment's render a few
+/// milliseconds whatever the plan's size (it diffs only what it shows): 6–7 ms on 10k
+/// creates (9.4 MB), 3 ms on 10k replacements (16.7 MB). Below, the hash fits beside the
+/// render and the parse has both cores; above, a hash left for the render would outlast
+/// it (100k creates: 0.11 s hashed beside the parse, 0.13 s after it), and the parse keeps
+/// to one thread (on two, beside the hash, it slowed the hash down more than it gained).
+const HASH_BESIDE_PARSE_FROM: usize = 12 << 20;
+
+impl Loaded<'_> {
+    /// The resource changes and drift, as renderers read them.
+    pub(super) fn changes(&self) -> Changes<'_> {
+        Changes {
+            resources: &*self.resources,
+            drift: &*self.drift,
+        }
+    }
+}
+
+/// An input's SHA-256 for the marker, computed on another core while the comment renders
+/// (`Rendered::first` in `comment.rs`), begun beside the parse for a big input.
+pub(super) struct Sha256 {
+    coming: Mutex<Option<mpsc::Receiver<String>>>,
+    value: OnceLock<String>,
+}
+
+impl Sha256 {
+    /// The hash of `bytes`, begun on a thread of `scope`.
+    fn spawn<'s>(scope: &'s std::thread::Scope<'s, '_>, bytes: &'s [u8]) -> Sha256 {
+        let (send, coming) = mpsc::sync_channel(1);
+        // Beside the parse or the render, on the next core.
+        crate::cores::spawn_scoped(scope, 1, move || send.send(plan_sha256(bytes)))
+            .expect("failed to spawn thread");
+        Sha256 {
+            coming: Mutex::new(Some(coming)),
+            value: OnceLock::new(),
+        }
+    }
+
+    /// No hash (none was asked for).
+    fn none() -> Sha256 {
+        Sha256 {
+            coming: Mutex::new(None),
+            value: OnceLock::from(String::new()),
+        }
+    }
+
+    /// The hash, once computed.
+    pub(super) fn get(&self) -> &str {
+        self.value.get_or_init(|| {
+            let coming = self.coming.lock().map(|mut c| c.take()).ok().flatten();
+            // A hash thread that panicked sent nothing; the scope reports its panic.
+            coming
+                .and_then(|c| c.recv().ok())
+                .expect("the hash thread ended without its hash")
+        })
+    }
+}
+
+/// Plans among several that could not be read: (name, the error), for the comment and
+/// the exit code.
+pub(super) type Unreadable = Vec<(String, PipelineError)>;
+
+/// Reads the schemas and every plan, parses them (bad input fails here, before any
+/// output) and runs `run` on them; checks the templates first when they will be used, so
+/// a broken template fails fast. `hash`: compute each input's SHA-256 for the marker.
+///
+/// A file of several documents (Terragrunt's `run-all show -json`) gives one plan per
+/// document. When several plans are given and some of them cannot be read, `run` gets
+/// the others and the unreadable ones (by name, with their errors); its result is then
+/// replaced by [`PipelineError::Unreadable`], after its output. A single plan that cannot
+/// be read, or none readable, fails before any output, as ever.
+pub(super) fn with_loaded<T, E: From<PipelineError>>(
+    options: &Options,
+    templates: Option<&TemplateSet>,
+    hash: bool,
+    run: impl FnOnce(&[Loaded<'_>], &[(String, String)]) -> Result<T, E>,
+) -> Result<T, E> {
+    let schemas = load_schemas(options)?;
+    if let Some(templates) = templates {
+        templates.check().map_err(PipelineError::from)?;
+    }
+    let mut inputs = Vec::with_capacity(options.plans.len());
+    for arg in &options.plans {
+        let arg = arg.clone();
+        if arg.path == "-" && std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+            // Otherwise a `-` typed at a terminal waits for input with no word of why.
+            eprintln!(
+                "planmark: reading the plan from standard input (end it with Ctrl-D, or pass the plan's path instead of -)"
+            );
+        }
+        let bytes = read_input_at_most(&arg.path, options.max_input_size)?;
+        inputs.push((arg, bytes));
+    }
+    let input_bytes = inputs.iter().map(|(_, bytes)| bytes.len()).sum();
+    std::thread::scope(|scope| {
+        // The templates compile on another core while the plans are parsed.
+        if let Some(templates) = templates.filter(|t| !t.is_compiled()) {
+            let _ = crate::cores::spawn_scoped(scope, 1, move || templates.prepare(input_bytes));
+        }
+        // A big input's hash, which takes longer than the comment's render, starts now,
+        // beside the parse; a small one's once the parse (on both cores) is done.
+        let hashes: Vec<Option<Sha256>> = inputs
+            .iter()
+            .map(|(_, bytes)| {
+                let early = hash && bytes.len() >= HASH_BESIDE_PARSE_FROM;
+                early.then(|| Sha256::spawn(scope, bytes))
+            })
+            .collect();
+        let later = |bytes| match hash {
+            true => Sha256::spawn(scope, bytes),
+            false => Sha256::none(),
+        };
+        // Each plan read: its argument, the plan, its hash.
+        let mut plans = Vec::with_capacity(inputs.len());
+        let mut unreadable: Unreadable = Vec::new();
+        for ((arg, bytes), early) in inputs.iter().zip(hashes) {
+            // Beside a hash the parse would slow it down, and it is the longer of them.
+            let parsed = match early {
+                Some(_) => parse_plan_on_this_thread(&arg.path, bytes),
+                None => parse_plan(&arg.path, bytes),
+            };
+            let err = match parsed {
+                Ok(plan) => {
+                    plans.push((arg.clone(), plan, early.unwrap_or_else(|| later(bytes))));
+                    continue;
+                }
+                Err(err) => err,
+            };
+            let Some(documents) = crate::plan::documents::split(bytes) else {
+                unreadable.push((arg.name.clone(), err.into()));
+                continue;
+            };
+            for (n, document) in documents.iter().enumerate() {
+                let doc_arg = document_arg(arg, n + 1, document.label);
+                let place = format!("{}: document {} ({})", arg.path, n + 1, doc_arg.name);
+                match parse_plan(&place, document.bytes) {
+                    Ok(plan) => plans.push((doc_arg, plan, later(document.bytes))),
+                    Err(err) => unreadable.push((doc_arg.name, err.into())),
+                }
+            }
+        }
+        // One plan, or none readable: its error, before any output.
+        if !unreadable.is_empty() && plans.is_empty() {
+            return Err(unreadable.swap_remove(0).1.into());
+        }
+        let mut hashes = Vec::with_capacity(plans.len());
+        let (plan_args, plans): (Vec<PlanArg>, Vec<_>) = plans
+            .into_iter()
+            .map(|(arg, plan, sha256)| {
+                hashes.push(sha256);
+                (arg, plan)
+            })
+            .unzip();
+        let differs: Vec<Differ> = plan_args
+            .iter()
+            .zip(&plans)
+            .map(|(arg, plan)| {
+                Differ::new(&arg.path, plan, schemas.as_ref()).with_tool(options.tool)
+            })
+            .collect();
+        let mut loaded = Vec::with_capacity(differs.len());
+        for ((arg, sha256), differ) in plan_args.iter().zip(hashes).zip(&differs) {
+            let head = differ
+                .head(options.plan_mode)
+                .map_err(PipelineError::from)?;
+            if head.provider_sensitivity_unknown {
+                warn_provider_sensitivity(&arg.path, head.terraform_version.as_deref());
+            }
+            let drift = Box::new(differ.drift(head.mode).map_err(PipelineError::from)?);
+            loaded.push(Loaded {
+                arg: arg.clone(),
+                head,
+                resources: Box::new(differ.lazy()),
+                drift,
+                sha256,
+            });
+        }
+        let shown: Vec<(String, String)> = unreadable
+            .iter()
+            .map(|(name, err)| (name.clone(), err.to_string()))
+            .collect();
+        let result = run(&loaded, &shown);
+        match unreadable.is_empty() {
+            true => result,
+            // After the output (and the comment posted): exit 2 naming each one.
+            false => Err(PipelineError::Unreadable(
+                unreadable.into_iter().map(|(_, e)| e).collect(),
+            )
+            .into()),
+        }
+    })
+}
+
+/// Says on standard error that a plan's provider-declared secrets cannot be recognised
+/// (the comment says it too, see `PlanDiff::provider_sensitivity_unknown`).
+fn warn_provider_sensitivity(path: &str, version: Option<&str>) {
+    let made_by = match version {
+        Some(v) => format!("Terraform {}", crate::input::text::one_line(v)),
+        None => "an old Terraform (format 0.x, no version recorded)".to_string(),
+    };
+    eprintln!(
+        "planmark: warning: {}: made by {made_by}, before 0.15.2, whose plans leave provider-declared \
+         sensitive attributes unmarked; without --schemas they cannot be recognised and only \
+         attributes named like secrets are hidden: pass --schemas FILE (`terraform providers \
+         schema -json`; the action's `schemas: auto`)",
+        crate::input::text::one_line(path)
+    );
+}
+
+/// The argument of document `n` of `arg`'s file: named by its module directory when the
+/// line says it, else by its order (`NAME.N`).
+fn document_arg(arg: &PlanArg, n: usize, label: Option<&str>) -> PlanArg {
+    let name = match label {
+        Some(dir) => dir.to_string(),
+        None => format!("{}.{n}", arg.name),
+    };
+    PlanArg {
+        name,
+        path: arg.path.clone(),
+        named: arg.named,
+    }
+}
+
+fn load_schemas(options: &Options) -> Result<Option<ProviderSchemas>> {
+    let Some(path) = &options.schemas else {
+        return Ok(None);
+    };
+    let display = path.display().to_string();
+    let bytes = read_input_at_most(&display, options.max_input_size)?;
+    Ok(Some(ProviderSchemas::parse(&display, &bytes)?))
+}
+
+fn read_text(path: &Path) -> Result<String> {
+    let display = path.display().to_string();
+    let bytes = read_input(&display)?;
+    String::from_utf8(bytes).map_err(|_| PipelineError::input(&display, "is not UTF-8 text"))
+}
+
+/// Built-in templates with [`Options::template_dir`] and [`Options::template`] applied.
+pub(super) fn template_set(options: &Options) -> Result<TemplateSet> {
+    let mut set = TemplateSet::default();
+    if let Some(dir) = &options.template_dir {
+        let entries = std::fs::read_dir(dir).map_err(|source| {
+            PipelineError::from(InputError::Read {
+                path: dir.display().to_string(),
+                source,
+            })
+        })?;
+        let mut paths: Vec<_> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "hbs"))
+            .collect();
+        paths.sort();
+        for path in paths {
+            let name = path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            set.set(Source {
+                name,
+                origin: path.display().to_string(),
+                text: read_text(&path)?,
+            });
+        }
+    }
+    if let Some(path) = &options.template {
+        set.set(Source {
+            name: crate::render::markdown::templates::MAIN.to_string(),
+            origin: path.display().to_string(),
+            text: read_text(path)?,
+        });
+    }
+    Ok(set)
+}
+
+/// Reads a file, or standard input for `-`, of at most [`DEFAULT_MAX_INPUT_SIZE`].
+pub fn read_input(path: &str) -> Result<Vec<u8>> {
+    read_input_at_most(path, DEFAULT_MAX_INPUT_SIZE)
+}
+
+/// Reads a file, or standard input for `-`, refusing more than `max` bytes: a regular
+/// file by its size before anything is read, a pipe once `max` bytes have come. UTF-16
+/// text (with its byte-order mark) comes back as UTF-8.
+pub fn read_input_at_most(path: &str, max: u64) -> Result<Vec<u8>> {
+    let read_error = |source| {
+        PipelineError::from(InputError::Read {
+            path: path.to_string(),
+            source,
+        })
+    };
+    let too_big = |size: Option<u64>| {
+        let limit = human_size(max);
+        let size = match size {
+            Some(size) => format!("is {}; planmark reads at most {limit}", human_size(size)),
+            None => format!("is more than {limit}, the most planmark reads"),
+        };
+        PipelineError::input(
+            path,
+            format!("{size} (raise the limit with --max-input-size)"),
+        )
+    };
+    let mut bytes = Vec::new();
+    if path == "-" {
+        let stdin = std::io::stdin().lock();
+        stdin.take(max.saturating_add(1)).read_to_end(&mut bytes)
+    } else {
+        let file = std::fs::File::open(path).map_err(read_error)?;
+        let meta = file.metadata().map_err(read_error)?;
+        if meta.is_dir() {
+            return Err(PipelineError::input(path, "is a directory, not a file"));
+        }
+        if meta.is_file() && meta.len() > max {
+            return Err(too_big(Some(meta.len())));
+        }
+        // Exactly the file's size (and a byte to see that it has not grown): reading into
+        // a growing buffer would double it and copy, nearly tripling the peak memory.
+        if meta.is_file() {
+            bytes.reserve_exact(usize::try_from(meta.len()).unwrap_or(0).saturating_add(1));
+        }
+        file.take(max.saturating_add(1)).read_to_end(&mut bytes)
+    }
+    .map_err(read_error)?;
+    if bytes.len() as u64 > max {
+        return Err(too_big(None));
+    }
+    // Windows PowerShell's `>` writes UTF-16: every input is read as UTF-8 from here on.
+    Ok(crate::encoding::to_utf8(path, bytes)?)
+}
+
+/// A log read from [`Options::log`].
+pub(super) struct LoadedLog {
+    /// The argument (`--failed` may name it).
+    pub arg: PlanArg,
+    /// Terraform could not make the plan (`--failed`).
+    pub failed: bool,
+    /// What it says.
+    pub log: PlanLog,
+    /// Its identity in the marker.
+    pub sha256: String,
+}
+
+/// Reads and parses the log, if one is given.
+pub(super) fn load_log(input: Option<&LogInput>) -> Result<Option<LoadedLog>> {
+    let Some(input) = input else {
+        return Ok(None);
+    };
+    let arg = input.arg.clone();
+    let bytes = read_input(&arg.path)?;
+    let log = parse_log(&bytes).map_err(|e| PipelineError::input(&arg.path, e.to_string()))?;
+    let sha256 = plan_sha256(&bytes);
+    Ok(Some(LoadedLog {
+        arg,
+        failed: input.failed,
+        log,
+        sha256,
+    }))
+}
+
+/// The default largest input (`--max-input-size`): 1 GiB. Parsed, a plan takes several
+/// times its size in memory, which a 1 GiB plan already asks of a 16 GB hosted runner.
+pub const DEFAULT_MAX_INPUT_SIZE: u64 = 1 << 30;
+
+const SIZE_UNITS: [(&str, u64); 3] = [("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10)];
+
+/// Parses a size such as `1G`, `500M`, `64K` or a number of bytes (powers of 1024).
+pub fn parse_size(text: &str) -> std::result::Result<u64, String> {
+    let upper = text.trim().to_ascii_uppercase();
+    let upper = upper
+        .strip_suffix("IB")
+        .or_else(|| upper.strip_suffix('B'))
+        .unwrap_or(&upper);
+    let (digits, unit) = SIZE_UNITS
+        .iter()
+        .find_map(|(suffix, unit)| upper.strip_suffix(suffix).map(|d| (d, *unit)))
+        .unwrap_or((upper, 1));
+    match digits
+        .trim()
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(unit))
+    {
+        Some(n) if n > 0 => Ok(n),
+        _ => Err("expected a size such as 1G, 500M, 64K or a number of bytes".to_string()),
+    }
+}
+
+/// `n` bytes for people: `2 GiB`, `1.5 MiB`, `300 bytes`.
+fn human_size(n: u64) -> String {
+    for (suffix, unit) in SIZE_UNITS {
+        if n >= unit {
+            return if n % unit == 0 {
+                format!("{} {suffix}iB", n / unit)
+            } else {
+                format!("{:.1} {suffix}iB", n as f64 / unit as f64)
+            };
+        }
+    }
+    format!("{n} bytes")
+}
+
+/// The policy gates' violations by the plans (none without gates).
+pub(super) fn violations(policy: &Policy, loaded: &[Loaded<'_>]) -> Vec<Violation> {
+    if policy.is_empty() {
+        return Vec::new();
+    }
+    let plans: Vec<Gated<'_>> = loaded
+        .iter()
+        .map(|l| (l.arg.name.as_str(), &l.head, l.changes()))
+        .collect();
+    crate::policy::evaluate(policy, &plans)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_parse_and_print_in_powers_of_1024() {
+        for (text, bytes) in [
+            ("1G", 1 << 30),
+            ("1GiB", 1 << 30),
+            ("500m", 500 << 20),
+            ("64KB", 64 << 10),
+            ("1000", 1000),
+        ] {
+            assert_eq!(parse_size(text), Ok(bytes), "{text}");
+        }
+        for bad in ["", "0", "G", "1T", "-1K", "1.5G", "99999999999G"] {
+            assert!(parse_size(bad).is_err(), "{bad:?} should be refused");
+        }
+        assert_eq!(human_size(2 << 30), "2 GiB");
+        assert_eq!(human_size(3 << 19), "1.5 MiB");
+        assert_eq!(human_size(1023), "1023 bytes");
+    }
+}

@@ -1,0 +1,65 @@
+//! Pipeline stage: the one way from input files to output, shared by `render` and
+//! `comment` — load (read, parse, diff the plans' heads) → render (Terraform's text, or the
+//! comment with its marker) → fit to size.
+//!
+//! Contract: the caller passes everything in [`Options`] (no environment is read here,
+//! not even the run's commit and time); bad input fails before any output; plans among
+//! several that cannot be read are rendered around and reported last
+//! ([`PipelineError::Unreadable`]); policy violations are returned, not judged.
+
+mod comment;
+mod error;
+mod load;
+mod options;
+mod text;
+
+use std::io::Write;
+
+use crate::policy::Violation;
+use crate::render::error::RenderError;
+
+pub use comment::{comment, smaller, Rendered};
+pub use error::{PipelineError, Result};
+pub use load::{parse_size, read_input, read_input_at_most, DEFAULT_MAX_INPUT_SIZE};
+pub use options::{LogInput, Options, PlanArg, RunInfo};
+
+/// What [`render`] writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// The comment's GitHub Markdown.
+    Markdown,
+    /// A standalone HTML page showing that Markdown as GitHub would.
+    Html,
+    /// The context the comment's templates see, as JSON.
+    Json,
+    /// Terraform's own text, streamed.
+    Text,
+}
+
+/// Loads the plans and writes them to `out` in `format` (the comment's within
+/// [`Options::max_chars`]); returns the policy gates' violations, for the caller to judge
+/// once the output is written.
+pub fn render(options: &Options, format: Format, out: &mut dyn Write) -> Result<Vec<Violation>> {
+    if format == Format::Text {
+        return text::render(options, out);
+    }
+    comment(options, |rendered| {
+        let text = match format {
+            Format::Html => {
+                let title = format!("planmark — {}", rendered.meta.key);
+                crate::render::html::preview_page(&rendered.comment.markdown, &title)
+            }
+            Format::Json => {
+                let mut json = serde_json::to_string_pretty(&rendered.comment.context)
+                    .map_err(|e| RenderError::Write(std::io::Error::other(e)))?;
+                json.push('\n');
+                json
+            }
+            Format::Markdown | Format::Text => rendered.comment.markdown,
+        };
+        out.write_all(text.as_bytes())
+            .and_then(|()| out.flush())
+            .map_err(RenderError::Write)?;
+        Ok(rendered.violations.to_vec())
+    })
+}
