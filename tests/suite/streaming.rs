@@ -46,7 +46,7 @@ fn whole(plan_json: &[u8], schemas: Option<&ProviderSchemas>) -> planmark::error
 #[test]
 fn streamed_text_is_the_whole_plan_text_for_every_fixture() {
     let mut checked = 0;
-    for root in ["equivalence", "real-plans"] {
+    for root in ["equivalence", "real-plans", "rules"] {
         for (name, dir) in case_dirs(&fixtures_dir().join(root)) {
             let plan = std::fs::read(dir.join("plan.json")).expect("plan.json");
             let schemas = std::fs::read(dir.join("schemas.json"))
@@ -216,7 +216,7 @@ fn whole_comment(diff: &PlanDiff, max_chars: usize) -> String {
 #[test]
 fn the_lazy_comment_is_the_whole_plan_comment_for_every_fixture() {
     let mut checked = 0;
-    for root in ["equivalence", "real-plans", "comment"] {
+    for root in ["equivalence", "real-plans", "comment", "rules"] {
         for (name, dir) in case_dirs(&fixtures_dir().join(root)) {
             let Ok(plan) = std::fs::read(dir.join("plan.json")) else {
                 continue;

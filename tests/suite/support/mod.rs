@@ -7,6 +7,7 @@
 pub mod bin;
 pub mod comment;
 pub mod fake_github;
+pub mod golden;
 pub mod publishing;
 pub mod temp;
 pub mod tools;
