@@ -1,20 +1,27 @@
 //! Comments for failed plans, logs with warnings and policy violations: golden files for
-//! the real Terraform logs in tests/fixtures/logs, hostile log text, the size limit, and
-//! the command line's handling of bad logs and `render` (exit codes 2 and 3).
+//! the real Terraform logs of tests/fixtures/logs (copied beside their comments in
+//! tests/fixtures/comment/<case>/), hostile log text, the size limit, and the command
+//! line's handling of bad logs and `render` (exit codes 2 and 3).
 
 use crate::support;
+
+use std::path::{Path, PathBuf};
 
 use planmark::diff::DiffedPlan;
 use planmark::log::parse_log;
 use planmark::policy::{evaluate, Policy, Rule};
 use planmark::render::check::{check_markdown, live_references};
 use planmark::render::markdown::{render_comment_with, Comment, Extras, NamedPlan, TemplateSet};
-use support::fixtures_dir;
 use support::temp::TempDir;
+use support::{fixtures_dir, golden};
 
-fn log(path: &str) -> planmark::log::PlanLog {
-    let bytes = std::fs::read(fixtures_dir().join("logs").join(path)).unwrap();
-    parse_log(&bytes).unwrap_or_else(|e| panic!("{path}: {e}"))
+fn read_log(path: &Path) -> planmark::log::PlanLog {
+    let bytes = std::fs::read(path).unwrap();
+    parse_log(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn log(file: &str) -> planmark::log::PlanLog {
+    read_log(&fixtures_dir().join("logs").join(file))
 }
 
 fn render(plans: &[(&str, &planmark::diff::PlanDiff)], extras: &Extras<'_>, max: usize) -> Comment {
@@ -55,16 +62,23 @@ fn assert_wellformed(label: &str, comment: &Comment, max: usize) {
     );
 }
 
+/// The comment cases under `tests/fixtures/comment/` rendered here, from a log or with
+/// policy violations; `markdown` renders the others, plans alone.
+pub(crate) const LOG_CASES: [&str; 4] = ["failed_json", "failed_text", "warnings", "policy"];
+
+/// `tests/fixtures/comment/<case>/<file>`.
+fn case_file(case: &str, file: &str) -> PathBuf {
+    fixtures_dir().join("comment").join(case).join(file)
+}
+
+/// The cases of [`LOG_CASES`], each against its `expected.md` (`PLANMARK_BLESS=1` writes it).
 #[test]
 fn golden_log_and_policy_comments() {
-    let bless = std::env::var_os("PLANMARK_BLESS").is_some();
-    let warnings_plan =
-        support::comment::load(&fixtures_dir().join("logs/warnings-plan.json")).unwrap();
-    let removals =
-        support::comment::load(&fixtures_dir().join("real-plans/removals/plan.json")).unwrap();
-    let failed_json = log("failed.jsonl");
-    let failed_color = log("failed-color.txt");
-    let warnings = log("warnings.jsonl");
+    let warnings_plan = support::comment::load(&case_file("warnings", "plan.json")).unwrap();
+    let removals = support::comment::load(&case_file("policy", "plan.json")).unwrap();
+    let failed_json = read_log(&case_file("failed_json", "failed.jsonl"));
+    let failed_color = read_log(&case_file("failed_text", "failed-color.txt"));
+    let warnings = read_log(&case_file("warnings", "warnings.jsonl"));
     let policy = Policy {
         fail_on: vec![Rule::Destroy],
         max_destroy: Some(2),
@@ -126,24 +140,13 @@ fn golden_log_and_policy_comments() {
             ),
         ),
     ];
+    let names: Vec<&str> = cases.iter().map(|(name, _)| *name).collect();
+    assert_eq!(names, LOG_CASES, "every log case is rendered");
     let mut failures = Vec::new();
     for (name, comment) in cases {
         assert_wellformed(name, &comment, 65_536);
-        let path = fixtures_dir()
-            .join("comment/golden")
-            .join(format!("{name}.md"));
-        if bless {
-            std::fs::write(&path, &comment.markdown).unwrap();
-            continue;
-        }
-        let expected = std::fs::read_to_string(&path).unwrap_or_default();
-        if expected != comment.markdown {
-            failures.push(format!(
-                "{name}: differs from {} (PLANMARK_BLESS=1 to accept)\n{}",
-                path.display(),
-                support::compact_diff(&expected, &comment.markdown, 30)
-            ));
-        }
+        let expected = case_file(name, "expected.md");
+        failures.extend(golden::check(&expected, &comment.markdown).err());
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }

@@ -3,9 +3,13 @@
 
 use crate::support;
 
-use support::comment::{assert_sound, big_plan, json_files, render, render_file};
-use support::fixtures_dir;
+use std::path::{Path, PathBuf};
 
+use support::comment::{assert_sound, big_plan, json_files, load, render, render_file};
+use support::{case_dirs, fixtures_dir, golden};
+
+use crate::log_comments::LOG_CASES;
+use planmark::diff::PlanDiff;
 use planmark::render::markdown::GITHUB_MAX_CHARS;
 
 #[test]
@@ -32,9 +36,9 @@ fn every_fixture_plan_makes_a_sound_comment() {
 #[test]
 fn several_plans_make_one_sound_comment() {
     let root = fixtures_dir().join("real-plans");
-    let a = support::comment::load(&root.join("taint_and_request/plan.json")).unwrap();
-    let b = support::comment::load(&root.join("create_first/plan.json")).unwrap();
-    let c = support::comment::load(&root.join("nothing_to_do/plan.json")).unwrap();
+    let a = load(&root.join("taint_and_request/plan.json")).unwrap();
+    let b = load(&root.join("create_first/plan.json")).unwrap();
+    let c = load(&root.join("nothing_to_do/plan.json")).unwrap();
     let comment = render(
         &[("prod", &a), ("staging", &b), ("dev", &c)],
         GITHUB_MAX_CHARS,
@@ -46,77 +50,51 @@ fn several_plans_make_one_sound_comment() {
 // Golden comments for representative plans
 // ---------------------------------------------------------------------------
 
-/// (golden name, plan files relative to tests/fixtures, names).
-const GOLDEN: &[(&str, &[(&str, &str)])] = &[
-    ("create", &[("plan", "real-plans/create_first/plan.json")]),
-    (
-        "replace_reasons",
-        &[("plan", "real-plans/taint_and_request/plan.json")],
-    ),
-    ("deletes", &[("plan", "real-plans/removals/plan.json")]),
-    (
-        "drift",
-        &[("plan", "equivalence/drift_relevant_attributes/plan.json")],
-    ),
-    ("checks", &[("plan", "comment/checks.json")]),
-    ("outputs", &[("plan", "real-plans/outputs_only/plan.json")]),
-    (
-        "moved",
-        &[("plan", "equivalence/moved_with_update/plan.json")],
-    ),
-    ("lifecycle", &[("plan", "comment/lifecycle.json")]),
-    (
-        "no_changes",
-        &[("plan", "real-plans/nothing_to_do/plan.json")],
-    ),
-    (
-        "refresh_only",
-        &[("plan", "equivalence/drift_refresh_only/plan.json")],
-    ),
-    (
-        "several",
-        &[
-            ("prod", "real-plans/taint_and_request/plan.json"),
-            ("staging", "real-plans/replace_update_outputs/plan.json"),
-            ("dev", "real-plans/nothing_to_do/plan.json"),
-        ],
-    ),
-];
+/// The plans of the comment case in `dir`: `plan.json`, named `plan`, or for a comment on
+/// several plans the `NAME=PATH` lines of `plans.txt` (paths inside `dir`), in order.
+fn case_plans(dir: &Path) -> Vec<(String, PathBuf)> {
+    let Ok(list) = std::fs::read_to_string(dir.join("plans.txt")) else {
+        return vec![("plan".to_string(), dir.join("plan.json"))];
+    };
+    list.lines()
+        .filter(|line| !line.is_empty())
+        .map(|line| {
+            let (name, path) = line
+                .split_once('=')
+                .unwrap_or_else(|| panic!("{}: {line:?} is not NAME=PATH", dir.display()));
+            (name.to_string(), dir.join(path))
+        })
+        .collect()
+}
 
+/// Every `tests/fixtures/comment/<case>/` but the log cases (`log_comments`): the comment
+/// on its plans must be sound and equal `expected.md` (`PLANMARK_BLESS=1` writes it).
 #[test]
 fn golden_comments() {
-    let bless = std::env::var_os("PLANMARK_BLESS").is_some();
+    let cases = case_dirs(&fixtures_dir().join("comment"));
+    let mut checked = 0;
     let mut failures = Vec::new();
-    for (name, files) in GOLDEN {
-        let diffs: Vec<_> = files
+    for (name, dir) in &cases {
+        if LOG_CASES.contains(&name.as_str()) {
+            continue;
+        }
+        let plans = case_plans(dir);
+        let diffs: Vec<PlanDiff> = plans
             .iter()
-            .map(|(_, f)| support::comment::load(&fixtures_dir().join(f)).unwrap())
+            .map(|(_, path)| load(path).unwrap_or_else(|e| panic!("{name}: {e}")))
             .collect();
-        let named: Vec<(&str, &planmark::diff::PlanDiff)> = files
+        let named: Vec<(&str, &PlanDiff)> = plans
             .iter()
             .zip(&diffs)
-            .map(|((n, _), d)| (*n, d))
+            .map(|((plan, _), diff)| (plan.as_str(), diff))
             .collect();
         let comment = render(&named, GITHUB_MAX_CHARS);
         let all: Vec<_> = diffs.iter().collect();
         assert_sound(name, &all, &comment, GITHUB_MAX_CHARS);
-        let path = fixtures_dir()
-            .join("comment/golden")
-            .join(format!("{name}.md"));
-        if bless {
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(&path, &comment.markdown).unwrap();
-            continue;
-        }
-        let expected = std::fs::read_to_string(&path).unwrap_or_default();
-        if expected != comment.markdown {
-            failures.push(format!(
-                "{name}: differs from {} (PLANMARK_BLESS=1 to accept)\n{}",
-                path.display(),
-                support::compact_diff(&expected, &comment.markdown, 30)
-            ));
-        }
+        failures.extend(golden::check(&dir.join("expected.md"), &comment.markdown).err());
+        checked += 1;
     }
+    assert!(checked >= 11, "only {checked} comment cases found");
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
@@ -125,7 +103,7 @@ fn golden_comments() {
 // ---------------------------------------------------------------------------
 
 fn hostile() -> planmark::diff::PlanDiff {
-    support::comment::load(&fixtures_dir().join("comment/hostile.json")).unwrap()
+    load(&fixtures_dir().join("comment/hostile.json")).unwrap()
 }
 
 #[test]
@@ -279,7 +257,7 @@ fn inlined_partials_render_the_same_as_partials() {
     for dir in ["equivalence", "real-plans"] {
         for path in json_files(&root.join(dir)) {
             if path.file_name().is_some_and(|n| n == "plan.json") {
-                diffs.push(support::comment::load(&path).unwrap_or_else(|e| panic!("{e}")));
+                diffs.push(load(&path).unwrap_or_else(|e| panic!("{e}")));
             }
         }
     }
