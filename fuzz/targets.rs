@@ -1,5 +1,6 @@
 //! Fuzz target bodies, shared by the cargo-fuzz binaries (`fuzz/fuzz_targets/*.rs`, nightly)
-//! and the bounded stable run over the seeds and their mutations (`tests/fuzz_corpus.rs`).
+//! and the bounded stable run over the seeds and their mutations
+//! (`tests/suite/fuzz_corpus.rs`).
 //!
 //! Each target takes arbitrary bytes and panics only when an invariant breaks:
 //! - [`plan_render`]: bytes → plan → diff → Terraform text, comment, HTML preview and

@@ -1,0 +1,37 @@
+//! The integration tests, one crate: the library and the `planmark` binary seen from outside.
+//!
+//! One module per subject, so the library is linked once for all of them; `support` holds
+//! the shared helpers. Run one module with `cargo test --test suite MODULE::`. A module
+//! must not change what the whole process shares (environment variables, the working
+//! directory, fixed temporary paths): every module runs in this one process, at the same
+//! time as the others. See `tests/README.md` for the list and for adding a case.
+
+mod support;
+
+mod action;
+mod actions;
+mod broken_input;
+mod cli;
+mod comment_cli;
+mod comment_corpus;
+mod concurrent_runs;
+mod corpus;
+mod equivalence;
+mod fake_github_selftest;
+mod forged_markers;
+mod fuzz_corpus;
+mod hostile_sweep;
+mod log_comments;
+mod markdown;
+mod old_plan_shapes;
+mod old_plans;
+mod opentofu;
+mod policy_labels;
+mod properties;
+mod publish;
+mod readme;
+mod real_world;
+mod rules;
+mod sensitive;
+mod several_plans;
+mod streaming;

@@ -1,0 +1,72 @@
+//! Helpers for the tests that run `planmark comment` against the fake GitHub from many
+//! tasks at once (`tests/suite/forged_markers.rs`, `tests/suite/concurrent_runs.rs`): a command with
+//! a clean, Actions-like environment, and our comments as the fake stores them.
+
+use std::process::{Command, Output};
+
+use super::fake_github::{Comment, FakeGitHub, User};
+
+pub const TOKEN: &str = "ghs_test_token_value_0123456789";
+pub const OWNER: &str = "octo";
+pub const REPO: &str = "infra";
+pub const HEAD: &str = "1111111111111111111111111111111111111111";
+
+/// A fake GitHub with the repository and the Actions bot's token.
+pub async fn fake() -> FakeGitHub {
+    let gh = FakeGitHub::start(super::fake_github::Flavor::Dotcom).await;
+    gh.add_repo(OWNER, REPO);
+    gh.add_token(TOKEN, User::actions_bot());
+    gh
+}
+
+/// `planmark comment --repo OWNER/REPO --pr PR ARGS` as workflow run `run_id`, with
+/// nothing from the test's own environment that planmark reads.
+pub fn command(gh: &FakeGitHub, pr: u64, run_id: u64, args: &[String]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_planmark"));
+    cmd.arg("comment")
+        .args([
+            "--repo",
+            &format!("{OWNER}/{REPO}"),
+            "--pr",
+            &pr.to_string(),
+        ])
+        .args(args);
+    for (name, _) in std::env::vars() {
+        if name.starts_with("GITHUB_") || name.starts_with("RUNNER_") {
+            cmd.env_remove(name);
+        }
+    }
+    cmd.env("GITHUB_API_URL", gh.api_url())
+        .env("GITHUB_TOKEN", TOKEN)
+        .env("GITHUB_RUN_ID", run_id.to_string())
+        .env("GITHUB_RUN_ATTEMPT", "1")
+        .env("SOURCE_DATE_EPOCH", "1795341600")
+        .env("NO_COLOR", "1");
+    cmd
+}
+
+/// Runs `cmd` off the async runtime.
+pub async fn output(mut cmd: Command) -> Output {
+    tokio::task::spawn_blocking(move || cmd.output().expect("run planmark"))
+        .await
+        .expect("join")
+}
+
+/// Panics with the run's output unless it exited 0.
+pub fn assert_ok(what: &str, out: &Output) {
+    assert!(
+        out.status.success(),
+        "{what}: exit {:?}\nstdout: {}\nstderr: {}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The bot's comments on pull request `pr`, oldest first.
+pub fn ours(gh: &FakeGitHub, pr: u64) -> Vec<Comment> {
+    gh.comments(OWNER, REPO, pr)
+        .into_iter()
+        .filter(|c| c.user_id == User::actions_bot().id)
+        .collect()
+}
