@@ -10,6 +10,7 @@ mod support;
 
 mod action;
 mod actions;
+mod architecture;
 mod broken_input;
 mod cli;
 mod comment_cli;
