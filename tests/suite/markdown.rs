@@ -15,7 +15,7 @@ use planmark::render::markdown::GITHUB_MAX_CHARS;
 #[test]
 fn every_fixture_plan_makes_a_sound_comment() {
     let mut checked = 0;
-    for dir in ["equivalence", "real-plans"] {
+    for dir in ["equivalence", "real-plans", "rules"] {
         for path in json_files(&fixtures_dir().join(dir)) {
             if path.file_name().is_some_and(|n| n != "plan.json") {
                 continue;
