@@ -328,8 +328,10 @@ impl ResourceSummary {
 /// A plan's resource changes as a renderer reads them: every change's summary, address
 /// and type up front, any change's diff on demand. [`Diffed`] holds a whole
 /// [`PlanDiff`]'s; the differ's lazy implementation diffs only what is asked, so a
-/// renderer that shows a few hundred changes of a huge plan diffs only those.
-pub trait ResourceChanges {
+/// renderer that shows a few hundred changes of a huge plan diffs only those. Shared
+/// between threads: a renderer that needs every diff asks for them on every core
+/// ([`crate::concurrency::map_ordered`]).
+pub trait ResourceChanges: Sync {
     /// One summary per change, in plan order.
     fn summaries(&self) -> &[ResourceSummary];
     /// The address of change `i`.
@@ -344,37 +346,6 @@ pub trait ResourceChanges {
     /// costs more than reading the rest; by default, the diff.
     fn header(&self, i: usize) -> Result<Cow<'_, ResourceDiff>> {
         self.diff(i)
-    }
-    /// Calls `visit` with the diff of each change `want` accepts, in plan order, and stops
-    /// at the first error (the first in plan order, from the diff or from `visit`). An
-    /// implementation may diff ahead on other threads while `visit` runs.
-    fn each_diff(
-        &self,
-        want: &(dyn Fn(usize) -> bool + Sync),
-        visit: &mut dyn FnMut(&ResourceDiff) -> Result<()>,
-    ) -> Result<()> {
-        for i in (0..self.summaries().len()).filter(|i| want(*i)) {
-            visit(&*self.diff(i)?)?;
-        }
-        Ok(())
-    }
-    /// Like [`ResourceChanges::each_diff`], but each diff is turned into text by `render`
-    /// (appending to the string it is given) where it is made, and `visit` gets the texts
-    /// in plan order, as pieces of one or more changes. An implementation diffing on other
-    /// threads renders there too, so the calling thread only copies text out and each
-    /// diff is dropped by the thread that made it.
-    fn each_rendered(
-        &self,
-        want: &(dyn Fn(usize) -> bool + Sync),
-        render: &(dyn Fn(&ResourceDiff, &mut String) + Sync),
-        visit: &mut dyn FnMut(&str) -> Result<()>,
-    ) -> Result<()> {
-        let mut text = String::new();
-        self.each_diff(want, &mut |diff| {
-            text.clear();
-            render(diff, &mut text);
-            visit(&text)
-        })
     }
     /// No change's body changes anything and none moves (Terraform then hides drift in a
     /// normal plan). Stops at the first change that says otherwise.

@@ -19,10 +19,12 @@
 //! 5. `cli`/`main`: reading files and the Actions environment, choosing a renderer, exit
 //!    codes.
 //!
-//! `cores` is runtime support for the stages that use several threads: each worker is
-//! moved to its own core as it starts.
+//! [`concurrency`] is runtime support, the one place work runs on several threads: a
+//! stage hands it independent parts (every resource change of a huge plan) and gets the
+//! results back in order. `cores` moves each worker to its own core as it starts.
 
 pub mod cli;
+pub mod concurrency;
 mod cores;
 pub mod diff;
 pub mod differ;

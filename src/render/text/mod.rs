@@ -17,6 +17,7 @@ mod wrap;
 use std::fmt::Write;
 use std::io;
 
+use crate::concurrency::PART;
 use crate::diff::{
     Action, Changes, DeferredDiff, DiffedPlan, PlanDiff, PlanMode, ResourceAction, ResourceChanges,
     ResourceDiff, ResourceSummary, Tool,
@@ -261,34 +262,44 @@ pub fn write_plan(plan: &PlanDiff, lists: Changes<'_>, sink: &mut dyn io::Write)
     flush(&mut out, sink)
 }
 
-/// Writes the changes of `list` that `want` accepts, as `cause`, each between blank lines:
-/// rendered where each is diffed (worker threads), appended to `out` or, once it is big,
-/// written out as they come.
+/// Writes the changes of `list` that `want` accepts, as `cause`, each between blank lines,
+/// appended to `out` or, once it is big, written out as they come. Every core diffs and
+/// renders a part of them while the parts before it are written
+/// ([`crate::concurrency::map_ordered`]): the whole plan's diffs are never held.
 fn write_changes(
     out: &mut Out,
     sink: &mut dyn io::Write,
     list: &dyn ResourceChanges,
-    want: &(dyn Fn(usize) -> bool + Sync),
+    want: &dyn Fn(usize) -> bool,
     tool: Tool,
     cause: Cause,
     triggered: &Triggered<'_>,
 ) -> Result<()> {
-    let render = |r: &ResourceDiff, text: &mut String| {
-        let mut change = Out::from_text(std::mem::take(text));
-        change.push('\n');
-        render_resource(&mut change, r, tool, cause, false);
-        triggered.write(&mut change, &r.address);
-        change.push('\n');
-        *text = change.into_parts().0;
+    let wanted: Vec<usize> = (0..list.summaries().len()).filter(|&i| want(i)).collect();
+    let parts: Vec<&[usize]> = wanted.chunks(PART).collect();
+    let render_part = |part: &&[usize], mut text: String| -> Result<String> {
+        // Sized once: the buffer goes back to the thread that made it, to be reused.
+        text.reserve(PART * 1024);
+        let mut changes = Out::from_text(text);
+        for &i in *part {
+            let r = list.diff(i)?;
+            changes.push('\n');
+            render_resource(&mut changes, &r, tool, cause, false);
+            triggered.write(&mut changes, &r.address);
+            changes.push('\n');
+        }
+        Ok(changes.into_parts().0)
     };
-    list.each_rendered(want, &render, &mut |text| {
+    crate::concurrency::map_ordered(&parts, render_part, |text: &mut String| {
         if out.len() + text.len() < FLUSH_AT {
             out.push_str(text);
-            return Ok(());
+        } else {
+            // A big piece (a part of a huge plan) goes out as it is, not copied.
+            flush(out, sink)?;
+            sink.write_all(text.as_bytes()).map_err(Error::Write)?;
         }
-        // A big piece (a part of a huge plan) goes out as it is, not copied.
-        flush(out, sink)?;
-        sink.write_all(text.as_bytes()).map_err(Error::Write)
+        text.clear();
+        Ok(())
     })
 }
 
