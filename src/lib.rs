@@ -21,11 +21,10 @@
 //!
 //! [`concurrency`] is runtime support, the one place work runs on several threads: a
 //! stage hands it independent parts (every resource change of a huge plan) and gets the
-//! results back in order. `cores` moves each worker to its own core as it starts.
+//! results back in order.
 
 pub mod cli;
 pub mod concurrency;
-mod cores;
 pub mod diff;
 pub mod differ;
 pub mod encoding;

@@ -62,9 +62,8 @@ impl Sha256 {
     /// The hash of `bytes`, begun on a thread of `scope`.
     fn spawn<'s>(scope: &'s std::thread::Scope<'s, '_>, bytes: &'s [u8]) -> Sha256 {
         let (send, coming) = mpsc::sync_channel(1);
-        // Beside the parse or the render, on the next core.
-        crate::cores::spawn_scoped(scope, 1, move || send.send(plan_sha256(bytes)))
-            .expect("failed to spawn thread");
+        // Beside the parse or the render.
+        scope.spawn(move || send.send(plan_sha256(bytes)));
         Sha256 {
             coming: Mutex::new(Some(coming)),
             value: OnceLock::new(),
@@ -131,7 +130,7 @@ pub(super) fn with_loaded<T>(
     std::thread::scope(|scope| {
         // The templates compile on another core while the plans are parsed.
         if let Some(templates) = templates.filter(|t| !t.is_compiled()) {
-            let _ = crate::cores::spawn_scoped(scope, 1, move || templates.prepare(input_bytes));
+            scope.spawn(move || templates.prepare(input_bytes));
         }
         // A big input's hash, which takes longer than the comment's render, starts now,
         // beside the parse; a small one's once the parse (on both cores) is done.

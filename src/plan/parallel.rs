@@ -86,13 +86,12 @@ fn parse_with<'a>(
             starts
         };
         if helper {
-            // Beside this thread, which goes on reading: on the next core.
-            crate::cores::spawn_scoped(scope, 1, move || {
+            // Beside this thread, which goes on reading.
+            scope.spawn(move || {
                 let starts = guessed();
                 pieces.ahead.check(text.as_bytes());
                 pieces.read(text, &starts);
-            })
-            .expect("failed to spawn thread");
+            });
         } else {
             // This thread reads the pieces too, when it comes to a list.
             guessed();

@@ -95,11 +95,7 @@ pub fn render_comment_with(
         // Compiling the templates takes milliseconds (handlebars' parser is slow on long
         // templates): it runs on another core while the budget diffs and measures entries.
         let compiling = (!templates.is_compiled())
-            .then(|| {
-                crate::cores::spawn_scoped(scope, 1, || templates.registry_for(entries).map(drop))
-                    .ok()
-            })
-            .flatten();
+            .then(|| scope.spawn(|| templates.registry_for(entries).map(drop)));
         let registry = Registry {
             templates,
             entries,
