@@ -370,8 +370,11 @@ pub struct Changes<'a> {
     pub drift: &'a dyn ResourceChanges,
 }
 
-/// A whole [`PlanDiff`]'s two lists, already diffed.
+/// A whole [`PlanDiff`] as renderers read it: its head and its two lists, already
+/// diffed.
 pub struct DiffedPlan<'a> {
+    /// Its head.
+    pub head: &'a PlanHead,
     /// Its resource changes.
     pub resources: Diffed<'a>,
     /// Its drift.
@@ -382,6 +385,7 @@ impl<'a> DiffedPlan<'a> {
     /// The lists of `plan`.
     pub fn new(plan: &'a PlanDiff) -> Self {
         DiffedPlan {
+            head: &plan.head,
             resources: Diffed::new(plan),
             drift: Diffed::drift(plan),
         }
@@ -456,9 +460,11 @@ pub struct DeferredDiff {
     pub resource: ResourceDiff,
 }
 
-/// The whole plan as diff trees, ready for any renderer.
+/// A plan's diff but its resource changes and drift: what every renderer reads whole
+/// (mode, outputs, checks, deferred changes, invocations). The resource changes and drift
+/// come beside it, as [`ResourceChanges`] ([`Changes`]), each diffed when asked.
 #[derive(Debug, Clone, Serialize)]
-pub struct PlanDiff {
+pub struct PlanHead {
     /// Plan format version.
     pub format_version: String,
     /// The tool that made the plan (given or detected): its wording is used.
@@ -475,11 +481,6 @@ pub struct PlanDiff {
     pub errored: bool,
     /// Applying would change something (absent before format 1.2).
     pub applyable: Option<bool>,
-    /// Planned changes in the plan's order.
-    pub resources: Vec<ResourceDiff>,
-    /// Drift to show (already filtered by mode and relevance), in the plan's order. Left
-    /// empty by the differ's lazy path, which gives it as a [`ResourceChanges`].
-    pub drift: Vec<ResourceDiff>,
     /// Deferred changes.
     pub deferred: Vec<DeferredDiff>,
     /// Output changes sorted by name.
@@ -490,6 +491,19 @@ pub struct PlanDiff {
     pub invocations: Vec<InvocationDiff>,
     /// When the plan was made (RFC 3339), if recorded.
     pub timestamp: Option<String>,
+}
+
+/// A whole plan diffed: its head and every resource change and shown drifted resource as
+/// a tree, for a caller that holds them all (tests, benchmarks, small plans); renderers
+/// read it through [`DiffedPlan`].
+#[derive(Debug, Clone, Serialize)]
+pub struct PlanDiff {
+    /// Everything but the resource changes and drift.
+    pub head: PlanHead,
+    /// Planned changes in the plan's order.
+    pub resources: Vec<ResourceDiff>,
+    /// Drift to show (already filtered by mode and relevance), in the plan's order.
+    pub drift: Vec<ResourceDiff>,
 }
 
 /// The status of a checkable object or instance.

@@ -186,7 +186,7 @@ fn lazy_comment(
     };
     let plans = [NamedPlan {
         name: "plan",
-        diff: &head,
+        head: &head,
         changes: Changes {
             resources: &counting,
             drift: &counting_drift,
@@ -204,7 +204,7 @@ fn whole_comment(diff: &PlanDiff, max_chars: usize) -> String {
     let lists = DiffedPlan::new(diff);
     let plans = [NamedPlan {
         name: "plan",
-        diff,
+        head: lists.head,
         changes: lists.changes(),
     }];
     let meta = support::comment::meta("plan");

@@ -7,7 +7,7 @@ use std::sync::{mpsc, Mutex, OnceLock};
 
 use super::gates::LoadedLog;
 use super::{read_input, read_input_at_most, CommonArgs, Format, PlanArg, RenderArgs};
-use crate::diff::{Changes, PlanDiff, ResourceChanges};
+use crate::diff::{Changes, PlanHead, ResourceChanges};
 use crate::differ::Differ;
 use crate::error::{Error, Result};
 use crate::plan::{parse_plan, parse_plan_on_this_thread};
@@ -24,7 +24,7 @@ use crate::schema::ProviderSchemas;
 /// ready to diff on demand (a renderer diffs only what it shows; the text streams them).
 pub(super) struct Loaded<'l> {
     pub arg: PlanArg,
-    pub head: PlanDiff,
+    pub head: PlanHead,
     pub resources: Box<dyn ResourceChanges + Sync + 'l>,
     /// The drift shown, each diff made on demand like the resource changes'.
     pub drift: Box<dyn ResourceChanges + Sync + 'l>,
@@ -224,7 +224,7 @@ pub(super) fn with_loaded<T>(
 }
 
 /// Says on standard error that a plan's provider-declared secrets cannot be recognised
-/// (the comment says it too, see `PlanDiff::provider_sensitivity_unknown`).
+/// (the comment says it too, see `PlanHead::provider_sensitivity_unknown`).
 fn warn_provider_sensitivity(path: &str, version: Option<&str>) {
     let made_by = match version {
         Some(v) => format!("Terraform {}", crate::error::one_line(v)),
@@ -394,7 +394,7 @@ pub(super) fn named<'a>(loaded: &'a [Loaded<'_>]) -> Vec<NamedPlan<'a>> {
         .iter()
         .map(|l| NamedPlan {
             name: &l.arg.name,
-            diff: &l.head,
+            head: &l.head,
             changes: l.changes(),
         })
         .collect()

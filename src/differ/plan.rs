@@ -11,8 +11,8 @@ use super::sequence::Pairing;
 use super::{diff_output_paired, diff_resource_values, Relevance, Values};
 use crate::diff::{
     Action, ActionReason, Block, CheckInstanceResult, CheckStatus, CheckSummary, DeferredDiff,
-    Diff, Node, OutputDiff, PlanDiff, PlanMode, ResourceAction, ResourceChanges, ResourceDiff,
-    ResourceSummary, Tool,
+    Diff, Node, OutputDiff, PlanDiff, PlanHead, PlanMode, ResourceAction, ResourceChanges,
+    ResourceDiff, ResourceSummary, Tool,
 };
 use crate::error::{Error, Result};
 use crate::plan::{sensitive_outputs, ChangeList, ParsedChange, Plan, ResourceChange};
@@ -37,10 +37,13 @@ pub fn diff_plan(
     let differ = Differ::new(path, plan, schemas);
     // Resources first: a plan broken in several places reports its first resource.
     let resources = diff_every(&differ.lazy())?;
-    let mut diff = differ.head(mode)?;
-    diff.resources = resources;
-    diff.drift = diff_every(&differ.drift(diff.mode)?)?;
-    Ok(diff)
+    let head = differ.head(mode)?;
+    let drift = diff_every(&differ.drift(head.mode)?)?;
+    Ok(PlanDiff {
+        head,
+        resources,
+        drift,
+    })
 }
 
 /// Every change of `list` diffed, in order, a part at a time on every core. The vector
@@ -124,10 +127,10 @@ impl<'p, 'a> Differ<'p, 'a> {
             .get_or_init(|| ConfigIndex::new(self.plan.configuration))
     }
 
-    /// The plan's diff without its resource changes and drift (`resources` and `drift`
-    /// are empty: [`Differ::lazy`] and [`Differ::drift`] give those): deferred changes,
-    /// outputs, checks. `mode` overrides the inferred plan mode.
-    pub fn head(&self, mode: Option<PlanMode>) -> Result<PlanDiff> {
+    /// The plan's diff but its resource changes and drift ([`Differ::lazy`] and
+    /// [`Differ::drift`] give those): deferred changes, outputs, checks. `mode` overrides
+    /// the inferred plan mode.
+    pub fn head(&self, mode: Option<PlanMode>) -> Result<PlanHead> {
         let plan = self.plan;
         let path = self.path;
         let mode = mode.unwrap_or_else(|| infer_mode(plan));
@@ -163,7 +166,7 @@ impl<'p, 'a> Differ<'p, 'a> {
                 })
             })
             .collect::<Result<Vec<_>>>()?;
-        Ok(PlanDiff {
+        Ok(PlanHead {
             tool: self.tool,
             format_version: plan
                 .format_version
@@ -179,8 +182,6 @@ impl<'p, 'a> Differ<'p, 'a> {
             mode,
             errored: plan.errored,
             applyable: plan.applyable,
-            resources: Vec::new(),
-            drift: Vec::new(),
             deferred,
             outputs,
             checks: plan.checks.iter().map(check_summary).collect(),

@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::diff::{
-    CheckStatus, Diff, Node, OutputDiff, PlanDiff, PlanMode, ResourceAction, ResourceDiff,
+    CheckStatus, Diff, Node, OutputDiff, PlanHead, PlanMode, ResourceAction, ResourceDiff,
 };
 use crate::error::Result;
 use crate::render::text::shows;
@@ -373,7 +373,7 @@ pub fn build(
 ) -> Result<Context> {
     let (extra, max_chars) = extra;
     let named = plans.named();
-    let diffs: Vec<&PlanDiff> = named.iter().map(|p| p.diff).collect();
+    let diffs: Vec<&PlanHead> = named.iter().map(|p| p.head).collect();
     // The counts-only form also shortens the banner and check lists.
     let tight = usize::from(
         truncation
@@ -654,7 +654,7 @@ fn plan_context(
     tight: usize,
 ) -> Result<PlanContext> {
     let named = &plans.named()[p];
-    let plan = named.diff;
+    let plan = named.head;
     let summaries = plans.summaries(p);
     // Per-change vectors are sized before they are filled (and sorted in place): grown by
     // doubling, a huge plan's would leave their copies in the allocator on every render.
@@ -803,7 +803,7 @@ fn changed(output: &OutputDiff) -> bool {
 
 /// `Plan: 1 to import, 2 to add, 1 to change, 2 to destroy, 1 to move, 1 to forget, 1
 /// action to invoke`.
-fn headline(plan: &PlanDiff, counts: &Counts, has_changes: bool) -> String {
+fn headline(plan: &PlanHead, counts: &Counts, has_changes: bool) -> String {
     if plan.errored {
         return "Plan failed".to_string();
     }
@@ -863,7 +863,7 @@ fn headline(plan: &PlanDiff, counts: &Counts, has_changes: bool) -> String {
 
 /// Check counts per instance (an object without instances counts once, as the format's
 /// documentation recommends), with failing and unknown instances listed.
-fn checks(plan: &PlanDiff, tight: usize) -> Checks {
+fn checks(plan: &PlanHead, tight: usize) -> Checks {
     let mut checks = Checks::default();
     for object in &plan.checks {
         let single;
@@ -938,7 +938,7 @@ fn shorten(message: &str, max: usize) -> String {
     short
 }
 
-fn footer(plans: &[&PlanDiff], meta: &Meta, log_version: Option<&str>) -> Footer {
+fn footer(plans: &[&PlanHead], meta: &Meta, log_version: Option<&str>) -> Footer {
     // Versions come from the plan or log as written: one line each, as the footer is.
     let mut terraform_versions: Vec<String> = Vec::new();
     // A failed plan has no plan JSON: its log's `version` message names Terraform.

@@ -1,4 +1,4 @@
-//! Render stage, Markdown: one or more plans (each a [`crate::diff::PlanDiff`] head and
+//! Render stage, Markdown: one or more plans (each a [`crate::diff::PlanHead`] head and
 //! its [`crate::diff::ResourceChanges`]) → the pull-request comment, through Handlebars
 //! templates, within a size limit. Only the resource changes the size budget measures or
 //! the comment shows are diffed ([`source`]).
@@ -241,7 +241,7 @@ mod tests {
         let (resources, drift) = (differ.lazy(), differ.drift(head.mode).unwrap());
         let plans = [NamedPlan {
             name: "p",
-            diff: &head,
+            head: &head,
             changes: crate::diff::Changes {
                 resources: &resources,
                 drift: &drift,

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::ops::Deref;
 use std::rc::Rc;
 
-use crate::diff::{ChangeList, Changes, PlanDiff, ResourceChanges, ResourceDiff, ResourceSummary};
+use crate::diff::{ChangeList, Changes, PlanHead, ResourceChanges, ResourceDiff, ResourceSummary};
 use crate::error::Result;
 
 /// A plan with its name.
@@ -16,9 +16,8 @@ use crate::error::Result;
 pub struct NamedPlan<'a> {
     /// Display name.
     pub name: &'a str,
-    /// Everything but the resource changes and drift (its `resources` and `drift` are
-    /// not read).
-    pub diff: &'a PlanDiff,
+    /// Everything but the resource changes and drift.
+    pub head: &'a PlanHead,
     /// The resource changes and drift.
     pub changes: Changes<'a>,
 }
@@ -67,8 +66,8 @@ impl<'a> Plans<'a> {
     }
 
     /// Plan `p`'s head (drift, outputs, checks…).
-    pub fn head(&self, p: usize) -> &'a PlanDiff {
-        self.named[p].diff
+    pub fn head(&self, p: usize) -> &'a PlanHead {
+        self.named[p].head
     }
 
     /// Plan `p`'s list `list`.

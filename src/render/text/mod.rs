@@ -1,4 +1,5 @@
-//! Text renderer: a [`PlanDiff`] as `terraform show PLANFILE` prints it (colour off).
+//! Text renderer: a plan's diff (a [`PlanHead`] and its [`Changes`]) as `terraform show
+//! PLANFILE` prints it (colour off).
 //!
 //! Contract: byte-identical to the newest Terraform for every plan Terraform itself can
 //! render; sections in Terraform's order: version warning, drift, no-changes text,
@@ -6,7 +7,7 @@
 //! summary, actions invoked from the command line, outputs. [`write_plan`] writes
 //! to a caller's sink as it goes, taking the resource diffs from a [`ResourceChanges`] in
 //! plan order (the differ's computes them a chunk at a time, so a huge plan is never all in
-//! memory); [`render_plan`] returns the text of a whole `PlanDiff`.
+//! memory); [`render_plan`] returns the text of a whole [`PlanDiff`].
 
 mod invocations;
 mod out;
@@ -19,8 +20,8 @@ use std::io;
 
 use crate::concurrency::PART;
 use crate::diff::{
-    Action, Changes, DeferredDiff, DiffedPlan, PlanDiff, PlanMode, ResourceAction, ResourceChanges,
-    ResourceDiff, ResourceSummary, Tool,
+    Action, Changes, DeferredDiff, DiffedPlan, PlanDiff, PlanHead, PlanMode, ResourceAction,
+    ResourceChanges, ResourceDiff, ResourceSummary, Tool,
 };
 use crate::error::{Error, Result};
 pub use invocations::invocation_text;
@@ -65,7 +66,7 @@ pub fn deferred_text(d: &DeferredDiff, compact: bool) -> MarkedText {
 }
 
 /// The "Changes to Outputs" lines (empty when no output changes).
-pub fn outputs_text(plan: &PlanDiff, compact: bool) -> MarkedText {
+pub fn outputs_text(plan: &PlanHead, compact: bool) -> MarkedText {
     MarkedText::from_out(render_outputs(plan, &Out::marked(), compact))
 }
 
@@ -73,7 +74,7 @@ pub fn outputs_text(plan: &PlanDiff, compact: bool) -> MarkedText {
 pub fn render_plan(plan: &PlanDiff) -> String {
     let mut text = Vec::new();
     // Writing to memory cannot fail, and the resources are already diffed.
-    let _ = write_plan(plan, DiffedPlan::new(plan).changes(), &mut text);
+    let _ = write_plan(&plan.head, DiffedPlan::new(plan).changes(), &mut text);
     String::from_utf8(text).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
@@ -96,7 +97,7 @@ const FLUSH_AT: usize = 1 << 16;
 /// section but the resource changes and drift (its `resources` and `drift` are not
 /// read), and `lists` gives those (they may be the differ's, computing them a chunk at a
 /// time as they are written).
-pub fn write_plan(plan: &PlanDiff, lists: Changes<'_>, sink: &mut dyn io::Write) -> Result<()> {
+pub fn write_plan(plan: &PlanHead, lists: Changes<'_>, sink: &mut dyn io::Write) -> Result<()> {
     let resources = lists.resources;
     let tool = plan.tool;
     let name = tool.name();
@@ -358,7 +359,7 @@ impl Counts {
 
 /// Plans from a newer format than this renderer knows get Terraform's warning. (Like
 /// Terraform, the comparison is numeric, so "1.10" counts as older than "1.2".)
-fn version_warning(out: &mut String, plan: &PlanDiff) {
+fn version_warning(out: &mut String, plan: &PlanHead) {
     let newer = plan
         .format_version
         .parse::<f64>()
@@ -373,7 +374,7 @@ fn version_warning(out: &mut String, plan: &PlanDiff) {
 fn render_drift(
     out: &mut Out,
     sink: &mut dyn io::Write,
-    plan: &PlanDiff,
+    plan: &PlanHead,
     lists: Changes<'_>,
 ) -> Result<bool> {
     let summaries = lists.drift.summaries();
@@ -407,12 +408,12 @@ fn render_drift(
 
 /// No resource change other than no-op (moves count as changes) and no output change:
 /// Terraform then hides drift in a normal plan (the text and the comment alike).
-pub fn plan_is_empty(plan: &PlanDiff, resources: &dyn ResourceChanges) -> Result<bool> {
+pub fn plan_is_empty(plan: &PlanHead, resources: &dyn ResourceChanges) -> Result<bool> {
     let outputs_quiet = plan.outputs.iter().all(|o| o.diff.action == Action::NoOp);
     Ok(outputs_quiet && resources.bodies_quiet()?)
 }
 
-fn render_deferred_section(out: &mut Out, plan: &PlanDiff) -> bool {
+fn render_deferred_section(out: &mut Out, plan: &PlanHead) -> bool {
     if plan.deferred.is_empty() {
         return false;
     }
@@ -428,7 +429,7 @@ fn render_deferred_section(out: &mut Out, plan: &PlanDiff) -> bool {
 }
 
 /// The output change lines (no trailing newline), in a buffer like `like`.
-pub(crate) fn render_outputs(plan: &PlanDiff, like: &Out, compact: bool) -> Out {
+pub(crate) fn render_outputs(plan: &PlanHead, like: &Out, compact: bool) -> Out {
     let names: Vec<std::borrow::Cow<'_, str>> = plan
         .outputs
         .iter()
