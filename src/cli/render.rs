@@ -10,7 +10,7 @@ use super::{read_input, read_input_at_most, CommonArgs, Format, PlanArg, RenderA
 use crate::diff::{Changes, PlanHead, ResourceChanges};
 use crate::differ::Differ;
 use crate::error::{Error, Result};
-use crate::plan::{parse_plan, parse_plan_on_this_thread};
+use crate::plan::parse_plan;
 use crate::policy::Violation;
 use crate::render::html::preview_page;
 use crate::render::markdown::marker::{marker_line, plan_sha256, MarkerData};
@@ -36,9 +36,8 @@ pub(super) struct Loaded<'l> {
 /// about 0.55 ms per MB (SHA-256 with the CPU's instructions); the comment's render a few
 /// milliseconds whatever the plan's size (it diffs only what it shows): 6–7 ms on 10k
 /// creates (9.4 MB), 3 ms on 10k replacements (16.7 MB). Below, the hash fits beside the
-/// render and the parse has both cores; above, a hash left for the render would outlast
-/// it (100k creates: 0.11 s hashed beside the parse, 0.13 s after it), and the parse keeps
-/// to one thread (on two, beside the hash, it slowed the hash down more than it gained).
+/// render; above, a hash left for the render would outlast
+/// it (100k creates: 0.11 s hashed beside the parse, 0.13 s after it).
 const HASH_BESIDE_PARSE_FROM: usize = 12 << 20;
 
 impl Loaded<'_> {
@@ -149,12 +148,7 @@ pub(super) fn with_loaded<T>(
         let mut plans = Vec::with_capacity(inputs.len());
         let mut unreadable: Unreadable = Vec::new();
         for ((arg, bytes), early) in inputs.iter().zip(hashes) {
-            // Beside a hash the parse would slow it down, and it is the longer of them.
-            let parsed = match early {
-                Some(_) => parse_plan_on_this_thread(&arg.path, bytes),
-                None => parse_plan(&arg.path, bytes),
-            };
-            let err = match parsed {
+            let err = match parse_plan(&arg.path, bytes) {
                 Ok(plan) => {
                     plans.push((arg.clone(), plan, early.unwrap_or_else(|| later(bytes))));
                     continue;

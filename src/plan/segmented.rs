@@ -68,12 +68,6 @@ impl<T> Segmented<T> {
         self.segments.iter().flatten()
     }
 
-    /// Number of segments.
-    #[cfg(test)]
-    pub(super) fn segment_count(&self) -> usize {
-        self.segments.len()
-    }
-
     /// Adds an element at the end.
     pub(super) fn push(&mut self, value: T) {
         match self.segments.last_mut() {
