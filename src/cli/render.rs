@@ -125,12 +125,7 @@ pub(super) fn with_loaded<T>(
         let bytes = read_input_at_most(&arg.path, args.max_input_size)?;
         inputs.push((arg, bytes));
     }
-    let input_bytes = inputs.iter().map(|(_, bytes)| bytes.len()).sum();
     std::thread::scope(|scope| {
-        // The templates compile on another core while the plans are parsed.
-        if let Some(templates) = templates.filter(|t| !t.is_compiled()) {
-            scope.spawn(move || templates.prepare(input_bytes));
-        }
         // A big input's hash, which takes longer than the comment's render, starts now,
         // beside the parse; a small one's once the parse (on both cores) is done.
         let hashes: Vec<Option<Sha256>> = inputs

@@ -22,9 +22,6 @@ pub mod source;
 pub mod templates;
 pub mod words;
 
-use std::cell::RefCell;
-use std::thread::ScopedJoinHandle;
-
 use crate::error::Result;
 use budget::{effective_limit, measure, Sizes};
 use catalog::Catalog;
@@ -32,7 +29,6 @@ pub use context::{Context, Meta};
 pub use extras::Extras;
 pub use source::NamedPlan;
 use source::Plans;
-use templates::Renderer;
 pub use templates::{Source, TemplateSet};
 
 /// GitHub's limit on a comment body, in characters.
@@ -90,44 +86,14 @@ pub fn render_comment_with(
     let max_chars = max_chars.max(MIN_MAX_CHARS);
     let plans = Plans::new(plans);
     let catalog = Catalog::new(&plans)?;
-    let entries = catalog.entries.len();
-    std::thread::scope(|scope| {
-        // Compiling the templates takes milliseconds (handlebars' parser is slow on long
-        // templates): it runs on another core while the budget diffs and measures entries.
-        let compiling = (!templates.is_compiled())
-            .then(|| scope.spawn(|| templates.registry_for(entries).map(drop)));
-        let registry = Registry {
-            templates,
-            entries,
-            compiling: RefCell::new(compiling),
-        };
-        fit(&plans, &catalog, &registry, meta, extras, max_chars)
-    })
-}
-
-/// The template registry, compiled on another thread until first needed.
-struct Registry<'s, 'scope> {
-    templates: &'s TemplateSet,
-    entries: usize,
-    compiling: RefCell<Option<ScopedJoinHandle<'scope, Result<()>>>>,
-}
-
-impl<'s> Registry<'s, '_> {
-    fn get(&self) -> Result<Renderer<'s>> {
-        if let Some(thread) = self.compiling.borrow_mut().take() {
-            thread
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
-        }
-        self.templates.registry_for(self.entries)
-    }
+    fit(&plans, &catalog, templates, meta, extras, max_chars)
 }
 
 /// Renders the fullest comment within `max_chars` (see [`budget`]).
 fn fit(
     plans: &Plans<'_>,
     catalog: &Catalog,
-    registry: &Registry<'_, '_>,
+    templates: &TemplateSet,
     meta: &Meta,
     extras: &Extras<'_>,
     max_chars: usize,
@@ -143,7 +109,10 @@ fn fit(
             plan.truncation,
             (extras, max_chars),
         )?;
-        let markdown = registry.get()?.render(&context)?;
+        // Compiled on first use (see `TemplateSet::registry_for`).
+        let markdown = templates
+            .registry_for(catalog.entries.len())?
+            .render(&context)?;
         let markdown = marker::end_with_marker(markdown, &context.marker);
         Ok(Comment { markdown, context })
     };
