@@ -3,14 +3,14 @@
 
 use std::io::Write;
 use std::path::Path;
-use std::sync::{mpsc, Mutex, OnceLock};
 
 use super::gates::LoadedLog;
 use super::{read_input, read_input_at_most, CommonArgs, Format, PlanArg, RenderArgs};
+use crate::concurrency;
 use crate::diff::{Changes, PlanHead, ResourceChanges};
 use crate::differ::Differ;
 use crate::error::{Error, Result};
-use crate::plan::parse_plan;
+use crate::plan::{parse_plan, Plan};
 use crate::policy::Violation;
 use crate::render::html::preview_page;
 use crate::render::markdown::marker::{marker_line, plan_sha256, MarkerData};
@@ -28,17 +28,9 @@ pub(super) struct Loaded<'l> {
     pub resources: Box<dyn ResourceChanges + Sync + 'l>,
     /// The drift shown, each diff made on demand like the resource changes'.
     pub drift: Box<dyn ResourceChanges + Sync + 'l>,
-    /// The input's SHA-256 (empty when not asked for).
-    pub sha256: Sha256,
+    /// The input's SHA-256 for the marker (empty when not asked for).
+    pub sha256: String,
 }
-
-/// Inputs from this size have their marker hash computed beside the parse. The hash takes
-/// about 0.55 ms per MB (SHA-256 with the CPU's instructions); the comment's render a few
-/// milliseconds whatever the plan's size (it diffs only what it shows): 6–7 ms on 10k
-/// creates (9.4 MB), 3 ms on 10k replacements (16.7 MB). Below, the hash fits beside the
-/// render; above, a hash left for the render would outlast
-/// it (100k creates: 0.11 s hashed beside the parse, 0.13 s after it).
-const HASH_BESIDE_PARSE_FROM: usize = 12 << 20;
 
 impl Loaded<'_> {
     /// The resource changes and drift, as renderers read them.
@@ -50,42 +42,16 @@ impl Loaded<'_> {
     }
 }
 
-/// An input's SHA-256 for the marker, computed on another core while the comment renders
-/// ([`Marked::render`]), begun beside the parse for a big input.
-pub(super) struct Sha256 {
-    coming: Mutex<Option<mpsc::Receiver<String>>>,
-    value: OnceLock<String>,
-}
-
-impl Sha256 {
-    /// The hash of `bytes`, begun on a thread of `scope`.
-    fn spawn<'s>(scope: &'s std::thread::Scope<'s, '_>, bytes: &'s [u8]) -> Sha256 {
-        let (send, coming) = mpsc::sync_channel(1);
-        // Beside the parse or the render.
-        scope.spawn(move || send.send(plan_sha256(bytes)));
-        Sha256 {
-            coming: Mutex::new(Some(coming)),
-            value: OnceLock::new(),
+/// The plan in `bytes` (read from `path`, named in errors) and, when `hash` asks for it,
+/// its SHA-256 for the marker, computed beside the parse (docs/performance.md).
+fn parse_and_hash<'b>(path: &str, bytes: &'b [u8], hash: bool) -> (Result<Plan<'b>>, String) {
+    match hash {
+        true => {
+            let (sha256, plan) =
+                concurrency::beside(|| plan_sha256(bytes), || parse_plan(path, bytes));
+            (plan, sha256)
         }
-    }
-
-    /// No hash (none was asked for).
-    fn none() -> Sha256 {
-        Sha256 {
-            coming: Mutex::new(None),
-            value: OnceLock::from(String::new()),
-        }
-    }
-
-    /// The hash, once computed.
-    pub(super) fn get(&self) -> &str {
-        self.value.get_or_init(|| {
-            let coming = self.coming.lock().map(|mut c| c.take()).ok().flatten();
-            // A hash thread that panicked sent nothing; the scope reports its panic.
-            coming
-                .and_then(|c| c.recv().ok())
-                .expect("the hash thread ended without its hash")
-        })
+        false => (parse_plan(path, bytes), String::new()),
     }
 }
 
@@ -125,91 +91,76 @@ pub(super) fn with_loaded<T>(
         let bytes = read_input_at_most(&arg.path, args.max_input_size)?;
         inputs.push((arg, bytes));
     }
-    std::thread::scope(|scope| {
-        // A big input's hash, which takes longer than the comment's render, starts now,
-        // beside the parse; a small one's once the parse (on both cores) is done.
-        let hashes: Vec<Option<Sha256>> = inputs
-            .iter()
-            .map(|(_, bytes)| {
-                let early = hash && bytes.len() >= HASH_BESIDE_PARSE_FROM;
-                early.then(|| Sha256::spawn(scope, bytes))
-            })
-            .collect();
-        let later = |bytes| match hash {
-            true => Sha256::spawn(scope, bytes),
-            false => Sha256::none(),
-        };
-        // Each plan read: its argument, the plan, its hash.
-        let mut plans = Vec::with_capacity(inputs.len());
-        let mut unreadable: Unreadable = Vec::new();
-        for ((arg, bytes), early) in inputs.iter().zip(hashes) {
-            let err = match parse_plan(&arg.path, bytes) {
-                Ok(plan) => {
-                    plans.push((arg.clone(), plan, early.unwrap_or_else(|| later(bytes))));
-                    continue;
-                }
-                Err(err) => err,
-            };
-            let Some(documents) = crate::plan::documents::split(bytes) else {
-                unreadable.push((arg.name.clone(), err));
+    // Each plan read: its argument, the plan, its hash.
+    let mut plans = Vec::with_capacity(inputs.len());
+    let mut unreadable: Unreadable = Vec::new();
+    for (arg, bytes) in &inputs {
+        let err = match parse_and_hash(&arg.path, bytes, hash) {
+            (Ok(plan), sha256) => {
+                plans.push((arg.clone(), plan, sha256));
                 continue;
-            };
-            for (n, document) in documents.iter().enumerate() {
-                let doc_arg = document_arg(arg, n + 1, document.label);
-                let place = format!("{}: document {} ({})", arg.path, n + 1, doc_arg.name);
-                match parse_plan(&place, document.bytes) {
-                    Ok(plan) => plans.push((doc_arg, plan, later(document.bytes))),
-                    Err(err) => unreadable.push((doc_arg.name, err)),
-                }
+            }
+            (Err(err), _) => err,
+        };
+        let Some(documents) = crate::plan::documents::split(bytes) else {
+            unreadable.push((arg.name.clone(), err));
+            continue;
+        };
+        for (n, document) in documents.iter().enumerate() {
+            let doc_arg = document_arg(arg, n + 1, document.label);
+            let place = format!("{}: document {} ({})", arg.path, n + 1, doc_arg.name);
+            match parse_and_hash(&place, document.bytes, hash) {
+                (Ok(plan), sha256) => plans.push((doc_arg, plan, sha256)),
+                (Err(err), _) => unreadable.push((doc_arg.name, err)),
             }
         }
-        // One plan, or none readable: its error, before any output.
-        if !unreadable.is_empty() && plans.is_empty() {
-            return Err(unreadable.swap_remove(0).1);
+    }
+    // One plan, or none readable: its error, before any output.
+    if !unreadable.is_empty() && plans.is_empty() {
+        return Err(unreadable.swap_remove(0).1);
+    }
+    let mut hashes = Vec::with_capacity(plans.len());
+    let (plan_args, plans): (Vec<PlanArg>, Vec<_>) = plans
+        .into_iter()
+        .map(|(arg, plan, sha256)| {
+            hashes.push(sha256);
+            (arg, plan)
+        })
+        .unzip();
+    let differs: Vec<Differ> = plan_args
+        .iter()
+        .zip(&plans)
+        .map(|(arg, plan)| {
+            Differ::new(&arg.path, plan, schemas.as_ref()).with_tool(args.tool.tool())
+        })
+        .collect();
+    let mut loaded = Vec::with_capacity(differs.len());
+    for ((arg, sha256), differ) in plan_args.iter().zip(hashes).zip(&differs) {
+        let head = differ.head(mode)?;
+        if head.provider_sensitivity_unknown {
+            warn_provider_sensitivity(&arg.path, head.terraform_version.as_deref());
         }
-        let mut hashes = Vec::with_capacity(plans.len());
-        let (plan_args, plans): (Vec<PlanArg>, Vec<_>) = plans
-            .into_iter()
-            .map(|(arg, plan, sha256)| {
-                hashes.push(sha256);
-                (arg, plan)
-            })
-            .unzip();
-        let differs: Vec<Differ> = plan_args
-            .iter()
-            .zip(&plans)
-            .map(|(arg, plan)| {
-                Differ::new(&arg.path, plan, schemas.as_ref()).with_tool(args.tool.tool())
-            })
-            .collect();
-        let mut loaded = Vec::with_capacity(differs.len());
-        for ((arg, sha256), differ) in plan_args.iter().zip(hashes).zip(&differs) {
-            let head = differ.head(mode)?;
-            if head.provider_sensitivity_unknown {
-                warn_provider_sensitivity(&arg.path, head.terraform_version.as_deref());
-            }
-            let drift = Box::new(differ.drift(head.mode)?);
-            loaded.push(Loaded {
-                arg: arg.clone(),
-                head,
-                resources: Box::new(differ.lazy()),
-                drift,
-                sha256,
-            });
-        }
-        let shown: Vec<(String, String)> = unreadable
-            .iter()
-            .map(|(name, err)| (name.clone(), err.to_string()))
-            .collect();
-        let result = run(&loaded, &shown);
-        match unreadable.is_empty() {
-            true => result,
-            // After the output (and the comment posted): exit 2 naming each one.
-            false => Err(Error::Unreadable(
-                unreadable.into_iter().map(|(_, e)| e).collect(),
-            )),
-        }
-    })
+        let drift = Box::new(differ.drift(head.mode)?);
+        loaded.push(Loaded {
+            arg: arg.clone(),
+            head,
+            resources: Box::new(differ.lazy()),
+            drift,
+            sha256,
+        });
+    }
+    let shown: Vec<(String, String)> = unreadable
+        .iter()
+        .map(|(name, err)| (name.clone(), err.to_string()))
+        .collect();
+    let result = run(&loaded, &shown);
+    match unreadable.is_empty() {
+        true => result,
+        // After the output (and the comment posted): exit 2 naming each one.
+        false => Err(Error::Unreadable(
+            unreadable.into_iter().map(|(_, e)| e).collect(),
+        )),
+    }
 }
 
 /// Says on standard error that a plan's provider-declared secrets cannot be recognised
@@ -410,8 +361,7 @@ fn default_key(loaded: &[Loaded<'_>]) -> String {
         .join("+")
 }
 
-/// What a comment is rendered from: [`Marked::render`] renders it while the markers'
-/// hashes are computed.
+/// What a comment is rendered from ([`Marked::render`]).
 pub(super) struct Marked<'m, 'l> {
     pub args: &'m CommonArgs,
     pub loaded: &'m [Loaded<'l>],
@@ -421,40 +371,17 @@ pub(super) struct Marked<'m, 'l> {
 }
 
 impl Marked<'_, '_> {
-    /// The comment within `max_chars`, and its metadata. It is rendered before the
-    /// plans' hashes are known, while they are computed, with a marker whose hash is
-    /// zeros: the same length, which is all the size budget needs; the real marker then
-    /// takes its place.
+    /// The comment within `max_chars`, and its metadata.
     pub(super) fn render(&self, max_chars: usize) -> Result<(Meta, Comment)> {
-        let (args, loaded, log) = (self.args, self.loaded, self.log);
-        let pending = meta_with(args, loaded, log, |_| ZEROS);
-        let plans = named(loaded);
-        let comment =
-            render_comment_with(&plans, &pending, self.extras, self.templates, max_chars)?;
-        let meta = meta(args, loaded, log);
-        let comment = match comment.with_marker(&pending.marker, &meta.marker) {
-            Some(comment) => comment,
-            None => render_comment_with(&plans, &meta, self.extras, self.templates, max_chars)?,
-        };
+        let meta = meta(self.args, self.loaded, self.log);
+        let plans = named(self.loaded);
+        let comment = render_comment_with(&plans, &meta, self.extras, self.templates, max_chars)?;
         Ok((meta, comment))
     }
 }
 
-/// A SHA-256 in hex, all zeros.
-const ZEROS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
-
 /// The comment's metadata; its marker identifies the plans by their hashes.
 fn meta(args: &CommonArgs, loaded: &[Loaded<'_>], log: Option<&LoadedLog>) -> Meta {
-    meta_with(args, loaded, log, |l| l.sha256.get())
-}
-
-/// [`meta`] with the plans' hashes from `sha256`.
-fn meta_with<'l>(
-    args: &CommonArgs,
-    loaded: &'l [Loaded<'_>],
-    log: Option<&LoadedLog>,
-    sha256: impl Fn(&'l Loaded<'_>) -> &'l str,
-) -> Meta {
     let run = super::run_info(&|name| std::env::var(name).ok());
     // A failed plan's comment has the key its plan's comment would have (`NAME=`, else the
     // path), so that each run updates the other's comment in place.
@@ -466,11 +393,11 @@ fn meta_with<'l>(
     });
     let plan_sha256 = match (loaded, failed) {
         (_, Some(log)) => log.sha256.clone(),
-        ([one], None) => sha256(one).to_string(),
+        ([one], None) => one.sha256.clone(),
         (many, None) => {
             let lines: String = many
                 .iter()
-                .map(|l| format!("{}={}\n", l.arg.name, sha256(l)))
+                .map(|l| format!("{}={}\n", l.arg.name, l.sha256))
                 .collect();
             plan_sha256(serde_json::to_string(&lines).unwrap_or_default().as_bytes())
         }

@@ -45,25 +45,6 @@ pub struct Comment {
     pub context: Context,
 }
 
-impl Comment {
-    /// The comment with `marker` in place of `rendered_with`, a marker line of the same
-    /// length (so the size budget still holds), on its last line; `None` when the lengths
-    /// differ or the last line is not `rendered_with`. Only the last line is replaced: a
-    /// copy of the marker in plan text stays the text it was.
-    pub fn with_marker(mut self, rendered_with: &str, marker: &str) -> Option<Comment> {
-        let at = self.markdown.rfind(rendered_with)?;
-        let after = &self.markdown[at + rendered_with.len()..];
-        let on_last_line = self.markdown[..at].ends_with('\n') || at == 0;
-        if rendered_with.len() != marker.len() || !after.trim().is_empty() || !on_last_line {
-            return None;
-        }
-        self.markdown
-            .replace_range(at..at + rendered_with.len(), marker);
-        self.context.marker = marker.to_string();
-        Some(self)
-    }
-}
-
 /// Renders the comment for `plans` within `max_chars` (at least [`MIN_MAX_CHARS`]).
 pub fn render_comment(
     plans: &[NamedPlan<'_>],
@@ -194,42 +175,4 @@ fn minimal(floor: Comment, max_chars: usize) -> Comment {
     markdown.push_str(&context.marker);
     markdown.push('\n');
     Comment { markdown, context }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_marker_takes_the_place_of_one_as_long() {
-        let plan =
-            crate::plan::parse_plan("p.json", br#"{"format_version":"1.2","errored":false}"#)
-                .unwrap();
-        let differ = crate::differ::Differ::new("p.json", &plan, None);
-        let head = differ.head(None).unwrap();
-        let (resources, drift) = (differ.lazy(), differ.drift(head.mode).unwrap());
-        let plans = [NamedPlan {
-            name: "p",
-            head: &head,
-            changes: crate::diff::Changes {
-                resources: &resources,
-                drift: &drift,
-            },
-        }];
-        let meta = |marker: &str| Meta {
-            marker: marker.to_string(),
-            ..Meta::default()
-        };
-        let templates = TemplateSet::default();
-        let render = |marker| render_comment(&plans, &meta(marker), &templates, 65_536).unwrap();
-        let (pending, real) = ("<!-- planmark:v1 0000 -->", "<!-- planmark:v1 abcd -->");
-        let marked = render(pending).with_marker(pending, real).unwrap();
-        let expected = render(real);
-        assert_eq!(marked.markdown, expected.markdown);
-        assert_eq!(marked.context.marker, real);
-        assert!(marked.markdown.contains(real) && !marked.markdown.contains(pending));
-        assert!(render(pending)
-            .with_marker(pending, "<!-- longer -->x")
-            .is_none());
-    }
 }
