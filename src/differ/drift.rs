@@ -11,6 +11,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
+use super::plan::summary;
 use super::{Differ, Relevance};
 use crate::diff::{Action, PlanMode, ResourceChanges, ResourceDiff, ResourceSummary};
 use crate::error::Result;
@@ -111,16 +112,7 @@ impl<'p, 'a> Differ<'p, 'a> {
             })?;
             shown
         };
-        drift.summaries = Vec::with_capacity(shown.len());
-        drift.summaries.extend(shown.iter().map(|&k| {
-            let entry = &entries[k];
-            ResourceSummary {
-                action: entry.action,
-                data_source: entry.data_source,
-                moved: entry.moved,
-                importing: entry.importing,
-            }
-        }));
+        drift.summaries = shown.iter().map(|&k| summary(&entries[k])).collect();
         drift.shown = shown;
         Ok(drift)
     }

@@ -15,7 +15,7 @@ use crate::diff::{
     ResourceDiff, ResourceSummary, Tool,
 };
 use crate::error::{Error, Result};
-use crate::plan::{sensitive_outputs, ChangeList, ParsedChange, Plan, ResourceChange};
+use crate::plan::{sensitive_outputs, ChangeEntry, ChangeList, ParsedChange, Plan, ResourceChange};
 use crate::schema::ProviderSchemas;
 use crate::value::{ParseError, Value};
 
@@ -192,21 +192,7 @@ impl<'p, 'a> Differ<'p, 'a> {
 
     /// One summary per resource change, in plan order, without diffing any.
     pub fn summaries(&self) -> Vec<ResourceSummary> {
-        // Sized up front: the segmented list's iterator does not know its length, and a
-        // vector grown by doubling leaves its earlier copies in the allocator's memory.
-        let mut summaries = Vec::with_capacity(self.plan.resource_changes.len());
-        summaries.extend(
-            self.plan
-                .resource_changes
-                .iter()
-                .map(|entry| ResourceSummary {
-                    action: entry.action,
-                    data_source: entry.data_source,
-                    moved: entry.moved,
-                    importing: entry.importing,
-                }),
-        );
-        summaries
+        self.plan.resource_changes.iter().map(summary).collect()
     }
 
     /// The resource changes as a renderer reads them, each diffed only when asked.
@@ -274,6 +260,16 @@ impl ResourceChanges for Lazy<'_, '_, '_> {
         self.differ
             .header_entry(ChangeList::Changes, i)
             .map(Cow::Owned)
+    }
+}
+
+/// What a plan's summary needs of a resource change entry (read without diffing it).
+pub(super) fn summary(entry: &ChangeEntry<'_>) -> ResourceSummary {
+    ResourceSummary {
+        action: entry.action,
+        data_source: entry.data_source,
+        moved: entry.moved,
+        importing: entry.importing,
     }
 }
 

@@ -13,7 +13,7 @@
 use serde::{Deserialize, Deserializer};
 
 use super::actions::ResourceAction;
-use super::model::{Plan, ResourceChange, Segmented, Str};
+use super::model::{Plan, ResourceChange, Str};
 use super::reread::{self, ReadChange};
 use super::values::ParsedChange;
 use crate::value::ParseError;
@@ -29,7 +29,7 @@ pub enum ChangeList {
 
 impl<'a> Plan<'a> {
     /// The entries of `list`.
-    pub fn entries(&self, list: ChangeList) -> &Segmented<ChangeEntry<'a>> {
+    pub fn entries(&self, list: ChangeList) -> &[ChangeEntry<'a>] {
         match list {
             ChangeList::Changes => &self.resource_changes,
             ChangeList::Drift => &self.resource_drift,

@@ -11,7 +11,6 @@ mod entries;
 mod invocations;
 mod model;
 mod reread;
-mod segmented;
 mod tool;
 mod values;
 

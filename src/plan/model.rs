@@ -17,7 +17,6 @@ pub(super) type Str<'a> = Cow<'a, str>;
 
 pub use super::entries::ChangeEntry;
 pub use super::invocations::{ActionInvocation, InvokeTrigger, LifecycleTrigger};
-pub use super::segmented::Segmented;
 
 /// The whole plan document.
 #[derive(Debug, Deserialize)]
@@ -33,13 +32,13 @@ pub struct Plan<'a> {
     pub variables: BTreeMap<Str<'a>, Variable<'a>>,
     /// Planned changes, in Terraform's order (sorted by address, then deposed key), each
     /// read in full again when diffed ([`Plan::read_change`]).
-    #[serde(borrow, default)]
-    pub resource_changes: Segmented<ChangeEntry<'a>>,
+    #[serde(borrow, default, deserialize_with = "null_as_default")]
+    pub resource_changes: Vec<ChangeEntry<'a>>,
     /// Changes detected outside Terraform, kept as small as `resource_changes` and read in
     /// full again when diffed ([`Plan::read_change`]): a plan may drift as much as
     /// it changes.
-    #[serde(borrow, default)]
-    pub resource_drift: Segmented<ChangeEntry<'a>>,
+    #[serde(borrow, default, deserialize_with = "null_as_default")]
+    pub resource_drift: Vec<ChangeEntry<'a>>,
     /// Which drifted attributes contributed to the plan.
     #[serde(borrow, default, deserialize_with = "null_as_default")]
     pub relevant_attributes: Vec<RelevantAttribute<'a>>,
