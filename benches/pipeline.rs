@@ -126,7 +126,7 @@ fn pipeline(c: &mut Criterion) {
                 let drift = differ.drift(head.mode).expect("diffs");
                 let plans = [NamedPlan {
                     name: "plan",
-                    diff: &head,
+                    head: &head,
                     changes: planmark::diff::Changes {
                         resources: &resources,
                         drift: &drift,

@@ -102,7 +102,7 @@ fn run() -> Result<(), String> {
         let t = Instant::now();
         let plans = [NamedPlan {
             name: &plan_path,
-            diff: &head,
+            head: &head,
             changes,
         }];
         let comment =

@@ -90,7 +90,7 @@ fn render_all(diff: &planmark::diff::PlanDiff, max_chars: usize) {
     let lists = planmark::diff::DiffedPlan::new(diff);
     let plans = [NamedPlan {
         name: "fuzz",
-        diff,
+        head: lists.head,
         changes: lists.changes(),
     }];
     let comment = render_comment(&plans, &meta, &TemplateSet::default(), max_chars)

@@ -21,11 +21,12 @@
 //! 6. `cli`/`main`: flags and the Actions environment turned into the pipeline's options,
 //!    the publisher called, exit codes.
 //!
-//! `cores` is runtime support for the stages that use several threads: each worker is
-//! moved to its own core as it starts.
+//! [`concurrency`] is runtime support, the one place work runs on several threads: a
+//! stage hands it independent parts (every resource change of a huge plan) and gets the
+//! results back in order.
 
 pub mod cli;
-mod cores;
+pub mod concurrency;
 pub mod diff;
 pub mod differ;
 pub mod encoding;

@@ -8,7 +8,7 @@
 
 use std::fmt;
 
-use crate::diff::{Changes, CheckStatus, PlanDiff, PlanMode, ResourceSummary};
+use crate::diff::{Changes, CheckStatus, PlanHead, PlanMode, ResourceSummary};
 use crate::plan::ResourceAction;
 
 /// A `--fail-on` rule.
@@ -88,7 +88,7 @@ impl fmt::Display for Violation {
 
 /// A plan as the gates read it: its name, its head (outputs, checks) and its resource
 /// changes and drift (only their summaries, addresses and types are read: no diff).
-pub type Gated<'a> = (&'a str, &'a PlanDiff, Changes<'a>);
+pub type Gated<'a> = (&'a str, &'a PlanHead, Changes<'a>);
 
 /// The violations of `policy` by `plans`; names are used when there are several plans.
 pub fn evaluate(policy: &Policy, plans: &[Gated<'_>]) -> Vec<Violation> {
@@ -217,7 +217,7 @@ fn destroys(action: &ResourceAction) -> bool {
 }
 
 /// Failing or erroring check instances (the object itself when it has none).
-fn failing_checks(plan: &PlanDiff) -> Vec<(&str, CheckStatus)> {
+fn failing_checks(plan: &PlanHead) -> Vec<(&str, CheckStatus)> {
     let bad = |s: CheckStatus| matches!(s, CheckStatus::Fail | CheckStatus::Error);
     let mut out = Vec::new();
     for object in &plan.checks {
@@ -241,7 +241,7 @@ fn failing_checks(plan: &PlanDiff) -> Vec<(&str, CheckStatus)> {
 /// Would applying change anything? The same rule as the comment's verdict: a resource
 /// action (or a move or import), a changed output, an action to invoke, or drift in a
 /// refresh-only plan.
-pub fn has_changes(plan: &PlanDiff, changes: Changes<'_>) -> bool {
+pub fn has_changes(plan: &PlanHead, changes: Changes<'_>) -> bool {
     let resource = changes
         .resources
         .summaries()

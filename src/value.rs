@@ -319,35 +319,6 @@ pub(crate) fn letter_escape(letter: u8) -> Option<char> {
     })
 }
 
-/// The string whose contents start at `at` (after its opening quote) decoded, with the
-/// offset just past its closing quote, in one pass, if its escapes are all of one letter
-/// (`\"`, `\n`, ...); `None` for a `\u` escape, another escape, a control character or
-/// no closing quote. For an escaped string where a `\u` escape is left to someone else.
-pub(crate) fn decode_letter_escapes(text: &str, at: usize) -> Option<(String, usize)> {
-    let bytes = text.as_bytes();
-    let mut decoded = String::new();
-    // Plain bytes from `run` to `pos` are copied at the next quote or backslash (both
-    // ASCII, so both ends are character boundaries).
-    let (mut run, mut pos) = (at, at);
-    loop {
-        pos = plain_run_end(bytes, pos);
-        match *bytes.get(pos)? {
-            b'"' => {
-                decoded.push_str(text.get(run..pos)?);
-                return Some((decoded, pos + 1));
-            }
-            b'\\' => {
-                decoded.push_str(text.get(run..pos)?);
-                decoded.push(letter_escape(*bytes.get(pos + 1)?)?);
-                pos += 2;
-                run = pos;
-            }
-            0..=0x1f => return None,
-            _ => pos += 1,
-        }
-    }
-}
-
 impl<'a> Parser<'a> {
     /// A parser at the start of `text`'s first value (past any whitespace).
     fn new(text: &'a str) -> Self {
@@ -875,29 +846,6 @@ mod tests {
         assert!(walked(&deep(MAX_DEPTH)).is_ok());
         assert!(walked(&deep(MAX_DEPTH + 2)).is_err());
         assert!(Value::parse(&deep(MAX_DEPTH + 2)).is_err());
-    }
-
-    #[test]
-    fn letter_escapes_decode_as_the_parser_decodes_them() {
-        for text in [
-            r#""a\"b\\c\/d\be\ff\ng\rh\ti" tail"#,
-            r#""\\u0041 is no escape""#,
-            r#""é\n😀""#,
-            r#""\"""#,
-            r#""""#,
-        ] {
-            let (decoded, end) = decode_letter_escapes(text, 1).unwrap();
-            let close = text.rfind('"').unwrap();
-            assert_eq!(end, close + 1, "{text}");
-            assert_eq!(
-                Value::parse(&text[..end]),
-                Ok(Value::String(decoded.into())),
-                "{text}"
-            );
-        }
-        for refused in [r#""\u0041""#, r#""\x""#, "\"a\nb\"", r#""open"#, r#""a\"#] {
-            assert_eq!(decode_letter_escapes(refused, 1), None, "{refused}");
-        }
     }
 
     #[test]

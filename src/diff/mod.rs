@@ -372,8 +372,10 @@ impl ResourceSummary {
 /// A plan's resource changes as a renderer reads them: every change's summary, address
 /// and type up front, any change's diff on demand. [`Diffed`] holds a whole
 /// [`PlanDiff`]'s; the differ's lazy implementation diffs only what is asked, so a
-/// renderer that shows a few hundred changes of a huge plan diffs only those.
-pub trait ResourceChanges {
+/// renderer that shows a few hundred changes of a huge plan diffs only those. Shared
+/// between threads: a renderer that needs every diff asks for them on every core
+/// ([`crate::concurrency::map_ordered`]).
+pub trait ResourceChanges: Sync {
     /// One summary per change, in plan order.
     fn summaries(&self) -> &[ResourceSummary];
     /// The address of change `i`.
@@ -388,37 +390,6 @@ pub trait ResourceChanges {
     /// costs more than reading the rest; by default, the diff.
     fn header(&self, i: usize) -> Result<Cow<'_, ResourceDiff>> {
         self.diff(i)
-    }
-    /// Calls `visit` with the diff of each change `want` accepts, in plan order, and stops
-    /// at the first error (the first in plan order, from the diff or from `visit`). An
-    /// implementation may diff ahead on other threads while `visit` runs.
-    fn each_diff(
-        &self,
-        want: &(dyn Fn(usize) -> bool + Sync),
-        visit: &mut dyn FnMut(&ResourceDiff) -> Result<()>,
-    ) -> Result<()> {
-        for i in (0..self.summaries().len()).filter(|i| want(*i)) {
-            visit(&*self.diff(i)?)?;
-        }
-        Ok(())
-    }
-    /// Like [`ResourceChanges::each_diff`], but each diff is turned into text by `render`
-    /// (appending to the string it is given) where it is made, and `visit` gets the texts
-    /// in plan order, as pieces of one or more changes. An implementation diffing on other
-    /// threads renders there too, so the calling thread only copies text out and each
-    /// diff is dropped by the thread that made it.
-    fn each_rendered(
-        &self,
-        want: &(dyn Fn(usize) -> bool + Sync),
-        render: &(dyn Fn(&ResourceDiff, &mut String) + Sync),
-        visit: &mut dyn FnMut(&str) -> Result<()>,
-    ) -> Result<()> {
-        let mut text = String::new();
-        self.each_diff(want, &mut |diff| {
-            text.clear();
-            render(diff, &mut text);
-            visit(&text)
-        })
     }
     /// No change's body changes anything and none moves (Terraform then hides drift in a
     /// normal plan). Stops at the first change that says otherwise.
@@ -443,8 +414,11 @@ pub struct Changes<'a> {
     pub drift: &'a dyn ResourceChanges,
 }
 
-/// A whole [`PlanDiff`]'s two lists, already diffed.
+/// A whole [`PlanDiff`] as renderers read it: its head and its two lists, already
+/// diffed.
 pub struct DiffedPlan<'a> {
+    /// Its head.
+    pub head: &'a PlanHead,
     /// Its resource changes.
     pub resources: Diffed<'a>,
     /// Its drift.
@@ -455,6 +429,7 @@ impl<'a> DiffedPlan<'a> {
     /// The lists of `plan`.
     pub fn new(plan: &'a PlanDiff) -> Self {
         DiffedPlan {
+            head: &plan.head,
             resources: Diffed::new(plan),
             drift: Diffed::drift(plan),
         }
@@ -529,9 +504,11 @@ pub struct DeferredDiff {
     pub resource: ResourceDiff,
 }
 
-/// The whole plan as diff trees, ready for any renderer.
+/// A plan's diff but its resource changes and drift: what every renderer reads whole
+/// (mode, outputs, checks, deferred changes, invocations). The resource changes and drift
+/// come beside it, as [`ResourceChanges`] ([`Changes`]), each diffed when asked.
 #[derive(Debug, Clone, Serialize)]
-pub struct PlanDiff {
+pub struct PlanHead {
     /// Plan format version.
     pub format_version: String,
     /// The tool that made the plan (given or detected): its wording is used.
@@ -548,11 +525,6 @@ pub struct PlanDiff {
     pub errored: bool,
     /// Applying would change something (absent before format 1.2).
     pub applyable: Option<bool>,
-    /// Planned changes in the plan's order.
-    pub resources: Vec<ResourceDiff>,
-    /// Drift to show (already filtered by mode and relevance), in the plan's order. Left
-    /// empty by the differ's lazy path, which gives it as a [`ResourceChanges`].
-    pub drift: Vec<ResourceDiff>,
     /// Deferred changes.
     pub deferred: Vec<DeferredDiff>,
     /// Output changes sorted by name.
@@ -563,6 +535,19 @@ pub struct PlanDiff {
     pub invocations: Vec<InvocationDiff>,
     /// When the plan was made (RFC 3339), if recorded.
     pub timestamp: Option<String>,
+}
+
+/// A whole plan diffed: its head and every resource change and shown drifted resource as
+/// a tree, for a caller that holds them all (tests, benchmarks, small plans); renderers
+/// read it through [`DiffedPlan`].
+#[derive(Debug, Clone, Serialize)]
+pub struct PlanDiff {
+    /// Everything but the resource changes and drift.
+    pub head: PlanHead,
+    /// Planned changes in the plan's order.
+    pub resources: Vec<ResourceDiff>,
+    /// Drift to show (already filtered by mode and relevance), in the plan's order.
+    pub drift: Vec<ResourceDiff>,
 }
 
 /// The status of a checkable object or instance.

@@ -11,6 +11,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
+use super::plan::summary;
 use super::{Differ, Relevance};
 use crate::diff::{Action, PlanMode, ResourceChanges, ResourceDiff, ResourceSummary};
 use crate::input::error::Result;
@@ -95,30 +96,23 @@ impl<'p, 'a> Differ<'p, 'a> {
             // With no relevant attribute every attribute reads as unchanged, so the
             // entry's computed action is no-op and it drops out: only drift that matters
             // is shown.
-            let keep_part = |part: &[usize], mut keep: Vec<usize>| -> Result<Vec<usize>> {
-                for &k in part {
+            let indexes: Vec<usize> = (0..entries.len()).collect();
+            let parts: Vec<&[usize]> = indexes.chunks(crate::concurrency::PART).collect();
+            let keep_part = |part: &&[usize], mut keep: Vec<usize>| -> Result<Vec<usize>> {
+                for &k in *part {
                     if drift.diff_entry(k)?.body.action != Action::NoOp {
                         keep.push(k);
                     }
                 }
                 Ok(keep)
             };
-            self.each_part(entries.len(), &|_| true, &keep_part, &mut |keep| {
+            crate::concurrency::map_ordered(&parts, keep_part, |keep| {
                 shown.append(keep);
                 Ok(())
             })?;
             shown
         };
-        drift.summaries = Vec::with_capacity(shown.len());
-        drift.summaries.extend(shown.iter().map(|&k| {
-            let entry = &entries[k];
-            ResourceSummary {
-                action: entry.action,
-                data_source: entry.data_source,
-                moved: entry.moved,
-                importing: entry.importing,
-            }
-        }));
+        drift.summaries = shown.iter().map(|&k| summary(&entries[k])).collect();
         drift.shown = shown;
         Ok(drift)
     }
@@ -136,21 +130,6 @@ impl Drift<'_, '_, '_> {
                     .diff_entry(ChangeList::Drift, k, Relevance::Paths(&paths))
             }
         }
-    }
-
-    /// Every shown entry's diff, in plan order (for a whole [`crate::diff::PlanDiff`]).
-    pub fn diff_all(&self) -> Result<Vec<ResourceDiff>> {
-        let mut all = Vec::with_capacity(self.shown.len());
-        self.differ.each_diffed(
-            self.shown.len(),
-            &|_| true,
-            &|j| self.diff_entry(self.shown[j]),
-            &mut |diff| {
-                all.push(diff);
-                Ok(())
-            },
-        )?;
-        Ok(all)
     }
 }
 
@@ -174,27 +153,6 @@ impl ResourceChanges for Drift<'_, '_, '_> {
     fn header(&self, i: usize) -> Result<Cow<'_, ResourceDiff>> {
         let header = self.differ.header_entry(ChangeList::Drift, self.shown[i]);
         header.map(Cow::Owned)
-    }
-
-    fn each_diff(
-        &self,
-        want: &(dyn Fn(usize) -> bool + Sync),
-        visit: &mut dyn FnMut(&ResourceDiff) -> Result<()>,
-    ) -> Result<()> {
-        let diff = |j: usize| self.diff_entry(self.shown[j]);
-        self.differ
-            .each_diffed(self.shown.len(), want, &diff, &mut |d| visit(&d))
-    }
-
-    fn each_rendered(
-        &self,
-        want: &(dyn Fn(usize) -> bool + Sync),
-        render: &(dyn Fn(&ResourceDiff, &mut String) + Sync),
-        visit: &mut dyn FnMut(&str) -> Result<()>,
-    ) -> Result<()> {
-        let diff = |j: usize| self.diff_entry(self.shown[j]);
-        self.differ
-            .each_rendered_of(self.shown.len(), want, &diff, render, visit)
     }
 }
 

@@ -11,11 +11,14 @@ use super::resource::{diff_output_paired, diff_resource_values, value_error, Rel
 use super::sequence::Pairing;
 use crate::diff::{
     Action, ActionReason, Block, CheckInstanceResult, CheckStatus, CheckSummary, DeferredDiff,
-    Diff, Node, OutputDiff, PlanDiff, PlanMode, ResourceChanges, ResourceDiff, ResourceSummary,
+    Diff, Node, OutputDiff, PlanDiff, PlanHead, PlanMode, ResourceChanges, ResourceDiff,
+    ResourceSummary,
 };
 use crate::input::error::{InputError, Result};
-use crate::plan::{sensitive_outputs, ChangeList, ParsedChange, Plan, ResourceChange};
-use crate::plan::{ResourceAction, Tool};
+use crate::plan::{
+    sensitive_outputs, ChangeEntry, ChangeList, ParsedChange, Plan, ResourceAction, ResourceChange,
+    Tool,
+};
 use crate::schema::ProviderSchemas;
 use crate::value::{ParseError, Value};
 
@@ -27,12 +30,6 @@ fn noun(list: ChangeList) -> &'static str {
     }
 }
 
-/// Resource changes per part a worker diffs (and renders) at a time ([`Differ::each_part`]).
-const PART: usize = 256;
-/// Fewer resource changes than this are diffed on the calling thread: starting threads
-/// costs more than it saves.
-const PARALLEL_MIN: usize = 512;
-
 /// Computes every diff in `plan`. `mode` overrides the inferred plan mode.
 pub fn diff_plan(
     path: &str,
@@ -41,26 +38,41 @@ pub fn diff_plan(
     mode: Option<PlanMode>,
 ) -> Result<PlanDiff> {
     let differ = Differ::new(path, plan, schemas);
-    // Resources first: a plan broken in several places reports its first resource. The
-    // vector is sized up front: growing it by doubling would copy a huge plan's diffs.
-    let mut resources = Vec::with_capacity(plan.resource_changes.len());
-    differ.each_resource(&|_| true, &mut |diff| {
-        resources.push(diff);
+    // Resources first: a plan broken in several places reports its first resource.
+    let resources = diff_every(&differ.lazy())?;
+    let head = differ.head(mode)?;
+    let drift = diff_every(&differ.drift(head.mode)?)?;
+    Ok(PlanDiff {
+        head,
+        resources,
+        drift,
+    })
+}
+
+/// Every change of `list` diffed, in order, a part at a time on every core. The vector
+/// is sized up front: growing it by doubling would copy a huge plan's diffs.
+fn diff_every(list: &dyn ResourceChanges) -> Result<Vec<ResourceDiff>> {
+    let indexes: Vec<usize> = (0..list.summaries().len()).collect();
+    let parts: Vec<&[usize]> = indexes.chunks(crate::concurrency::PART).collect();
+    let mut all = Vec::with_capacity(indexes.len());
+    let diff_part = |part: &&[usize], mut diffs: Vec<ResourceDiff>| -> Result<_> {
+        for &i in *part {
+            diffs.push(list.diff(i)?.into_owned());
+        }
+        Ok(diffs)
+    };
+    crate::concurrency::map_ordered(&parts, diff_part, |diffs| {
+        all.append(diffs);
         Ok(())
     })?;
-    let mut diff = differ.head(mode)?;
-    diff.resources = resources;
-    diff.drift = differ.drift(diff.mode)?.diff_all()?;
-    Ok(diff)
+    Ok(all)
 }
 
 /// A plan being diffed in parts, so that a huge plan never holds all its diff trees:
 /// [`Differ::head`] diffs everything but the resource changes and drift,
 /// [`Differ::summaries`] describes the changes without diffing them, [`Differ::resource`]
-/// diffs one, and [`Differ::each_resource`] hands the wanted ones to a visitor in plan
-/// order while worker threads diff ahead ([`Differ::each_rendered`]: their text, rendered
-/// by the workers too). [`Differ::lazy`] offers them all as [`ResourceChanges`] for the
-/// renderers, and [`Differ::drift`] the drift shown, the same way.
+/// diffs one. [`Differ::lazy`] offers them all as [`ResourceChanges`] for the renderers,
+/// and [`Differ::drift`] the drift shown, the same way.
 pub struct Differ<'p, 'a> {
     path: &'p str,
     plan: &'p Plan<'a>,
@@ -118,10 +130,10 @@ impl<'p, 'a> Differ<'p, 'a> {
             .get_or_init(|| ConfigIndex::new(self.plan.configuration))
     }
 
-    /// The plan's diff without its resource changes and drift (`resources` and `drift`
-    /// are empty: [`Differ::lazy`] and [`Differ::drift`] give those): deferred changes,
-    /// outputs, checks. `mode` overrides the inferred plan mode.
-    pub fn head(&self, mode: Option<PlanMode>) -> Result<PlanDiff> {
+    /// The plan's diff but its resource changes and drift ([`Differ::lazy`] and
+    /// [`Differ::drift`] give those): deferred changes, outputs, checks. `mode` overrides
+    /// the inferred plan mode.
+    pub fn head(&self, mode: Option<PlanMode>) -> Result<PlanHead> {
         let plan = self.plan;
         let path = self.path;
         let mode = mode.unwrap_or_else(|| infer_mode(plan));
@@ -157,7 +169,7 @@ impl<'p, 'a> Differ<'p, 'a> {
                 })
             })
             .collect::<Result<Vec<_>>>()?;
-        Ok(PlanDiff {
+        Ok(PlanHead {
             tool: self.tool,
             format_version: plan
                 .format_version
@@ -173,8 +185,6 @@ impl<'p, 'a> Differ<'p, 'a> {
             mode,
             errored: plan.errored,
             applyable: plan.applyable,
-            resources: Vec::new(),
-            drift: Vec::new(),
             deferred,
             outputs,
             checks: plan.checks.iter().map(check_summary).collect(),
@@ -185,21 +195,7 @@ impl<'p, 'a> Differ<'p, 'a> {
 
     /// One summary per resource change, in plan order, without diffing any.
     pub fn summaries(&self) -> Vec<ResourceSummary> {
-        // Sized up front: the segmented list's iterator does not know its length, and a
-        // vector grown by doubling leaves its earlier copies in the allocator's memory.
-        let mut summaries = Vec::with_capacity(self.plan.resource_changes.len());
-        summaries.extend(
-            self.plan
-                .resource_changes
-                .iter()
-                .map(|entry| ResourceSummary {
-                    action: entry.action,
-                    data_source: entry.data_source,
-                    moved: entry.moved,
-                    importing: entry.importing,
-                }),
-        );
-        summaries
+        self.plan.resource_changes.iter().map(summary).collect()
     }
 
     /// The resource changes as a renderer reads them, each diffed only when asked.
@@ -237,146 +233,6 @@ impl<'p, 'a> Differ<'p, 'a> {
         };
         Ok(self.diff_values(&read.change, values, relevance))
     }
-
-    /// Calls `visit` with the diff of each resource change `want` accepts, in plan order,
-    /// on the calling thread, while worker threads diff the next ones (see
-    /// `Differ::each_part`). The first error in plan order ends it.
-    pub fn each_resource(
-        &self,
-        want: &(dyn Fn(usize) -> bool + Sync),
-        visit: &mut dyn FnMut(ResourceDiff) -> Result<()>,
-    ) -> Result<()> {
-        let len = self.plan.resource_changes.len();
-        self.each_diffed(len, want, &|i| self.resource(i), visit)
-    }
-
-    /// Calls `visit` with the text `render` makes of each resource change `want` accepts,
-    /// a part at a time in plan order, while worker threads diff and render the next
-    /// parts (each diff is rendered and dropped by the thread that made it).
-    pub fn each_rendered(
-        &self,
-        want: &(dyn Fn(usize) -> bool + Sync),
-        render: &(dyn Fn(&ResourceDiff, &mut String) + Sync),
-        visit: &mut dyn FnMut(&str) -> Result<()>,
-    ) -> Result<()> {
-        let len = self.plan.resource_changes.len();
-        self.each_rendered_of(len, want, &|i| self.resource(i), render, visit)
-    }
-
-    /// [`Differ::each_resource`] over any list of `len` entries, `diff` diffing entry `i`.
-    pub(super) fn each_diffed(
-        &self,
-        len: usize,
-        want: &(dyn Fn(usize) -> bool + Sync),
-        diff: &(dyn Fn(usize) -> Result<ResourceDiff> + Sync),
-        visit: &mut dyn FnMut(ResourceDiff) -> Result<()>,
-    ) -> Result<()> {
-        let diff_part = |part: &[usize], mut diffs: Vec<ResourceDiff>| -> Result<_> {
-            for &i in part {
-                diffs.push(diff(i)?);
-            }
-            Ok(diffs)
-        };
-        self.each_part(len, want, &diff_part, &mut |diffs| {
-            diffs.drain(..).try_for_each(&mut *visit)
-        })
-    }
-
-    /// [`Differ::each_rendered`] over any list of `len` entries, `diff` diffing entry `i`.
-    pub(super) fn each_rendered_of(
-        &self,
-        len: usize,
-        want: &(dyn Fn(usize) -> bool + Sync),
-        diff: &(dyn Fn(usize) -> Result<ResourceDiff> + Sync),
-        render: &(dyn Fn(&ResourceDiff, &mut String) + Sync),
-        visit: &mut dyn FnMut(&str) -> Result<()>,
-    ) -> Result<()> {
-        let render_part = |part: &[usize], mut text: String| -> Result<_> {
-            // Sized once (the buffer goes back to this worker and is reused): grown by
-            // doubling, each worker left a trail of freed buffers, which the allocator's
-            // huge pages kept resident.
-            text.reserve(PART * 1024);
-            for &i in part {
-                render(&diff(i)?, &mut text);
-            }
-            Ok(text)
-        };
-        self.each_part(len, want, &render_part, &mut |text| {
-            visit(text)?;
-            text.clear();
-            Ok(())
-        })
-    }
-
-    /// Calls `visit` with what `make` makes of each part (256) of the indexes below `len`
-    /// (of the resource changes, or of another list) `want` accepts, in plan order, on the calling thread, while worker threads make the
-    /// next parts (so that the visit overlaps the work). Each worker is at most two parts
-    /// ahead, so memory stays bounded; a part whose worker the system will not start is
-    /// made here. The first error in plan order ends it. `make` fills a container the
-    /// visit has emptied: each worker's containers go back to it, so none is freed by
-    /// another thread than the one that made it (an allocator keeps memory freed that way
-    /// until its owner next looks, which made huge plans peak higher).
-    pub(super) fn each_part<T: Send + Default>(
-        &self,
-        len: usize,
-        want: &(dyn Fn(usize) -> bool + Sync),
-        make: &(dyn Fn(&[usize], T) -> Result<T> + Sync),
-        visit: &mut dyn FnMut(&mut T) -> Result<()>,
-    ) -> Result<()> {
-        let wanted: Vec<usize> = (0..len).filter(|i| want(*i)).collect();
-        // Asked only when it may matter: the answer reads several files (cgroup quotas).
-        let workers = match wanted.len() < PARALLEL_MIN {
-            true => 1,
-            false => std::thread::available_parallelism().map_or(1, |n| n.get().min(8)),
-        };
-        if workers < 2 {
-            let mut made = T::default();
-            for part in wanted.chunks(PART) {
-                made = make(part, made)?;
-                visit(&mut made)?;
-            }
-            return Ok(());
-        }
-        let parts: Vec<&[usize]> = wanted.chunks(PART).collect();
-        std::thread::scope(|scope| {
-            // Worker `w` makes parts w, w + workers, … in order, each into its own queue,
-            // and takes back the containers emptied.
-            let queues: Vec<_> = (0..workers)
-                .map(|w| {
-                    let (sender, receiver) = std::sync::mpsc::sync_channel(2);
-                    let (give_back, given_back) = std::sync::mpsc::channel::<T>();
-                    let mine: Vec<&[usize]> =
-                        parts.iter().skip(w).step_by(workers).copied().collect();
-                    // On the `w`th core from this thread's, which mostly waits for parts.
-                    let worker = crate::cores::spawn_scoped(scope, w, move || {
-                        for part in mine {
-                            let made = make(part, given_back.try_recv().unwrap_or_default());
-                            let failed = made.is_err();
-                            // The receiver is gone once the visit has ended (done or failed).
-                            if sender.send(made).is_err() || failed {
-                                break;
-                            }
-                        }
-                    });
-                    worker.ok().map(|_| (receiver, give_back))
-                })
-                .collect();
-            for (k, part) in parts.iter().enumerate() {
-                // A worker that could not start, or that ended without its part (it
-                // panicked: the scope reports that), leaves the part to this thread.
-                let queue = queues[k % workers].as_ref();
-                let mut made = queue
-                    .and_then(|(made, _)| made.recv().ok())
-                    .unwrap_or_else(|| make(part, T::default()))?;
-                visit(&mut made)?;
-                if let Some((_, give_back)) = queue {
-                    // A worker already done has dropped its end: the container is freed here.
-                    let _ = give_back.send(made);
-                }
-            }
-            Ok(())
-        })
-    }
 }
 
 /// A plan's resource changes read through a [`Differ`]: summaries up front, each diff
@@ -408,22 +264,15 @@ impl ResourceChanges for Lazy<'_, '_, '_> {
             .header_entry(ChangeList::Changes, i)
             .map(Cow::Owned)
     }
+}
 
-    fn each_diff(
-        &self,
-        want: &(dyn Fn(usize) -> bool + Sync),
-        visit: &mut dyn FnMut(&ResourceDiff) -> Result<()>,
-    ) -> Result<()> {
-        self.differ.each_resource(want, &mut |diff| visit(&diff))
-    }
-
-    fn each_rendered(
-        &self,
-        want: &(dyn Fn(usize) -> bool + Sync),
-        render: &(dyn Fn(&ResourceDiff, &mut String) + Sync),
-        visit: &mut dyn FnMut(&str) -> Result<()>,
-    ) -> Result<()> {
-        self.differ.each_rendered(want, render, visit)
+/// What a plan's summary needs of a resource change entry (read without diffing it).
+pub(super) fn summary(entry: &ChangeEntry<'_>) -> ResourceSummary {
+    ResourceSummary {
+        action: entry.action,
+        data_source: entry.data_source,
+        moved: entry.moved,
+        importing: entry.importing,
     }
 }
 

@@ -61,10 +61,7 @@ pub fn comment<T, E: From<PipelineError>>(
 }
 
 impl<'r> Rendered<'r> {
-    /// The comment within `options.max_chars`, and its metadata. It is rendered before the
-    /// plans' hashes are known, while they are computed, with a marker whose hash is
-    /// zeros: the same length, which is all the size budget needs; the real marker then
-    /// takes its place.
+    /// The comment within `options.max_chars`, and its metadata.
     fn first(
         options: &Options,
         loaded: &'r [Loaded<'r>],
@@ -72,15 +69,9 @@ impl<'r> Rendered<'r> {
         extras: &'r Extras<'r>,
         templates: &'r TemplateSet,
     ) -> Result<Rendered<'r>, RenderError> {
-        let max_chars = options.max_chars;
-        let pending = meta_with(options, loaded, log, |_| ZEROS);
-        let plans = named(loaded);
-        let comment = render_comment_with(&plans, &pending, extras, templates, max_chars)?;
-        let meta = meta_with(options, loaded, log, |l| l.sha256.get());
-        let comment = match comment.with_marker(&pending.marker, &meta.marker) {
-            Some(comment) => comment,
-            None => render_comment_with(&plans, &meta, extras, templates, max_chars)?,
-        };
+        let meta = meta(options, loaded, log);
+        let comment =
+            render_comment_with(&named(loaded), &meta, extras, templates, options.max_chars)?;
         Ok(Rendered {
             comment,
             meta,
@@ -161,7 +152,7 @@ fn named<'a>(loaded: &'a [Loaded<'_>]) -> Vec<NamedPlan<'a>> {
         .iter()
         .map(|l| NamedPlan {
             name: &l.arg.name,
-            diff: &l.head,
+            head: &l.head,
             changes: l.changes(),
         })
         .collect()
@@ -188,17 +179,8 @@ fn default_key(loaded: &[Loaded<'_>]) -> String {
         .join("+")
 }
 
-/// A SHA-256 in hex, all zeros.
-const ZEROS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
-
-/// The comment's metadata, with the plans' hashes from `sha256`; its marker identifies the
-/// plans by their hashes.
-fn meta_with<'l>(
-    options: &Options,
-    loaded: &'l [Loaded<'_>],
-    log: Option<&LoadedLog>,
-    sha256: impl Fn(&'l Loaded<'_>) -> &'l str,
-) -> Meta {
+/// The comment's metadata; its marker identifies the plans by their hashes.
+fn meta(options: &Options, loaded: &[Loaded<'_>], log: Option<&LoadedLog>) -> Meta {
     let run = options.run.clone();
     // A failed plan's comment has the key its plan's comment would have (`NAME=`, else the
     // path), so that each run updates the other's comment in place.
@@ -210,11 +192,11 @@ fn meta_with<'l>(
     });
     let plan_sha256 = match (loaded, failed) {
         (_, Some(log)) => log.sha256.clone(),
-        ([one], None) => sha256(one).to_string(),
+        ([one], None) => one.sha256.clone(),
         (many, None) => {
             let lines: String = many
                 .iter()
-                .map(|l| format!("{}={}\n", l.arg.name, sha256(l)))
+                .map(|l| format!("{}={}\n", l.arg.name, l.sha256))
                 .collect();
             plan_sha256(serde_json::to_string(&lines).unwrap_or_default().as_bytes())
         }

@@ -3,21 +3,20 @@
 //! hands them on as [`Loaded`] plans whose resource changes are diffed on demand.
 //!
 //! Contract: bad input fails here, before any output, with an [`InputError`] naming the
-//! file; the marker's hashes are computed on other cores while the plans are parsed and
-//! rendered.
+//! file; each marker hash is computed beside its plan's parse.
 
 use std::io::Read;
 use std::path::Path;
-use std::sync::{mpsc, Mutex, OnceLock};
 
 use super::error::{PipelineError, Result};
 use super::options::{LogInput, Options, PlanArg};
-use crate::diff::{Changes, PlanDiff, ResourceChanges};
+use crate::concurrency;
+use crate::diff::{Changes, PlanHead, ResourceChanges};
 use crate::differ::Differ;
 use crate::input::error::InputError;
 use crate::input::hash::plan_sha256;
 use crate::log::{parse_log, PlanLog};
-use crate::plan::{parse_plan, parse_plan_on_this_thread};
+use crate::plan::{parse_plan, Plan};
 use crate::policy::{Gated, Policy, Violation};
 use crate::render::markdown::{Source, TemplateSet};
 use crate::schema::ProviderSchemas;
@@ -26,22 +25,13 @@ use crate::schema::ProviderSchemas;
 /// ready to diff on demand (a renderer diffs only what it shows; the text streams them).
 pub(super) struct Loaded<'l> {
     pub arg: PlanArg,
-    pub head: PlanDiff,
+    pub head: PlanHead,
     pub resources: Box<dyn ResourceChanges + Sync + 'l>,
     /// The drift shown, each diff made on demand like the resource changes'.
     pub drift: Box<dyn ResourceChanges + Sync + 'l>,
-    /// The input's SHA-256 (empty when not asked for).
-    pub sha256: Sha256,
+    /// The input's SHA-256 for the marker (empty when not asked for).
+    pub sha256: String,
 }
-
-/// Inputs from this size have their marker hash computed beside the parse. The hash takes
-/// about 0.55 ms per MB (SHA-256 with the CPU's instructions); the comment's render a few
-/// milliseconds whatever the plan's size (it diffs only what it shows): 6–7 ms on 10k
-/// creates (9.4 MB), 3 ms on 10k replacements (16.7 MB). Below, the hash fits beside the
-/// render and the parse has both cores; above, a hash left for the render would outlast
-/// it (100k creates: 0.11 s hashed beside the parse, 0.13 s after it), and the parse keeps
-/// to one thread (on two, beside the hash, it slowed the hash down more than it gained).
-const HASH_BESIDE_PARSE_FROM: usize = 12 << 20;
 
 impl Loaded<'_> {
     /// The resource changes and drift, as renderers read them.
@@ -53,43 +43,20 @@ impl Loaded<'_> {
     }
 }
 
-/// An input's SHA-256 for the marker, computed on another core while the comment renders
-/// (`Rendered::first` in `comment.rs`), begun beside the parse for a big input.
-pub(super) struct Sha256 {
-    coming: Mutex<Option<mpsc::Receiver<String>>>,
-    value: OnceLock<String>,
-}
-
-impl Sha256 {
-    /// The hash of `bytes`, begun on a thread of `scope`.
-    fn spawn<'s>(scope: &'s std::thread::Scope<'s, '_>, bytes: &'s [u8]) -> Sha256 {
-        let (send, coming) = mpsc::sync_channel(1);
-        // Beside the parse or the render, on the next core.
-        crate::cores::spawn_scoped(scope, 1, move || send.send(plan_sha256(bytes)))
-            .expect("failed to spawn thread");
-        Sha256 {
-            coming: Mutex::new(Some(coming)),
-            value: OnceLock::new(),
+/// The plan in `bytes` (read from `path`, named in errors) and, when `hash` asks for it,
+/// its SHA-256 for the marker, computed beside the parse (docs/performance.md).
+fn parse_and_hash<'b>(
+    path: &str,
+    bytes: &'b [u8],
+    hash: bool,
+) -> (std::result::Result<Plan<'b>, InputError>, String) {
+    match hash {
+        true => {
+            let (sha256, plan) =
+                concurrency::beside(|| plan_sha256(bytes), || parse_plan(path, bytes));
+            (plan, sha256)
         }
-    }
-
-    /// No hash (none was asked for).
-    fn none() -> Sha256 {
-        Sha256 {
-            coming: Mutex::new(None),
-            value: OnceLock::from(String::new()),
-        }
-    }
-
-    /// The hash, once computed.
-    pub(super) fn get(&self) -> &str {
-        self.value.get_or_init(|| {
-            let coming = self.coming.lock().map(|mut c| c.take()).ok().flatten();
-            // A hash thread that panicked sent nothing; the scope reports its panic.
-            coming
-                .and_then(|c| c.recv().ok())
-                .expect("the hash thread ended without its hash")
-        })
+        false => (parse_plan(path, bytes), String::new()),
     }
 }
 
@@ -128,108 +95,80 @@ pub(super) fn with_loaded<T, E: From<PipelineError>>(
         let bytes = read_input_at_most(&arg.path, options.max_input_size)?;
         inputs.push((arg, bytes));
     }
-    let input_bytes = inputs.iter().map(|(_, bytes)| bytes.len()).sum();
-    std::thread::scope(|scope| {
-        // The templates compile on another core while the plans are parsed.
-        if let Some(templates) = templates.filter(|t| !t.is_compiled()) {
-            let _ = crate::cores::spawn_scoped(scope, 1, move || templates.prepare(input_bytes));
-        }
-        // A big input's hash, which takes longer than the comment's render, starts now,
-        // beside the parse; a small one's once the parse (on both cores) is done.
-        let hashes: Vec<Option<Sha256>> = inputs
-            .iter()
-            .map(|(_, bytes)| {
-                let early = hash && bytes.len() >= HASH_BESIDE_PARSE_FROM;
-                early.then(|| Sha256::spawn(scope, bytes))
-            })
-            .collect();
-        let later = |bytes| match hash {
-            true => Sha256::spawn(scope, bytes),
-            false => Sha256::none(),
-        };
-        // Each plan read: its argument, the plan, its hash.
-        let mut plans = Vec::with_capacity(inputs.len());
-        let mut unreadable: Unreadable = Vec::new();
-        for ((arg, bytes), early) in inputs.iter().zip(hashes) {
-            // Beside a hash the parse would slow it down, and it is the longer of them.
-            let parsed = match early {
-                Some(_) => parse_plan_on_this_thread(&arg.path, bytes),
-                None => parse_plan(&arg.path, bytes),
-            };
-            let err = match parsed {
-                Ok(plan) => {
-                    plans.push((arg.clone(), plan, early.unwrap_or_else(|| later(bytes))));
-                    continue;
-                }
-                Err(err) => err,
-            };
-            let Some(documents) = crate::plan::documents::split(bytes) else {
-                unreadable.push((arg.name.clone(), err.into()));
+    // Each plan read: its argument, the plan, its hash.
+    let mut plans = Vec::with_capacity(inputs.len());
+    let mut unreadable: Unreadable = Vec::new();
+    for (arg, bytes) in &inputs {
+        let err = match parse_and_hash(&arg.path, bytes, hash) {
+            (Ok(plan), sha256) => {
+                plans.push((arg.clone(), plan, sha256));
                 continue;
-            };
-            for (n, document) in documents.iter().enumerate() {
-                let doc_arg = document_arg(arg, n + 1, document.label);
-                let place = format!("{}: document {} ({})", arg.path, n + 1, doc_arg.name);
-                match parse_plan(&place, document.bytes) {
-                    Ok(plan) => plans.push((doc_arg, plan, later(document.bytes))),
-                    Err(err) => unreadable.push((doc_arg.name, err.into())),
-                }
+            }
+            (Err(err), _) => err,
+        };
+        let Some(documents) = crate::plan::documents::split(bytes) else {
+            unreadable.push((arg.name.clone(), err.into()));
+            continue;
+        };
+        for (n, document) in documents.iter().enumerate() {
+            let doc_arg = document_arg(arg, n + 1, document.label);
+            let place = format!("{}: document {} ({})", arg.path, n + 1, doc_arg.name);
+            match parse_and_hash(&place, document.bytes, hash) {
+                (Ok(plan), sha256) => plans.push((doc_arg, plan, sha256)),
+                (Err(err), _) => unreadable.push((doc_arg.name, err.into())),
             }
         }
-        // One plan, or none readable: its error, before any output.
-        if !unreadable.is_empty() && plans.is_empty() {
-            return Err(unreadable.swap_remove(0).1.into());
+    }
+    // One plan, or none readable: its error, before any output.
+    if !unreadable.is_empty() && plans.is_empty() {
+        return Err(unreadable.swap_remove(0).1.into());
+    }
+    let mut hashes = Vec::with_capacity(plans.len());
+    let (plan_args, plans): (Vec<PlanArg>, Vec<_>) = plans
+        .into_iter()
+        .map(|(arg, plan, sha256)| {
+            hashes.push(sha256);
+            (arg, plan)
+        })
+        .unzip();
+    let differs: Vec<Differ> = plan_args
+        .iter()
+        .zip(&plans)
+        .map(|(arg, plan)| Differ::new(&arg.path, plan, schemas.as_ref()).with_tool(options.tool))
+        .collect();
+    let mut loaded = Vec::with_capacity(differs.len());
+    for ((arg, sha256), differ) in plan_args.iter().zip(hashes).zip(&differs) {
+        let head = differ
+            .head(options.plan_mode)
+            .map_err(PipelineError::from)?;
+        if head.provider_sensitivity_unknown {
+            warn_provider_sensitivity(&arg.path, head.terraform_version.as_deref());
         }
-        let mut hashes = Vec::with_capacity(plans.len());
-        let (plan_args, plans): (Vec<PlanArg>, Vec<_>) = plans
-            .into_iter()
-            .map(|(arg, plan, sha256)| {
-                hashes.push(sha256);
-                (arg, plan)
-            })
-            .unzip();
-        let differs: Vec<Differ> = plan_args
-            .iter()
-            .zip(&plans)
-            .map(|(arg, plan)| {
-                Differ::new(&arg.path, plan, schemas.as_ref()).with_tool(options.tool)
-            })
-            .collect();
-        let mut loaded = Vec::with_capacity(differs.len());
-        for ((arg, sha256), differ) in plan_args.iter().zip(hashes).zip(&differs) {
-            let head = differ
-                .head(options.plan_mode)
-                .map_err(PipelineError::from)?;
-            if head.provider_sensitivity_unknown {
-                warn_provider_sensitivity(&arg.path, head.terraform_version.as_deref());
-            }
-            let drift = Box::new(differ.drift(head.mode).map_err(PipelineError::from)?);
-            loaded.push(Loaded {
-                arg: arg.clone(),
-                head,
-                resources: Box::new(differ.lazy()),
-                drift,
-                sha256,
-            });
+        let drift = Box::new(differ.drift(head.mode).map_err(PipelineError::from)?);
+        loaded.push(Loaded {
+            arg: arg.clone(),
+            head,
+            resources: Box::new(differ.lazy()),
+            drift,
+            sha256,
+        });
+    }
+    let shown: Vec<(String, String)> = unreadable
+        .iter()
+        .map(|(name, err)| (name.clone(), err.to_string()))
+        .collect();
+    let result = run(&loaded, &shown);
+    match unreadable.is_empty() {
+        true => result,
+        // After the output (and the comment posted): exit 2 naming each one.
+        false => {
+            Err(PipelineError::Unreadable(unreadable.into_iter().map(|(_, e)| e).collect()).into())
         }
-        let shown: Vec<(String, String)> = unreadable
-            .iter()
-            .map(|(name, err)| (name.clone(), err.to_string()))
-            .collect();
-        let result = run(&loaded, &shown);
-        match unreadable.is_empty() {
-            true => result,
-            // After the output (and the comment posted): exit 2 naming each one.
-            false => Err(PipelineError::Unreadable(
-                unreadable.into_iter().map(|(_, e)| e).collect(),
-            )
-            .into()),
-        }
-    })
+    }
 }
 
 /// Says on standard error that a plan's provider-declared secrets cannot be recognised
-/// (the comment says it too, see `PlanDiff::provider_sensitivity_unknown`).
+/// (the comment says it too, see `PlanHead::provider_sensitivity_unknown`).
 fn warn_provider_sensitivity(path: &str, version: Option<&str>) {
     let made_by = match version {
         Some(v) => format!("Terraform {}", crate::input::text::one_line(v)),

@@ -3,17 +3,17 @@
 //!
 //! Each entry keeps what every renderer reads up front (address, type, actions and a few
 //! flags) and is read again in full from the plan text when it is diffed
-//! ([`super::Plan::read_change`], in one pass of the value parser), from where
-//! its object starts (known when the list is read element by element) or found from its
-//! address (borrowed from the text). Holding every change as read (some 400 bytes each,
-//! besides the text they borrow from) would cost a 100,000-change plan 40 MB; only a
-//! change neither way can find (in a small plan, an address with escapes) is kept. The
-//! parse still checks each change in full, so a malformed one fails there, named.
+//! ([`super::Plan::read_change`], in one pass of the value parser), from where its object
+//! starts, found from its address or type (borrowed from the text: `for_each` keys put
+//! escaped quotes in addresses, which are then decoded copies). Holding every change as
+//! read (some 400 bytes each, besides the text they borrow from) would cost a
+//! 100,000-change plan 40 MB; only a change neither way can find is kept. The parse still
+//! checks each change in full, so a malformed one fails there, named.
 
 use serde::{Deserialize, Deserializer};
 
 use super::actions::ResourceAction;
-use super::model::{Plan, ResourceChange, Segmented, Str};
+use super::model::{Plan, ResourceChange, Str};
 use super::reread::{self, ReadChange};
 use super::values::ParsedChange;
 use crate::value::ParseError;
@@ -29,7 +29,7 @@ pub enum ChangeList {
 
 impl<'a> Plan<'a> {
     /// The entries of `list`.
-    pub fn entries(&self, list: ChangeList) -> &Segmented<ChangeEntry<'a>> {
+    pub fn entries(&self, list: ChangeList) -> &[ChangeEntry<'a>] {
         match list {
             ChangeList::Changes => &self.resource_changes,
             ChangeList::Drift => &self.resource_drift,
@@ -60,7 +60,7 @@ impl<'a> Plan<'a> {
 pub struct ChangeEntry<'a> {
     /// Full instance address; borrowed from the plan text, it locates the change there.
     pub address: Str<'a>,
-    /// Resource type.
+    /// Resource type; borrowed from the plan text, it locates the change there too.
     pub type_: Str<'a>,
     /// The planned actions.
     pub action: ResourceAction,
@@ -82,11 +82,11 @@ pub struct ChangeEntry<'a> {
 enum Place<'a> {
     /// The object holding the entry's address, borrowed from the plan text.
     Address,
-    /// The object at this offset of the plan text (its `{`): the list was read element
-    /// by element, so where each one starts is known, whatever its address.
-    At(usize),
-    /// Nowhere: the change is kept as read (a list read whole, by serde, and an address
-    /// with escapes, decoded into a copy that is no place in the text).
+    /// The object holding the entry's type, borrowed from the plan text (its address has
+    /// escapes, so it is a decoded copy that is no place in the text).
+    Type,
+    /// Nowhere: the change is kept as read (neither is borrowed, or the address was
+    /// rebuilt).
     Kept(Box<ResourceChange<'a>>),
 }
 
@@ -98,38 +98,6 @@ impl<'de: 'a, 'a> Deserialize<'de> for ChangeEntry<'a> {
 }
 
 impl<'a> ChangeEntry<'a> {
-    /// The entry of the change whose object starts at offset `at` of the plan text.
-    pub(super) fn at(
-        at: usize,
-        (address, type_): (Str<'a>, Str<'a>),
-        action: ResourceAction,
-        (data_source, moved, importing): (bool, bool, bool),
-    ) -> Self {
-        ChangeEntry {
-            address,
-            type_,
-            action,
-            data_source,
-            moved,
-            importing,
-            rebuilt: None,
-            place: Place::At(at),
-        }
-    }
-
-    /// The same entry, its change read again from offset `at` of the plan text (where its
-    /// object starts): a change kept as read is dropped.
-    pub(super) fn located(self, at: usize) -> Self {
-        // A rebuilt address is nowhere in the text: its change stays kept.
-        if self.rebuilt.is_some() {
-            return self;
-        }
-        ChangeEntry {
-            place: Place::At(at),
-            ..self
-        }
-    }
-
     fn new(mut change: ResourceChange<'a>) -> Self {
         let rebuilt = change
             .address
@@ -141,22 +109,28 @@ impl<'a> ChangeEntry<'a> {
             .is_some_and(|previous| previous != change.address);
         let (action, data_source) = (change.change.action, change.mode == "data");
         let importing = change.change.importing.is_some();
-        if let Str::Borrowed(address) = change.address {
+        // A rebuilt address is nowhere in the text.
+        let place = match (&change.address, &change.type_) {
+            _ if rebuilt.is_some() => None,
+            (Str::Borrowed(_), _) => Some(Place::Address),
+            (_, Str::Borrowed(_)) => Some(Place::Type),
+            _ => None,
+        };
+        if let Some(place) = place {
             return ChangeEntry {
-                address: Str::Borrowed(address),
+                address: change.address,
                 type_: change.type_,
                 action,
                 data_source,
                 moved,
                 importing,
                 rebuilt,
-                place: Place::Address,
+                place,
             };
         }
-        // No place in the text known (unless the caller knows it: [`Self::located`]). Its
-        // instance key is written as a change read again writes it, so that a plan reads
-        // the same whether its changes are kept or read again (a string key's escapes
-        // decoded: `"k\u00e9"` is `"ké"`).
+        // No place in the text known. Its instance key is written as a change read again
+        // writes it, so that a plan reads the same whether its changes are kept or read
+        // again (a string key's escapes decoded: `"k\u00e9"` is `"ké"`).
         let mut change = change;
         change.index = change.index.map(reread::key_text);
         ChangeEntry {
@@ -188,22 +162,22 @@ impl<'a> ChangeEntry<'a> {
     /// Where the change's object starts in `text` (the plan text it was parsed from), or
     /// `Err` with the change kept as read. `None` if `text` is not that text.
     fn start(&self, text: &str) -> Option<Result<usize, &ResourceChange<'a>>> {
-        Some(Ok(match &self.place {
+        let anchor = match &self.place {
             Place::Kept(kept) => return Some(Err(kept)),
-            Place::At(at) => *at,
-            Place::Address => {
-                let anchor = (self.address.as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
-                object_start(text.as_bytes(), anchor)?
-            }
-        }))
+            Place::Address => &self.address,
+            Place::Type => &self.type_,
+        };
+        let anchor = (anchor.as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
+        Some(Ok(object_start(text.as_bytes(), anchor)?))
     }
 
-    /// Is `address`, read from the object found, this entry's? (The very string, when the
-    /// address is where it was found from.)
-    fn is_own(&self, address: &str) -> bool {
+    /// Is `change`, read from the object found, this entry's? (The very string it was
+    /// found from.)
+    fn is_own(&self, change: &ResourceChange<'_>) -> bool {
         match self.place {
-            Place::Address => address.as_ptr() == self.address.as_ptr(),
-            _ => address == self.address,
+            Place::Address => change.address.as_ptr() == self.address.as_ptr(),
+            Place::Type => change.type_.as_ptr() == self.type_.as_ptr(),
+            Place::Kept(_) => false,
         }
     }
 
@@ -223,7 +197,7 @@ impl<'a> ChangeEntry<'a> {
             Err(err) => return Some(Err(err)),
         };
         // The object found must be the one whose address this entry holds.
-        self.is_own(&read.change.address).then_some(Ok(read))
+        self.is_own(&read.change).then_some(Ok(read))
     }
 
     /// The change's members, read again by serde from `text` (its values only checked and
@@ -237,7 +211,7 @@ impl<'a> ChangeEntry<'a> {
         let mut de = serde_json::Deserializer::from_str(text.get(start..)?);
         let mut change = ResourceChange::deserialize(&mut de).ok()?;
         change.index = change.index.map(reread::key_text);
-        self.is_own(&change.address).then_some(change)
+        self.is_own(&change).then_some(change)
     }
 }
 
@@ -263,7 +237,7 @@ fn object_start(text: &[u8], value: usize) -> Option<usize> {
 }
 
 /// The last place before `at` that is not JSON whitespace.
-pub(super) fn before_space(text: &[u8], at: usize) -> Option<usize> {
+fn before_space(text: &[u8], at: usize) -> Option<usize> {
     text[..at]
         .iter()
         .rposition(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
@@ -404,16 +378,17 @@ mod tests {
                 ResourceAction::DeleteThenCreate
             ]
         );
-        // The escaped address is no place in the text: that change is kept as read.
+        // The escaped address is a decoded copy, no place in the text: that change is
+        // found from its type.
         assert!(matches!(a.place, Place::Address) && matches!(b.place, Place::Address));
-        assert!(matches!(c.place, Place::Kept(_)));
+        assert!(matches!(c.place, Place::Type));
         assert!(plan.read_change(Changes, 3).is_none());
     }
 
     #[test]
     fn drift_entries_read_again_as_changes_do() {
         // `resource_drift` is kept as small as `resource_changes`: the same list under
-        // either name reads again the same, and only the escaped address is kept as read.
+        // either name reads again the same, the escaped address found from its type.
         let changes = crate::plan::parse_plan("plan.json", PLAN.as_bytes()).unwrap();
         let drift_json = PLAN.replace("\"resource_changes\"", "\"resource_drift\"");
         let drift = crate::plan::parse_plan("plan.json", drift_json.as_bytes()).unwrap();
@@ -429,8 +404,8 @@ mod tests {
             );
         }
         let places = drift.resource_drift.iter().map(|e| &e.place);
-        let kept: Vec<bool> = places.map(|p| matches!(p, Place::Kept(_))).collect();
-        assert_eq!(kept, [false, false, true]);
+        let by_type: Vec<bool> = places.map(|p| matches!(p, Place::Type)).collect();
+        assert_eq!(by_type, [false, false, true]);
         assert!(drift.read_change(Drift, 3).is_none());
     }
 

@@ -10,11 +10,7 @@ pub mod documents;
 mod entries;
 mod invocations;
 mod model;
-mod parallel;
 mod reread;
-mod segmented;
-mod skim;
-mod syntax;
 mod tool;
 mod values;
 
@@ -35,18 +31,8 @@ use crate::input::error::{without_quoted_value, InputError, Result};
 /// Highest plan format major version we understand; 2.x means a breaking change.
 const SUPPORTED_MAJOR: u64 = 1;
 
-/// Reads plan JSON text (already loaded into memory) into a [`Plan`] borrowing from it; a
-/// big document's change list on two threads.
+/// Reads plan JSON text (already loaded into memory) into a [`Plan`] borrowing from it.
 pub fn parse_plan<'a>(path: &str, bytes: &'a [u8]) -> Result<Plan<'a>> {
-    parse(path, bytes, true)
-}
-
-/// [`parse_plan`] on the calling thread only (for when another core is busy already).
-pub fn parse_plan_on_this_thread<'a>(path: &str, bytes: &'a [u8]) -> Result<Plan<'a>> {
-    parse(path, bytes, false)
-}
-
-fn parse<'a>(path: &str, bytes: &'a [u8], threads: bool) -> Result<Plan<'a>> {
     let text = check_text(path, bytes)?;
     if is_wrapper_output(text.as_bytes()) {
         return Err(InputError::input(path, WRAPPER_PROBLEM));
@@ -74,16 +60,7 @@ fn parse<'a>(path: &str, bytes: &'a [u8], threads: bool) -> Result<Plan<'a>> {
             return Err(InputError::input(path, problem));
         }
     }
-    // A big document is read with its list element by element (on two threads, or on
-    // this one), so that each change is located; one with an error, in order (which
-    // names it).
-    let parallel = (text.len() >= parallel::PARALLEL_MIN)
-        .then(|| parallel::parse(text, threads))
-        .flatten();
-    let mut plan = match parallel {
-        Some(plan) => plan,
-        None => parse_in_order(path, text)?,
-    };
+    let mut plan = parse_in_order(path, text)?;
     plan.text = text;
     address::resolve_keys(&mut plan);
     match &plan.format_version {

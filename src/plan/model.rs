@@ -17,16 +17,10 @@ pub(super) type Str<'a> = Cow<'a, str>;
 
 pub use super::entries::ChangeEntry;
 pub use super::invocations::{ActionInvocation, InvokeTrigger, LifecycleTrigger};
-pub use super::segmented::Segmented;
 
-/// The whole plan document, its `resource_changes` read.
-pub type Plan<'a> = PlanDocument<'a, Segmented<ChangeEntry<'a>>>;
-
-/// The whole plan document, its `resource_changes` and `resource_drift` read as `C`:
-/// [`Plan`] reads them in place; the parallel parse reads them as text, which other
-/// threads read meanwhile.
+/// The whole plan document.
 #[derive(Debug, Deserialize)]
-pub struct PlanDocument<'a, C> {
+pub struct Plan<'a> {
     /// `"1.2"` etc.; checked by the loader before this struct is built.
     #[serde(borrow, default, deserialize_with = "borrowed_option")]
     pub format_version: Option<Cow<'a, str>>,
@@ -38,13 +32,13 @@ pub struct PlanDocument<'a, C> {
     pub variables: BTreeMap<Str<'a>, Variable<'a>>,
     /// Planned changes, in Terraform's order (sorted by address, then deposed key), each
     /// read in full again when diffed ([`Plan::read_change`]).
-    #[serde(default)]
-    pub resource_changes: C,
+    #[serde(borrow, default, deserialize_with = "null_as_default")]
+    pub resource_changes: Vec<ChangeEntry<'a>>,
     /// Changes detected outside Terraform, kept as small as `resource_changes` and read in
     /// full again when diffed ([`Plan::read_change`]): a plan may drift as much as
     /// it changes.
-    #[serde(default)]
-    pub resource_drift: C,
+    #[serde(borrow, default, deserialize_with = "null_as_default")]
+    pub resource_drift: Vec<ChangeEntry<'a>>,
     /// Which drifted attributes contributed to the plan.
     #[serde(borrow, default, deserialize_with = "null_as_default")]
     pub relevant_attributes: Vec<RelevantAttribute<'a>>,
@@ -78,31 +72,6 @@ pub struct PlanDocument<'a, C> {
     /// The JSON text this plan was read from (set by [`super::parse_plan`]).
     #[serde(skip)]
     pub text: &'a str,
-}
-
-impl<'a, C> PlanDocument<'a, C> {
-    /// The same document with `changes` for its `resource_changes` and `drift` for its
-    /// `resource_drift`.
-    pub(super) fn with_lists<D>(self, changes: D, drift: D) -> PlanDocument<'a, D> {
-        PlanDocument {
-            format_version: self.format_version,
-            terraform_version: self.terraform_version,
-            variables: self.variables,
-            resource_changes: changes,
-            resource_drift: drift,
-            relevant_attributes: self.relevant_attributes,
-            output_changes: self.output_changes,
-            checks: self.checks,
-            deferred_changes: self.deferred_changes,
-            action_invocations: self.action_invocations,
-            configuration: self.configuration,
-            errored: self.errored,
-            applyable: self.applyable,
-            complete: self.complete,
-            timestamp: self.timestamp,
-            text: self.text,
-        }
-    }
 }
 
 /// A root module variable value.
@@ -309,7 +278,7 @@ fn unsupported() -> ResourceAction {
     ResourceAction::Unsupported
 }
 
-impl<C> PlanDocument<'_, C> {
+impl Plan<'_> {
     /// Whether the plan's sensitivity masks may leave out what providers declare sensitive
     /// in their schemas: Terraform folds that in only from 0.15.2 on (its changelog: "Fix JSON plan
     /// output to add sensitivity data for provider-specified sensitive attribute values"). See

@@ -13,28 +13,35 @@ use std::path::{Path, PathBuf};
 /// it may import. Nothing may import a later stage; the lists say more: the differ and the
 /// renderers never meet (renderers read the diff tree), and publish knows only the marker.
 const STAGES: &[(&str, &[&str], &[&str])] = &[
+    // Runtime support, no stage: the one place work runs on several threads.
+    ("concurrency", &["concurrency"], &[]),
     (
         "input",
-        &[
-            "input", "plan", "schema", "log", "value", "encoding", "cores",
-        ],
+        &["input", "plan", "schema", "log", "value", "encoding"],
         &[],
     ),
     ("diff", &["diff"], &["input"]),
-    ("differ", &["differ"], &["input", "diff"]),
+    ("differ", &["differ"], &["concurrency", "input", "diff"]),
     ("policy", &["policy"], &["input", "diff"]),
     ("marker", &["marker"], &[]),
     (
         "render",
         &["render"],
-        &["input", "diff", "policy", "marker"],
+        &["concurrency", "input", "diff", "policy", "marker"],
     ),
     ("publish", &["publish"], &["marker"]),
     (
         "pipeline",
-        &["pipeline", "parallel"],
+        &["pipeline"],
         &[
-            "input", "diff", "differ", "policy", "marker", "render", "publish",
+            "concurrency",
+            "input",
+            "diff",
+            "differ",
+            "policy",
+            "marker",
+            "render",
+            "publish",
         ],
     ),
     (

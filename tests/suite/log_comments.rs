@@ -32,9 +32,9 @@ fn render(plans: &[(&str, &planmark::diff::PlanDiff)], extras: &Extras<'_>, max:
     let named: Vec<NamedPlan<'_>> = plans
         .iter()
         .zip(&lists)
-        .map(|((name, diff), lists)| NamedPlan {
+        .map(|((name, _), lists)| NamedPlan {
             name,
-            diff,
+            head: lists.head,
             changes: lists.changes(),
         })
         .collect();
@@ -85,7 +85,7 @@ fn golden_log_and_policy_comments() {
         protect: vec!["null_resource.shard".into()],
     };
     let lists = DiffedPlan::new(&removals);
-    let violations = evaluate(&policy, &[("main", &removals, lists.changes())]);
+    let violations = evaluate(&policy, &[("main", lists.head, lists.changes())]);
     let cases: Vec<(&str, Comment)> = vec![
         (
             "failed_json",

@@ -262,12 +262,11 @@ fn inlined_partials_render_the_same_as_partials() {
         }
     }
     let lists: Vec<DiffedPlan<'_>> = diffs.iter().map(DiffedPlan::new).collect();
-    let named: Vec<NamedPlan<'_>> = diffs
+    let named: Vec<NamedPlan<'_>> = lists
         .iter()
-        .zip(&lists)
-        .map(|(diff, lists)| NamedPlan {
+        .map(|lists| NamedPlan {
             name: "plan",
-            diff,
+            head: lists.head,
             changes: lists.changes(),
         })
         .collect();

@@ -748,7 +748,7 @@ fn render_all(doc: &str, max_chars: usize) -> Result<Outputs, TestCaseError> {
     let lists = planmark::diff::DiffedPlan::new(&diff);
     let plans = [NamedPlan {
         name: "prop",
-        diff: &diff,
+        head: &diff.head,
         changes: lists.changes(),
     }];
     let comment = render_comment(&plans, &meta(), &TemplateSet::default(), max_chars)

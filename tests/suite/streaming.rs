@@ -8,7 +8,7 @@
 use crate::support;
 
 use std::borrow::Cow;
-use std::cell::Cell;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 use planmark::diff::{
     Changes, DiffedPlan, PlanDiff, ResourceChanges, ResourceDiff, ResourceSummary,
@@ -147,7 +147,7 @@ fn the_first_unreadable_resource_in_plan_order_is_reported() {
 /// A plan's resource changes that counts the diffs asked of it.
 struct Counting<'r> {
     inner: &'r dyn ResourceChanges,
-    asked: Cell<usize>,
+    asked: AtomicUsize,
 }
 
 impl ResourceChanges for Counting<'_> {
@@ -164,7 +164,7 @@ impl ResourceChanges for Counting<'_> {
     }
 
     fn diff(&self, i: usize) -> planmark::input::error::Result<Cow<'_, ResourceDiff>> {
-        self.asked.set(self.asked.get() + 1);
+        self.asked.fetch_add(1, Relaxed);
         self.inner.diff(i)
     }
 
@@ -187,15 +187,15 @@ fn lazy_comment(
     let (lazy, drift) = (differ.lazy(), differ.drift(head.mode)?);
     let counting = Counting {
         inner: &lazy,
-        asked: Cell::new(0),
+        asked: AtomicUsize::new(0),
     };
     let counting_drift = Counting {
         inner: &drift,
-        asked: Cell::new(0),
+        asked: AtomicUsize::new(0),
     };
     let plans = [NamedPlan {
         name: "plan",
-        diff: &head,
+        head: &head,
         changes: Changes {
             resources: &counting,
             drift: &counting_drift,
@@ -205,7 +205,7 @@ fn lazy_comment(
     let comment = render_comment(&plans, &meta, &TemplateSet::default(), max_chars)?;
     Ok((
         comment.markdown,
-        counting.asked.get() + counting_drift.asked.get(),
+        counting.asked.load(Relaxed) + counting_drift.asked.load(Relaxed),
     ))
 }
 
@@ -213,7 +213,7 @@ fn whole_comment(diff: &PlanDiff, max_chars: usize) -> String {
     let lists = DiffedPlan::new(diff);
     let plans = [NamedPlan {
         name: "plan",
-        diff,
+        head: lists.head,
         changes: lists.changes(),
     }];
     let meta = support::comment::meta("plan");

@@ -1,4 +1,4 @@
-//! Render stage, Markdown: one or more plans (each a [`crate::diff::PlanDiff`] head and
+//! Render stage, Markdown: one or more plans (each a [`crate::diff::PlanHead`] head and
 //! its [`crate::diff::ResourceChanges`]) → the pull-request comment, through Handlebars
 //! templates, within a size limit. Only the resource changes the size budget measures or
 //! the comment shows are diffed ([`source`]).
@@ -22,9 +22,6 @@ pub mod problems;
 pub mod source;
 pub mod templates;
 
-use std::cell::RefCell;
-use std::thread::ScopedJoinHandle;
-
 use crate::render::error::Result;
 use budget::{effective_limit, measure, Sizes};
 use catalog::Catalog;
@@ -32,7 +29,6 @@ pub use context::{Context, Meta};
 pub use problems::Extras;
 pub use source::NamedPlan;
 use source::Plans;
-use templates::Renderer;
 pub use templates::{Source, TemplateSet};
 
 /// GitHub's limit on a comment body, in characters.
@@ -47,25 +43,6 @@ pub struct Comment {
     pub markdown: String,
     /// The context the templates saw.
     pub context: Context,
-}
-
-impl Comment {
-    /// The comment with `marker` in place of `rendered_with`, a marker line of the same
-    /// length (so the size budget still holds), on its last line; `None` when the lengths
-    /// differ or the last line is not `rendered_with`. Only the last line is replaced: a
-    /// copy of the marker in plan text stays the text it was.
-    pub fn with_marker(mut self, rendered_with: &str, marker: &str) -> Option<Comment> {
-        let at = self.markdown.rfind(rendered_with)?;
-        let after = &self.markdown[at + rendered_with.len()..];
-        let on_last_line = self.markdown[..at].ends_with('\n') || at == 0;
-        if rendered_with.len() != marker.len() || !after.trim().is_empty() || !on_last_line {
-            return None;
-        }
-        self.markdown
-            .replace_range(at..at + rendered_with.len(), marker);
-        self.context.marker = marker.to_string();
-        Some(self)
-    }
 }
 
 /// Renders the comment for `plans` within `max_chars` (at least [`MIN_MAX_CHARS`]).
@@ -90,48 +67,14 @@ pub fn render_comment_with(
     let max_chars = max_chars.max(MIN_MAX_CHARS);
     let plans = Plans::new(plans);
     let catalog = Catalog::new(&plans)?;
-    let entries = catalog.entries.len();
-    std::thread::scope(|scope| {
-        // Compiling the templates takes milliseconds (handlebars' parser is slow on long
-        // templates): it runs on another core while the budget diffs and measures entries.
-        let compiling = (!templates.is_compiled())
-            .then(|| {
-                crate::cores::spawn_scoped(scope, 1, || templates.registry_for(entries).map(drop))
-                    .ok()
-            })
-            .flatten();
-        let registry = Registry {
-            templates,
-            entries,
-            compiling: RefCell::new(compiling),
-        };
-        fit(&plans, &catalog, &registry, meta, extras, max_chars)
-    })
-}
-
-/// The template registry, compiled on another thread until first needed.
-struct Registry<'s, 'scope> {
-    templates: &'s TemplateSet,
-    entries: usize,
-    compiling: RefCell<Option<ScopedJoinHandle<'scope, Result<()>>>>,
-}
-
-impl<'s> Registry<'s, '_> {
-    fn get(&self) -> Result<Renderer<'s>> {
-        if let Some(thread) = self.compiling.borrow_mut().take() {
-            thread
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
-        }
-        self.templates.registry_for(self.entries)
-    }
+    fit(&plans, &catalog, templates, meta, extras, max_chars)
 }
 
 /// Renders the fullest comment within `max_chars` (see [`budget`]).
 fn fit(
     plans: &Plans<'_>,
     catalog: &Catalog,
-    registry: &Registry<'_, '_>,
+    templates: &TemplateSet,
     meta: &Meta,
     extras: &Extras<'_>,
     max_chars: usize,
@@ -147,7 +90,10 @@ fn fit(
             plan.truncation,
             (extras, max_chars),
         )?;
-        let markdown = registry.get()?.render(&context)?;
+        // Compiled on first use (see `TemplateSet::registry_for`).
+        let markdown = templates
+            .registry_for(catalog.entries.len())?
+            .render(&context)?;
         let markdown = crate::marker::end_with_marker(markdown, &context.marker);
         Ok(Comment { markdown, context })
     };
@@ -229,42 +175,4 @@ fn minimal(floor: Comment, max_chars: usize) -> Comment {
     markdown.push_str(&context.marker);
     markdown.push('\n');
     Comment { markdown, context }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_marker_takes_the_place_of_one_as_long() {
-        let plan =
-            crate::plan::parse_plan("p.json", br#"{"format_version":"1.2","errored":false}"#)
-                .unwrap();
-        let differ = crate::differ::Differ::new("p.json", &plan, None);
-        let head = differ.head(None).unwrap();
-        let (resources, drift) = (differ.lazy(), differ.drift(head.mode).unwrap());
-        let plans = [NamedPlan {
-            name: "p",
-            diff: &head,
-            changes: crate::diff::Changes {
-                resources: &resources,
-                drift: &drift,
-            },
-        }];
-        let meta = |marker: &str| Meta {
-            marker: marker.to_string(),
-            ..Meta::default()
-        };
-        let templates = TemplateSet::default();
-        let render = |marker| render_comment(&plans, &meta(marker), &templates, 65_536).unwrap();
-        let (pending, real) = ("<!-- planmark:v1 0000 -->", "<!-- planmark:v1 abcd -->");
-        let marked = render(pending).with_marker(pending, real).unwrap();
-        let expected = render(real);
-        assert_eq!(marked.markdown, expected.markdown);
-        assert_eq!(marked.context.marker, real);
-        assert!(marked.markdown.contains(real) && !marked.markdown.contains(pending));
-        assert!(render(pending)
-            .with_marker(pending, "<!-- longer -->x")
-            .is_none());
-    }
 }

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::ops::Deref;
 use std::rc::Rc;
 
-use crate::diff::{Changes, PlanDiff, ResourceChanges, ResourceDiff, ResourceSummary};
+use crate::diff::{Changes, PlanHead, ResourceChanges, ResourceDiff, ResourceSummary};
 use crate::plan::ChangeList;
 use crate::render::error::Result;
 
@@ -17,9 +17,8 @@ use crate::render::error::Result;
 pub struct NamedPlan<'a> {
     /// Display name.
     pub name: &'a str,
-    /// Everything but the resource changes and drift (its `resources` and `drift` are
-    /// not read).
-    pub diff: &'a PlanDiff,
+    /// Everything but the resource changes and drift.
+    pub head: &'a PlanHead,
     /// The resource changes and drift.
     pub changes: Changes<'a>,
 }
@@ -68,8 +67,8 @@ impl<'a> Plans<'a> {
     }
 
     /// Plan `p`'s head (drift, outputs, checks…).
-    pub fn head(&self, p: usize) -> &'a PlanDiff {
-        self.named[p].diff
+    pub fn head(&self, p: usize) -> &'a PlanHead {
+        self.named[p].head
     }
 
     /// Plan `p`'s list `list`.

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use super::nodes::{render, Opts};
 use super::out::MarkedText;
 use crate::diff::quote::go_quote_into;
-use crate::diff::{InvocationDiff, InvocationTrigger, PlanDiff};
+use crate::diff::{InvocationDiff, InvocationTrigger, PlanHead};
 
 /// The lifecycle-triggered invocations of each resource instance, in the order Terraform
 /// prints them (by `action_trigger` block, then by place in its `actions` list).
@@ -21,7 +21,7 @@ pub(crate) struct Triggered<'p> {
 }
 
 impl<'p> Triggered<'p> {
-    pub(crate) fn of(plan: &'p PlanDiff) -> Self {
+    pub(crate) fn of(plan: &'p PlanHead) -> Self {
         let mut by_resource: HashMap<&str, Vec<&InvocationDiff>> = HashMap::new();
         for invocation in &plan.invocations {
             if let InvocationTrigger::Lifecycle { resource, .. } = &invocation.trigger {
@@ -63,14 +63,14 @@ impl<'p> Triggered<'p> {
 }
 
 /// The invocations asked for on the command line, in plan order.
-pub(crate) fn cli_invocations(plan: &PlanDiff) -> impl Iterator<Item = &InvocationDiff> {
+pub(crate) fn cli_invocations(plan: &PlanHead) -> impl Iterator<Item = &InvocationDiff> {
     plan.invocations
         .iter()
         .filter(|i| matches!(i.trigger, InvocationTrigger::Cli { .. }))
 }
 
 /// The "will invoke" section, when there are command-line invocations.
-pub(crate) fn write_cli_section(out: &mut String, plan: &PlanDiff) {
+pub(crate) fn write_cli_section(out: &mut String, plan: &PlanHead) {
     let mut first = true;
     for invocation in cli_invocations(plan) {
         if first {

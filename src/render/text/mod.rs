@@ -1,4 +1,5 @@
-//! Text renderer: a [`PlanDiff`] as `terraform show PLANFILE` prints it (colour off).
+//! Text renderer: a plan's diff (a [`PlanHead`] and its [`Changes`]) as `terraform show
+//! PLANFILE` prints it (colour off).
 //!
 //! Contract: byte-identical to the newest Terraform for every plan Terraform itself can
 //! render; sections in Terraform's order: version warning, drift, no-changes text,
@@ -6,7 +7,7 @@
 //! summary, actions invoked from the command line, outputs. [`write_plan`] writes
 //! to a caller's sink as it goes, taking the resource diffs from a [`ResourceChanges`] in
 //! plan order (the differ's computes them a chunk at a time, so a huge plan is never all in
-//! memory); [`render_plan`] returns the text of a whole `PlanDiff`.
+//! memory); [`render_plan`] returns the text of a whole [`PlanDiff`].
 
 mod invocations;
 mod log;
@@ -18,11 +19,11 @@ mod wrap;
 use std::fmt::Write;
 use std::io;
 
+use crate::concurrency::PART;
 use crate::diff::{
-    Action, Changes, DeferredDiff, DiffedPlan, PlanDiff, PlanMode, ResourceChanges, ResourceDiff,
-    ResourceSummary,
+    Action, Changes, DeferredDiff, DiffedPlan, PlanDiff, PlanHead, PlanMode, ResourceChanges,
+    ResourceDiff, ResourceSummary,
 };
-use crate::input::error::InputError;
 use crate::plan::{ResourceAction, Tool};
 use crate::render::error::{RenderError, Result};
 pub use invocations::invocation_text;
@@ -53,7 +54,7 @@ pub fn deferred_text(d: &DeferredDiff, compact: bool) -> MarkedText {
 }
 
 /// The "Changes to Outputs" lines (empty when no output changes).
-pub fn outputs_text(plan: &PlanDiff, compact: bool) -> MarkedText {
+pub fn outputs_text(plan: &PlanHead, compact: bool) -> MarkedText {
     MarkedText::from_out(render_outputs(plan, &Out::marked(), compact))
 }
 
@@ -61,7 +62,7 @@ pub fn outputs_text(plan: &PlanDiff, compact: bool) -> MarkedText {
 pub fn render_plan(plan: &PlanDiff) -> String {
     let mut text = Vec::new();
     // Writing to memory cannot fail, and the resources are already diffed.
-    let _ = write_plan(plan, DiffedPlan::new(plan).changes(), &mut text);
+    let _ = write_plan(&plan.head, DiffedPlan::new(plan).changes(), &mut text);
     String::from_utf8(text).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
@@ -74,7 +75,7 @@ const FLUSH_AT: usize = 1 << 16;
 /// section but the resource changes and drift (its `resources` and `drift` are not
 /// read), and `lists` gives those (they may be the differ's, computing them a chunk at a
 /// time as they are written).
-pub fn write_plan(plan: &PlanDiff, lists: Changes<'_>, sink: &mut dyn io::Write) -> Result<()> {
+pub fn write_plan(plan: &PlanHead, lists: Changes<'_>, sink: &mut dyn io::Write) -> Result<()> {
     let resources = lists.resources;
     let tool = plan.tool;
     let name = tool.name();
@@ -240,46 +241,46 @@ pub fn write_plan(plan: &PlanDiff, lists: Changes<'_>, sink: &mut dyn io::Write)
     flush(&mut out, sink)
 }
 
-/// Writes the changes of `list` that `want` accepts, as `cause`, each between blank lines:
-/// rendered where each is diffed (worker threads), appended to `out` or, once it is big,
-/// written out as they come.
+/// Writes the changes of `list` that `want` accepts, as `cause`, each between blank lines,
+/// appended to `out` or, once it is big, written out as they come. Every core diffs and
+/// renders a part of them while the parts before it are written
+/// ([`crate::concurrency::map_ordered`]): the whole plan's diffs are never held.
 fn write_changes(
     out: &mut Out,
     sink: &mut dyn io::Write,
     list: &dyn ResourceChanges,
-    want: &(dyn Fn(usize) -> bool + Sync),
+    want: &dyn Fn(usize) -> bool,
     tool: Tool,
     cause: Cause,
     triggered: &Triggered<'_>,
 ) -> Result<()> {
-    let render = |r: &ResourceDiff, text: &mut String| {
-        let mut change = Out::from_text(std::mem::take(text));
-        change.push('\n');
-        render_resource(&mut change, r, tool, cause, false);
-        triggered.write(&mut change, &r.address);
-        change.push('\n');
-        *text = change.into_parts().0;
+    let wanted: Vec<usize> = (0..list.summaries().len()).filter(|&i| want(i)).collect();
+    let parts: Vec<&[usize]> = wanted.chunks(PART).collect();
+    let render_part = |part: &&[usize], mut text: String| -> Result<String> {
+        // Sized once: the buffer goes back to the thread that made it, to be reused.
+        text.reserve(PART * 1024);
+        let mut changes = Out::from_text(text);
+        for &i in *part {
+            let r = list.diff(i)?;
+            changes.push('\n');
+            render_resource(&mut changes, &r, tool, cause, false);
+            triggered.write(&mut changes, &r.address);
+            changes.push('\n');
+        }
+        Ok(changes.into_parts().0)
     };
-    // The differ's visitor can only fail with an input error: a failed write is kept here
-    // and stops the walk (the walk's own error then says nothing the user sees).
-    let mut write_error = None;
-    let walked = list.each_rendered(want, &render, &mut |text| {
+    crate::concurrency::map_ordered(&parts, render_part, |text: &mut String| {
         if out.len() + text.len() < FLUSH_AT {
             out.push_str(text);
-            return Ok(());
+        } else {
+            // A big piece (a part of a huge plan) goes out as it is, not copied.
+            flush(out, sink)?;
+            sink.write_all(text.as_bytes())
+                .map_err(RenderError::Write)?;
         }
-        // A big piece (a part of a huge plan) goes out as it is, not copied.
-        let written = flush(out, sink)
-            .and_then(|()| sink.write_all(text.as_bytes()).map_err(RenderError::Write));
-        written.map_err(|err| {
-            write_error = Some(err);
-            InputError::input("-", "output closed")
-        })
-    });
-    match write_error {
-        Some(err) => Err(err),
-        None => Ok(walked?),
-    }
+        text.clear();
+        Ok(())
+    })
 }
 
 /// Writes out what `out` holds and empties it.
@@ -337,7 +338,7 @@ impl Counts {
 
 /// Plans from a newer format than this renderer knows get Terraform's warning. (Like
 /// Terraform, the comparison is numeric, so "1.10" counts as older than "1.2".)
-fn version_warning(out: &mut String, plan: &PlanDiff) {
+fn version_warning(out: &mut String, plan: &PlanHead) {
     let newer = plan
         .format_version
         .parse::<f64>()
@@ -352,7 +353,7 @@ fn version_warning(out: &mut String, plan: &PlanDiff) {
 fn render_drift(
     out: &mut Out,
     sink: &mut dyn io::Write,
-    plan: &PlanDiff,
+    plan: &PlanHead,
     lists: Changes<'_>,
 ) -> Result<bool> {
     let summaries = lists.drift.summaries();
@@ -386,12 +387,12 @@ fn render_drift(
 
 /// No resource change other than no-op (moves count as changes) and no output change:
 /// Terraform then hides drift in a normal plan (the text and the comment alike).
-pub fn plan_is_empty(plan: &PlanDiff, resources: &dyn ResourceChanges) -> Result<bool> {
+pub fn plan_is_empty(plan: &PlanHead, resources: &dyn ResourceChanges) -> Result<bool> {
     let outputs_quiet = plan.outputs.iter().all(|o| o.diff.action == Action::NoOp);
     Ok(outputs_quiet && resources.bodies_quiet()?)
 }
 
-fn render_deferred_section(out: &mut Out, plan: &PlanDiff) -> bool {
+fn render_deferred_section(out: &mut Out, plan: &PlanHead) -> bool {
     if plan.deferred.is_empty() {
         return false;
     }
@@ -407,7 +408,7 @@ fn render_deferred_section(out: &mut Out, plan: &PlanDiff) -> bool {
 }
 
 /// The output change lines (no trailing newline), in a buffer like `like`.
-pub(crate) fn render_outputs(plan: &PlanDiff, like: &Out, compact: bool) -> Out {
+pub(crate) fn render_outputs(plan: &PlanHead, like: &Out, compact: bool) -> Out {
     let names: Vec<std::borrow::Cow<'_, str>> = plan
         .outputs
         .iter()

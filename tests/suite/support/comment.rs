@@ -51,9 +51,9 @@ pub fn render(plans: &[(&str, &PlanDiff)], max_chars: usize) -> Comment {
     let named: Vec<NamedPlan<'_>> = plans
         .iter()
         .zip(&lists)
-        .map(|((name, diff), lists)| NamedPlan {
+        .map(|((name, _), lists)| NamedPlan {
             name,
-            diff,
+            head: lists.head,
             changes: lists.changes(),
         })
         .collect();

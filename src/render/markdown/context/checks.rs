@@ -4,7 +4,7 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::diff::{CheckStatus, PlanDiff};
+use crate::diff::{CheckStatus, PlanHead};
 use crate::render::markdown::phrases;
 
 /// How many failing or unknown check instances are listed before "and N more".
@@ -55,7 +55,7 @@ pub struct CheckEntry {
 
 /// Check counts per instance (an object without instances counts once, as the format's
 /// documentation recommends), with failing and unknown instances listed.
-pub(super) fn checks(plan: &PlanDiff, tight: usize) -> Checks {
+pub(super) fn checks(plan: &PlanHead, tight: usize) -> Checks {
     let mut checks = Checks::default();
     for object in &plan.checks {
         let single;

@@ -9,7 +9,7 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::diff::PlanDiff;
+use crate::diff::PlanHead;
 use crate::plan::{ChangeList, Tool};
 use crate::render::error::Result;
 
@@ -159,7 +159,7 @@ pub fn build(
 ) -> Result<Context> {
     let (extra, max_chars) = extra;
     let named = plans.named();
-    let diffs: Vec<&PlanDiff> = named.iter().map(|p| p.diff).collect();
+    let diffs: Vec<&PlanHead> = named.iter().map(|p| p.head).collect();
     // The counts-only form also shortens the banner and check lists.
     let tight = usize::from(
         truncation
@@ -305,7 +305,7 @@ pub fn build(
     })
 }
 
-fn footer(plans: &[&PlanDiff], meta: &Meta, log_version: Option<&str>) -> Footer {
+fn footer(plans: &[&PlanHead], meta: &Meta, log_version: Option<&str>) -> Footer {
     // Versions come from the plan or log as written: one line each, as the footer is.
     let mut terraform_versions: Vec<String> = Vec::new();
     // A failed plan has no plan JSON: its log's `version` message names Terraform.

@@ -5,7 +5,7 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::diff::{OutputDiff, PlanDiff, PlanMode};
+use crate::diff::{OutputDiff, PlanHead, PlanMode};
 use crate::plan::{ChangeList, ResourceAction, Tool};
 use crate::render::error::Result;
 use crate::render::markdown::invocations::Invocations;
@@ -136,7 +136,7 @@ pub(super) fn plan_context(
     tight: usize,
 ) -> Result<PlanContext> {
     let named = &plans.named()[p];
-    let plan = named.diff;
+    let plan = named.head;
     let summaries = plans.summaries(p);
     // Per-change vectors are sized before they are filled (and sorted in place): grown by
     // doubling, a huge plan's would leave their copies in the allocator on every render.
@@ -289,7 +289,7 @@ fn changed(output: &OutputDiff) -> bool {
 
 /// `Plan: 1 to import, 2 to add, 1 to change, 2 to destroy, 1 to move, 1 to forget, 1
 /// action to invoke`.
-fn headline(plan: &PlanDiff, counts: &Counts, has_changes: bool) -> String {
+fn headline(plan: &PlanHead, counts: &Counts, has_changes: bool) -> String {
     if plan.errored {
         return "Plan failed".to_string();
     }
