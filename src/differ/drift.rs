@@ -2,7 +2,7 @@
 //! [`ResourceChanges`] ([`Drift`]) whose diffs are made when asked, like the resource
 //! changes' ([`super::Lazy`]): a plan may drift as much as it changes (a refresh-only plan
 //! after an out-of-band change to everything), and holding every drifted resource's diff
-//! tree until the render ends cost such a plan 2.5–3× its input's size.
+//! tree until the render ends would cost such a plan several times its input's size.
 //!
 //! Which entries are shown: all of them in a refresh-only plan; otherwise those whose diff,
 //! limited to the attributes the plan's `relevant_attributes` name, still changes
