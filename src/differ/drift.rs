@@ -98,7 +98,8 @@ impl<'p, 'a> Differ<'p, 'a> {
             // is shown.
             let indexes: Vec<usize> = (0..entries.len()).collect();
             let parts: Vec<&[usize]> = indexes.chunks(crate::concurrency::PART).collect();
-            let keep_part = |part: &&[usize], mut keep: Vec<usize>| -> Result<Vec<usize>> {
+            let keep_part = |part: &&[usize]| -> Result<Vec<usize>> {
+                let mut keep = Vec::new();
                 for &k in *part {
                     if drift.diff_entry(k)?.body.action != Action::NoOp {
                         keep.push(k);
@@ -107,7 +108,7 @@ impl<'p, 'a> Differ<'p, 'a> {
                 Ok(keep)
             };
             crate::concurrency::map_ordered(&parts, keep_part, |keep| {
-                shown.append(keep);
+                shown.extend(keep);
                 Ok(())
             })?;
             shown
