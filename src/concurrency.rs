@@ -9,9 +9,9 @@
 
 use std::sync::mpsc;
 
-/// Items per part for work given item by item (a resource change's diff, a few
-/// microseconds): enough that a part costs far more than passing it between threads, few
-/// enough that the parts of a 10,000-change plan keep every core busy.
+/// Items per part for work given item by item (a resource change's diff): enough that a
+/// part costs far more than passing it between threads, few enough that the parts of a
+/// 10,000-change plan keep every core busy.
 pub const PART: usize = 256;
 
 /// Parts each worker makes ahead of the caller's visit.
@@ -21,18 +21,16 @@ const AHEAD: usize = 2;
 const MAX_WORKERS: usize = 8;
 
 /// Calls `visit` on what `make` makes of each of `parts`, in order, while worker threads
-/// (one per core) make the parts after it. `make` fills a container that `visit` has
-/// emptied (or a new one): each worker gets its own back, so none is freed by another
-/// thread than the one that grew it, which an allocator keeps resident for longer. Fewer
-/// than two parts, or one core, and everything runs on the calling thread.
+/// (one per core) make the parts after it. Fewer than two parts, or one core, and
+/// everything runs on the calling thread.
 pub fn map_ordered<P, T, E>(
     parts: &[P],
-    make: impl Fn(&P, T) -> Result<T, E> + Sync,
-    mut visit: impl FnMut(&mut T) -> Result<(), E>,
+    make: impl Fn(&P) -> Result<T, E> + Sync,
+    mut visit: impl FnMut(T) -> Result<(), E>,
 ) -> Result<(), E>
 where
     P: Sync,
-    T: Send + Default,
+    T: Send,
     E: Send,
 {
     let workers = match parts.len() {
@@ -40,12 +38,7 @@ where
         n => std::thread::available_parallelism().map_or(1, |c| c.get().min(MAX_WORKERS).min(n)),
     };
     if workers < 2 {
-        let mut made = T::default();
-        for part in parts {
-            made = make(part, made)?;
-            visit(&mut made)?;
-        }
-        return Ok(());
+        return parts.iter().try_for_each(|part| visit(make(part)?));
     }
     let make = &make;
     std::thread::scope(|scope| {
@@ -53,10 +46,9 @@ where
         let queues: Vec<_> = (0..workers)
             .map(|w| {
                 let (send, made) = mpsc::sync_channel(AHEAD);
-                let (give_back, given_back) = mpsc::channel::<T>();
                 let worker = std::thread::Builder::new().spawn_scoped(scope, move || {
                     for part in parts.iter().skip(w).step_by(workers) {
-                        let result = make(part, given_back.try_recv().unwrap_or_default());
+                        let result = make(part);
                         let failed = result.is_err();
                         // The caller has stopped listening once its visit ended.
                         if send.send(result).is_err() || failed {
@@ -64,21 +56,19 @@ where
                         }
                     }
                 });
-                worker.ok().map(|_| (made, give_back))
+                worker.ok().map(|_| made)
             })
             .collect();
         for (k, part) in parts.iter().enumerate() {
             // A worker the system would not start leaves its parts to this thread; one
             // that panicked ends here too (the scope then reports its panic).
-            let queue = queues[k % workers].as_ref();
-            let mut made = match queue.and_then(|(made, _)| made.recv().ok()) {
+            let made = queues[k % workers]
+                .as_ref()
+                .and_then(|made| made.recv().ok());
+            visit(match made {
                 Some(result) => result?,
-                None => make(part, T::default())?,
-            };
-            visit(&mut made)?;
-            if let Some((_, give_back)) = queue {
-                let _ = give_back.send(made);
-            }
+                None => make(part)?,
+            })?;
         }
         Ok(())
     })
@@ -103,29 +93,22 @@ mod tests {
     #[test]
     fn results_come_in_order_and_the_first_error_ends_it() {
         let parts: Vec<usize> = (0..100).collect();
+        let double = |&p: &usize| -> Result<usize, usize> { Ok(p * 2) };
         let mut seen = Vec::new();
-        let made = |&p: &usize, mut v: Vec<usize>| -> Result<Vec<usize>, usize> {
-            v.push(p);
-            Ok(v)
-        };
-        map_ordered(&parts, made, |v: &mut Vec<usize>| {
-            seen.append(v);
+        let done = map_ordered(&parts, double, |v| {
+            seen.push(v / 2);
             Ok(())
-        })
-        .unwrap();
-        assert_eq!(seen, parts);
-        let failing = |&p: &usize, v: Vec<usize>| if p >= 37 { Err(p) } else { Ok(v) };
+        });
+        assert_eq!((done, seen), (Ok(()), parts.clone()));
+        // An error in a part, or in the visit: the first in order.
+        let failing = |&p: &usize| if p >= 37 { Err(p) } else { Ok(p) };
         let mut visits = 0;
         let err = map_ordered(&parts, failing, |_| {
             visits += 1;
             Ok(())
         });
         assert_eq!((err, visits), (Err(37), 37));
-        let err = map_ordered(
-            &parts,
-            made,
-            |v| if v.contains(&5) { Err(5) } else { Ok(()) },
-        );
+        let err = map_ordered(&parts, double, |v| if v == 10 { Err(5) } else { Ok(()) });
         assert_eq!(err, Err(5));
     }
 

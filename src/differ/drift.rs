@@ -2,7 +2,7 @@
 //! [`ResourceChanges`] ([`Drift`]) whose diffs are made when asked, like the resource
 //! changes' ([`super::Lazy`]): a plan may drift as much as it changes (a refresh-only plan
 //! after an out-of-band change to everything), and holding every drifted resource's diff
-//! tree until the render ends cost such a plan 2.5–3× its input's size.
+//! tree until the render ends would cost such a plan several times its input's size.
 //!
 //! Which entries are shown: all of them in a refresh-only plan; otherwise those whose diff,
 //! limited to the attributes the plan's `relevant_attributes` name, still changes
@@ -98,7 +98,8 @@ impl<'p, 'a> Differ<'p, 'a> {
             // is shown.
             let indexes: Vec<usize> = (0..entries.len()).collect();
             let parts: Vec<&[usize]> = indexes.chunks(crate::concurrency::PART).collect();
-            let keep_part = |part: &&[usize], mut keep: Vec<usize>| -> Result<Vec<usize>> {
+            let keep_part = |part: &&[usize]| -> Result<Vec<usize>> {
+                let mut keep = Vec::new();
                 for &k in *part {
                     if drift.diff_entry(k)?.body.action != Action::NoOp {
                         keep.push(k);
@@ -107,7 +108,7 @@ impl<'p, 'a> Differ<'p, 'a> {
                 Ok(keep)
             };
             crate::concurrency::map_ordered(&parts, keep_part, |keep| {
-                shown.append(keep);
+                shown.extend(keep);
                 Ok(())
             })?;
             shown

@@ -55,14 +55,13 @@ fn diff_every(list: &dyn ResourceChanges) -> Result<Vec<ResourceDiff>> {
     let indexes: Vec<usize> = (0..list.summaries().len()).collect();
     let parts: Vec<&[usize]> = indexes.chunks(crate::concurrency::PART).collect();
     let mut all = Vec::with_capacity(indexes.len());
-    let diff_part = |part: &&[usize], mut diffs: Vec<ResourceDiff>| -> Result<_> {
-        for &i in *part {
-            diffs.push(list.diff(i)?.into_owned());
-        }
-        Ok(diffs)
+    let diff_part = |part: &&[usize]| -> Result<Vec<ResourceDiff>> {
+        part.iter()
+            .map(|&i| Ok(list.diff(i)?.into_owned()))
+            .collect()
     };
     crate::concurrency::map_ordered(&parts, diff_part, |diffs| {
-        all.append(diffs);
+        all.extend(diffs);
         Ok(())
     })?;
     Ok(all)

@@ -9,7 +9,7 @@
 
 use std::borrow::Cow;
 
-use super::model::{Plan, ResourceChange};
+use super::model::ResourceChange;
 
 /// Written in place of an instance key the plan does not give (`aws_instance.web[?]`).
 pub const UNKNOWN_KEY: &str = "[?]";
@@ -38,35 +38,4 @@ pub(super) fn rebuild(change: &mut ResourceChange<'_>) -> bool {
     }
     change.address = Cow::Owned(address);
     change.index.is_none()
-}
-
-/// Settles the instance keys of drift entries rebuilt without one: the planned change of
-/// the same resource names the instance when the resource has exactly one; otherwise the
-/// key is [`UNKNOWN_KEY`].
-pub(super) fn resolve_keys(plan: &mut Plan<'_>) {
-    if !plan.resource_drift.iter().any(|e| e.key_unknown()) {
-        return;
-    }
-    let planned: Vec<&str> = plan.resource_changes.iter().map(|e| &*e.address).collect();
-    let mut settled = Vec::new();
-    for (i, entry) in plan.resource_drift.iter().enumerate() {
-        if !entry.key_unknown() {
-            continue;
-        }
-        let base = &*entry.address;
-        let mut instances = planned.iter().filter(|a| {
-            a.strip_prefix(base)
-                .is_some_and(|rest| rest.is_empty() || rest.starts_with('['))
-        });
-        let address = match (instances.next(), instances.next()) {
-            (Some(only), None) => only.to_string(),
-            _ => format!("{base}{UNKNOWN_KEY}"),
-        };
-        settled.push((i, address));
-    }
-    for (i, address) in settled {
-        if let Some(entry) = plan.resource_drift.get_mut(i) {
-            entry.set_address(address);
-        }
-    }
 }

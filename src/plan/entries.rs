@@ -13,7 +13,7 @@
 use serde::{Deserialize, Deserializer};
 
 use super::actions::ResourceAction;
-use super::model::{Plan, ResourceChange, Str};
+use super::model::{ResourceChange, Str};
 use super::reread::{self, ReadChange};
 use super::values::ParsedChange;
 use crate::value::ParseError;
@@ -25,34 +25,6 @@ pub enum ChangeList {
     Changes,
     /// `resource_drift`: the changes detected outside Terraform.
     Drift,
-}
-
-impl<'a> Plan<'a> {
-    /// The entries of `list`.
-    pub fn entries(&self, list: ChangeList) -> &[ChangeEntry<'a>] {
-        match list {
-            ChangeList::Changes => &self.resource_changes,
-            ChangeList::Drift => &self.resource_drift,
-        }
-    }
-
-    /// Entry `i` of `list` read again from the plan text, its values parsed; `None` when
-    /// the plan was not read by [`super::parse_plan`] (which keeps its text) or `i` is out
-    /// of range, an error when a value cannot be parsed.
-    pub fn read_change(
-        &self,
-        list: ChangeList,
-        i: usize,
-    ) -> Option<Result<ReadChange<'a>, ParseError>> {
-        self.entries(list).get(i)?.read(self.text)
-    }
-
-    /// Entry `i` of `list`'s members read again without parsing its values (left as
-    /// text), much faster than [`Plan::read_change`]: what is shown of a change without its
-    /// diff. Its members are those that read gives. `None` as there.
-    pub fn read_members(&self, list: ChangeList, i: usize) -> Option<ResourceChange<'a>> {
-        self.entries(list).get(i)?.read_members(self.text)
-    }
 }
 
 /// One `resource_changes` entry (see the module documentation).
@@ -168,7 +140,7 @@ impl<'a> ChangeEntry<'a> {
             Place::Type => &self.type_,
         };
         let anchor = (anchor.as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
-        Some(Ok(object_start(text.as_bytes(), anchor)?))
+        Some(Ok(crate::value::object_start(text.as_bytes(), anchor)?))
     }
 
     /// Is `change`, read from the object found, this entry's? (The very string it was
@@ -212,83 +184,6 @@ impl<'a> ChangeEntry<'a> {
         let mut change = ResourceChange::deserialize(&mut de).ok()?;
         change.index = change.index.map(reread::key_text);
         self.is_own(&change).then_some(change)
-    }
-}
-
-/// Where the object holding the member value whose string content starts at `value` begins
-/// (its `{`), walking back over the members before it.
-fn object_start(text: &[u8], value: usize) -> Option<usize> {
-    // The value's opening quote; then, before it: `:`, the key, and `{` or `,` and the
-    // member before.
-    let mut at = value
-        .checked_sub(1)
-        .filter(|&q| text.get(q) == Some(&b'"'))?;
-    loop {
-        at = before_space(text, at).filter(|&c| text[c] == b':')?;
-        at = before_space(text, at).filter(|&q| text[q] == b'"')?;
-        at = string_start(text, at)?;
-        let c = before_space(text, at)?;
-        match text[c] {
-            b'{' => return Some(c),
-            b',' => at = value_start(text, before_space(text, c)?)?,
-            _ => return None,
-        }
-    }
-}
-
-/// The last place before `at` that is not JSON whitespace.
-fn before_space(text: &[u8], at: usize) -> Option<usize> {
-    text[..at]
-        .iter()
-        .rposition(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
-}
-
-/// The opening quote of the string whose closing quote is at `close`: the first quote
-/// before it not escaped (a string holds no unescaped quote).
-fn string_start(text: &[u8], close: usize) -> Option<usize> {
-    let mut end = close;
-    loop {
-        let quote = memchr::memrchr(b'"', &text[..end])?;
-        let backslashes = text[..quote]
-            .iter()
-            .rev()
-            .take_while(|&&b| b == b'\\')
-            .count();
-        if backslashes % 2 == 0 {
-            return Some(quote);
-        }
-        end = quote;
-    }
-}
-
-/// The start of the JSON value whose last byte is at `last`.
-fn value_start(text: &[u8], last: usize) -> Option<usize> {
-    match text[last] {
-        b'"' => string_start(text, last),
-        b'}' | b']' => {
-            let mut depth = 0usize;
-            let mut at = last;
-            loop {
-                match text[at] {
-                    b'"' => at = string_start(text, at)?,
-                    b'}' | b']' => depth += 1,
-                    b'{' | b'[' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            return Some(at);
-                        }
-                    }
-                    _ => {}
-                }
-                at = at.checked_sub(1)?;
-            }
-        }
-        // A number, `true`, `false` or `null`.
-        _ => {
-            let scalar = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.');
-            let len = text[..=last].iter().rev().take_while(|b| scalar(b)).count();
-            (len > 0).then(|| last + 1 - len)
-        }
     }
 }
 
@@ -425,42 +320,5 @@ mod tests {
         let moved = plan.read_change(Changes, 2).unwrap().unwrap().change;
         assert!(moved.previous_address.as_ref().is_some_and(borrowed));
         assert!(!borrowed(&moved.address), "escaped: decoded into a copy");
-    }
-
-    /// The start `object_start` finds for the `"address"` value in `json`.
-    fn start_of(json: &str) -> Option<usize> {
-        let value = json.find("\"address\"")? + json[json.find("\"address\"")?..].find(":")?;
-        let value = value + json[value..].find('"')? + 1;
-        object_start(json.as_bytes(), value)
-    }
-
-    #[test]
-    fn finds_the_object_whatever_comes_before_the_address() {
-        let cases = [
-            r#"{"address":"a"}"#,
-            r#"  { "address" : "a"}"#,
-            r#"[1,{"mode":"managed","address":"a"}]"#,
-            r#"{"x":{"y":[1,"}",{"z":"\"{"}]},"n":-1.5e+3,"t":true,"nul":null,"address":"a"}"#,
-            r#"{"s":"ends in a backslash \\","e":"","address":"a"}"#,
-            r#"{"q":"\"quoted\" \\\"","a\"b":1,"address":"a"}"#,
-            "{\n\t\"i\": 0 ,\r\n \"address\"\n:\n\"a\"}",
-        ];
-        for json in cases {
-            let start = start_of(json).unwrap_or_else(|| panic!("{json}"));
-            let object: serde_json::Value = serde_json::Deserializer::from_str(&json[start..])
-                .into_iter()
-                .next()
-                .unwrap()
-                .unwrap();
-            assert_eq!(object["address"], "a", "{json}");
-        }
-    }
-
-    #[test]
-    fn refuses_what_is_not_an_object_member() {
-        for json in [r#"["address","a"]"#, r#""address":"a""#, r#"x"a""#] {
-            let value = json.rfind("\"a\"").unwrap() + 1;
-            assert_eq!(object_start(json.as_bytes(), value), None, "{json}");
-        }
     }
 }

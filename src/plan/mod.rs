@@ -11,16 +11,19 @@ mod entries;
 mod invocations;
 mod model;
 mod reread;
+mod root;
 mod tool;
 mod values;
 
 pub use actions::ResourceAction;
 pub use address::UNKNOWN_KEY;
-pub use entries::ChangeList;
+pub use entries::{ChangeEntry, ChangeList};
 pub use model::*;
 pub use reread::ReadChange;
+pub use root::Plan;
+pub use root::{sensitive_outputs, sensitive_variables};
 pub use tool::{is_opentofu_provider, Tool};
-pub use values::{sensitive_outputs, sensitive_variables, ParsedChange};
+pub use values::ParsedChange;
 
 use std::collections::BTreeMap;
 
@@ -62,7 +65,7 @@ pub fn parse_plan<'a>(path: &str, bytes: &'a [u8]) -> Result<Plan<'a>> {
     }
     let mut plan = parse_in_order(path, text)?;
     plan.text = text;
-    address::resolve_keys(&mut plan);
+    root::resolve_keys(&mut plan);
     match &plan.format_version {
         Some(version) => check_version(path, version)?,
         None => return Err(InputError::input(path, missing_version_problem(text))),

@@ -6,7 +6,6 @@
 //! format's compatibility rules ask of consumers.
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -15,64 +14,7 @@ use super::actions::ResourceAction;
 
 pub(super) type Str<'a> = Cow<'a, str>;
 
-pub use super::entries::ChangeEntry;
 pub use super::invocations::{ActionInvocation, InvokeTrigger, LifecycleTrigger};
-
-/// The whole plan document.
-#[derive(Debug, Deserialize)]
-pub struct Plan<'a> {
-    /// `"1.2"` etc.; checked by the loader before this struct is built.
-    #[serde(borrow, default, deserialize_with = "borrowed_option")]
-    pub format_version: Option<Cow<'a, str>>,
-    /// Version of Terraform (or OpenTofu) that made the plan.
-    #[serde(borrow, default, deserialize_with = "borrowed_option")]
-    pub terraform_version: Option<Cow<'a, str>>,
-    /// Root module input variables (values only; sensitivity is in `configuration`).
-    #[serde(borrow, default, deserialize_with = "null_as_default")]
-    pub variables: BTreeMap<Str<'a>, Variable<'a>>,
-    /// Planned changes, in Terraform's order (sorted by address, then deposed key), each
-    /// read in full again when diffed ([`Plan::read_change`]).
-    #[serde(borrow, default, deserialize_with = "null_as_default")]
-    pub resource_changes: Vec<ChangeEntry<'a>>,
-    /// Changes detected outside Terraform, kept as small as `resource_changes` and read in
-    /// full again when diffed ([`Plan::read_change`]): a plan may drift as much as
-    /// it changes.
-    #[serde(borrow, default, deserialize_with = "null_as_default")]
-    pub resource_drift: Vec<ChangeEntry<'a>>,
-    /// Which drifted attributes contributed to the plan.
-    #[serde(borrow, default, deserialize_with = "null_as_default")]
-    pub relevant_attributes: Vec<RelevantAttribute<'a>>,
-    /// Root module output changes, sorted by name.
-    #[serde(borrow, default, deserialize_with = "null_as_default")]
-    pub output_changes: BTreeMap<Str<'a>, Change<'a>>,
-    /// Check results (format 1.1+; `condition_results` in 1.2 was short-lived and ignored).
-    #[serde(borrow, default, deserialize_with = "null_as_default")]
-    pub checks: Vec<CheckResult<'a>>,
-    /// Changes deferred to a later plan/apply cycle (1.9+).
-    #[serde(borrow, default, deserialize_with = "null_as_default")]
-    pub deferred_changes: Vec<DeferredChange<'a>>,
-    /// Actions the apply will invoke (1.14+, format 1.2), in Terraform's order.
-    #[serde(borrow, default, deserialize_with = "null_as_default")]
-    pub action_invocations: Vec<ActionInvocation<'a>>,
-    /// The configuration, kept raw: only variable sensitivity is read from it.
-    #[serde(borrow, default)]
-    pub configuration: Option<&'a RawValue>,
-    /// Planning failed part-way (1.6+).
-    #[serde(default, deserialize_with = "null_as_default")]
-    pub errored: bool,
-    /// Whether applying the plan would do anything (1.8+).
-    #[serde(default)]
-    pub applyable: Option<bool>,
-    /// Whether the plan is complete (1.8+).
-    #[serde(default)]
-    pub complete: Option<bool>,
-    /// When the plan was made (1.5+).
-    #[serde(borrow, default, deserialize_with = "borrowed_option")]
-    pub timestamp: Option<Cow<'a, str>>,
-    /// The JSON text this plan was read from (set by [`super::parse_plan`]).
-    #[serde(skip)]
-    pub text: &'a str,
-}
 
 /// A root module variable value.
 #[derive(Debug, Deserialize)]
@@ -276,19 +218,6 @@ fn raw_text<'de: 'a, 'a, D: serde::Deserializer<'de>>(
 /// A missing `actions` list says nothing about the change.
 fn unsupported() -> ResourceAction {
     ResourceAction::Unsupported
-}
-
-impl Plan<'_> {
-    /// Whether the plan's sensitivity masks may leave out what providers declare sensitive
-    /// in their schemas: Terraform folds that in only from 0.15.2 on (its changelog: "Fix JSON plan
-    /// output to add sensitivity data for provider-specified sensitive attribute values"). See
-    /// [`masks_omit_provider_sensitivity`].
-    pub fn masks_omit_provider_sensitivity(&self) -> bool {
-        masks_omit_provider_sensitivity(
-            self.terraform_version.as_deref(),
-            self.format_version.as_deref(),
-        )
-    }
 }
 
 /// Whether a plan made by Terraform `terraform_version` (in format `format_version`) may

@@ -1,8 +1,6 @@
 //! Plan model: turns a change's raw JSON members into parsed [`Value`]s on demand.
 
-use std::collections::BTreeSet;
-
-use super::model::{Change, Plan};
+use super::model::Change;
 use crate::value::{ParseError, Value};
 
 /// The parsed values of one [`Change`]. Absent members are `Value::Null`.
@@ -56,34 +54,4 @@ impl<'a> ParsedChange<'a> {
             replace_paths: parse(change.replace_paths)?,
         })
     }
-}
-
-/// Names of root module variables declared `sensitive = true` in the configuration.
-pub fn sensitive_variables(plan: &Plan<'_>) -> BTreeSet<String> {
-    declared_sensitive(plan, "variables")
-}
-
-/// Names of root module outputs declared `sensitive = true` in the configuration (plans
-/// before Terraform 0.14 carry no other sign of it).
-pub fn sensitive_outputs(plan: &Plan<'_>) -> BTreeSet<String> {
-    declared_sensitive(plan, "outputs")
-}
-
-/// Names under the root module's `kind` in the configuration declared sensitive.
-fn declared_sensitive(plan: &Plan<'_>, kind: &str) -> BTreeSet<String> {
-    let mut names = BTreeSet::new();
-    let Some(config) = plan.configuration else {
-        return names;
-    };
-    let Ok(config) = Value::parse(config.get()) else {
-        return names;
-    };
-    if let Some(Value::Object(decls)) = config.get("root_module").and_then(|m| m.get(kind)) {
-        for (name, decl) in decls {
-            if decl.get("sensitive").is_some_and(Value::is_true) {
-                names.insert(name.to_string());
-            }
-        }
-    }
-    names
 }

@@ -543,6 +543,104 @@ fn no_module_imports_a_later_stage() {
     );
 }
 
+/// A child module using its parent's items (`super::X`, defined in `mod.rs`) is a part of
+/// that module reaching its own whole, as Rust's privacy has it (a child sees its parent's
+/// private items): not counted. Between any other two files, an import one way means none
+/// back, directly or around a circle.
+#[test]
+fn no_import_cycles() {
+    let g = graph();
+    let n = g.files.len();
+    let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for &(a, b) in &g.edges {
+        let to_own_parent = g.files[a].module.starts_with(&g.files[b].module);
+        if !to_own_parent {
+            out[a].push(b);
+        }
+    }
+    let cycles = strongly_connected(&out);
+    let described: Vec<String> = cycles
+        .iter()
+        .map(|c| {
+            let members: BTreeSet<usize> = c.iter().copied().collect();
+            let arrows: Vec<String> = g
+                .edges
+                .iter()
+                .filter(|(a, b)| members.contains(a) && members.contains(b))
+                .filter(|(a, b)| !g.files[*a].module.starts_with(&g.files[*b].module))
+                .map(|&(a, b)| format!("  {} -> {}", name(&g.files[a]), name(&g.files[b])))
+                .collect();
+            format!("a circle of {} files:\n{}", c.len(), arrows.join("\n"))
+        })
+        .collect();
+    assert!(
+        described.is_empty(),
+        "import cycles:\n{}",
+        described.join("\n")
+    );
+}
+
+/// Tarjan's algorithm; returns the components of more than one file.
+fn strongly_connected(out: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    struct State<'g> {
+        out: &'g [Vec<usize>],
+        index: Vec<Option<usize>>,
+        low: Vec<usize>,
+        on_stack: Vec<bool>,
+        stack: Vec<usize>,
+        next: usize,
+        found: Vec<Vec<usize>>,
+    }
+    fn visit(s: &mut State, v: usize) {
+        s.index[v] = Some(s.next);
+        s.low[v] = s.next;
+        s.next += 1;
+        s.stack.push(v);
+        s.on_stack[v] = true;
+        for k in 0..s.out[v].len() {
+            let w = s.out[v][k];
+            match s.index[w] {
+                None => {
+                    visit(s, w);
+                    s.low[v] = s.low[v].min(s.low[w]);
+                }
+                Some(iw) if s.on_stack[w] => s.low[v] = s.low[v].min(iw),
+                Some(_) => {}
+            }
+        }
+        if Some(s.low[v]) == s.index[v] {
+            let mut component = Vec::new();
+            loop {
+                let w = s.stack.pop().unwrap();
+                s.on_stack[w] = false;
+                component.push(w);
+                if w == v {
+                    break;
+                }
+            }
+            if component.len() > 1 {
+                s.found.push(component);
+            }
+        }
+    }
+    let n = out.len();
+    let mut s = State {
+        out,
+        index: vec![None; n],
+        low: vec![0; n],
+        on_stack: vec![false; n],
+        stack: Vec::new(),
+        next: 0,
+        found: Vec::new(),
+    };
+    for v in 0..n {
+        if s.index[v].is_none() {
+            visit(&mut s, v);
+        }
+    }
+    s.found
+}
+
 /// The checker itself: it must see the imports it is meant to catch.
 #[test]
 fn the_checker_reads_use_trees_and_inline_paths() {

@@ -256,10 +256,9 @@ fn write_changes(
 ) -> Result<()> {
     let wanted: Vec<usize> = (0..list.summaries().len()).filter(|&i| want(i)).collect();
     let parts: Vec<&[usize]> = wanted.chunks(PART).collect();
-    let render_part = |part: &&[usize], mut text: String| -> Result<String> {
-        // Sized once: the buffer goes back to the thread that made it, to be reused.
-        text.reserve(PART * 1024);
-        let mut changes = Out::from_text(text);
+    let render_part = |part: &&[usize]| -> Result<String> {
+        // Sized once: grown by doubling on every core, the buffers kept more resident.
+        let mut changes = Out::from_text(String::with_capacity(PART * 1024));
         for &i in *part {
             let r = list.diff(i)?;
             changes.push('\n');
@@ -269,17 +268,14 @@ fn write_changes(
         }
         Ok(changes.into_parts().0)
     };
-    crate::concurrency::map_ordered(&parts, render_part, |text: &mut String| {
+    crate::concurrency::map_ordered(&parts, render_part, |text| {
         if out.len() + text.len() < FLUSH_AT {
-            out.push_str(text);
-        } else {
-            // A big piece (a part of a huge plan) goes out as it is, not copied.
-            flush(out, sink)?;
-            sink.write_all(text.as_bytes())
-                .map_err(RenderError::Write)?;
+            out.push_str(&text);
+            return Ok(());
         }
-        text.clear();
-        Ok(())
+        // A big piece (a part of a huge plan) goes out as it is, not copied.
+        flush(out, sink)?;
+        sink.write_all(text.as_bytes()).map_err(RenderError::Write)
     })
 }
 

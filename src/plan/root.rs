@@ -1,0 +1,172 @@
+//! Plan model, the root object: the whole `terraform show -json` plan, its lists of resource
+//! changes kept as small entries ([`ChangeEntry`]) and read again when asked.
+
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use super::address::UNKNOWN_KEY;
+use super::entries::{ChangeEntry, ChangeList};
+use super::model::*;
+use super::reread::ReadChange;
+use crate::value::{ParseError, Value};
+
+/// The whole plan document.
+#[derive(Debug, Deserialize)]
+pub struct Plan<'a> {
+    /// `"1.2"` etc.; checked by the loader before this struct is built.
+    #[serde(borrow, default, deserialize_with = "borrowed_option")]
+    pub format_version: Option<Cow<'a, str>>,
+    /// Version of Terraform (or OpenTofu) that made the plan.
+    #[serde(borrow, default, deserialize_with = "borrowed_option")]
+    pub terraform_version: Option<Cow<'a, str>>,
+    /// Root module input variables (values only; sensitivity is in `configuration`).
+    #[serde(borrow, default, deserialize_with = "null_as_default")]
+    pub variables: BTreeMap<Str<'a>, Variable<'a>>,
+    /// Planned changes, in Terraform's order (sorted by address, then deposed key), each
+    /// read in full again when diffed ([`Plan::read_change`]).
+    #[serde(borrow, default, deserialize_with = "null_as_default")]
+    pub resource_changes: Vec<ChangeEntry<'a>>,
+    /// Changes detected outside Terraform, kept as small as `resource_changes` and read in
+    /// full again when diffed ([`Plan::read_change`]): a plan may drift as much as
+    /// it changes.
+    #[serde(borrow, default, deserialize_with = "null_as_default")]
+    pub resource_drift: Vec<ChangeEntry<'a>>,
+    /// Which drifted attributes contributed to the plan.
+    #[serde(borrow, default, deserialize_with = "null_as_default")]
+    pub relevant_attributes: Vec<RelevantAttribute<'a>>,
+    /// Root module output changes, sorted by name.
+    #[serde(borrow, default, deserialize_with = "null_as_default")]
+    pub output_changes: BTreeMap<Str<'a>, Change<'a>>,
+    /// Check results (format 1.1+; `condition_results` in 1.2 was short-lived and ignored).
+    #[serde(borrow, default, deserialize_with = "null_as_default")]
+    pub checks: Vec<CheckResult<'a>>,
+    /// Changes deferred to a later plan/apply cycle (1.9+).
+    #[serde(borrow, default, deserialize_with = "null_as_default")]
+    pub deferred_changes: Vec<DeferredChange<'a>>,
+    /// Actions the apply will invoke (1.14+, format 1.2), in Terraform's order.
+    #[serde(borrow, default, deserialize_with = "null_as_default")]
+    pub action_invocations: Vec<ActionInvocation<'a>>,
+    /// The configuration, kept raw: only variable sensitivity is read from it.
+    #[serde(borrow, default)]
+    pub configuration: Option<&'a RawValue>,
+    /// Planning failed part-way (1.6+).
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub errored: bool,
+    /// Whether applying the plan would do anything (1.8+).
+    #[serde(default)]
+    pub applyable: Option<bool>,
+    /// Whether the plan is complete (1.8+).
+    #[serde(default)]
+    pub complete: Option<bool>,
+    /// When the plan was made (1.5+).
+    #[serde(borrow, default, deserialize_with = "borrowed_option")]
+    pub timestamp: Option<Cow<'a, str>>,
+    /// The JSON text this plan was read from (set by [`super::parse_plan`]).
+    #[serde(skip)]
+    pub text: &'a str,
+}
+
+impl Plan<'_> {
+    /// Whether the plan's sensitivity masks may leave out what providers declare sensitive
+    /// in their schemas: Terraform folds that in only from 0.15.2 on (its changelog: "Fix JSON plan
+    /// output to add sensitivity data for provider-specified sensitive attribute values"). See
+    /// [`masks_omit_provider_sensitivity`].
+    pub fn masks_omit_provider_sensitivity(&self) -> bool {
+        masks_omit_provider_sensitivity(
+            self.terraform_version.as_deref(),
+            self.format_version.as_deref(),
+        )
+    }
+}
+
+impl<'a> Plan<'a> {
+    /// The entries of `list`.
+    pub fn entries(&self, list: ChangeList) -> &[ChangeEntry<'a>] {
+        match list {
+            ChangeList::Changes => &self.resource_changes,
+            ChangeList::Drift => &self.resource_drift,
+        }
+    }
+
+    /// Entry `i` of `list` read again from the plan text, its values parsed; `None` when
+    /// the plan was not read by [`super::parse_plan`] (which keeps its text) or `i` is out
+    /// of range, an error when a value cannot be parsed.
+    pub fn read_change(
+        &self,
+        list: ChangeList,
+        i: usize,
+    ) -> Option<Result<ReadChange<'a>, ParseError>> {
+        self.entries(list).get(i)?.read(self.text)
+    }
+
+    /// Entry `i` of `list`'s members read again without parsing its values (left as
+    /// text), much faster than [`Plan::read_change`]: what is shown of a change without its
+    /// diff. Its members are those that read gives. `None` as there.
+    pub fn read_members(&self, list: ChangeList, i: usize) -> Option<ResourceChange<'a>> {
+        self.entries(list).get(i)?.read_members(self.text)
+    }
+}
+
+/// Settles the instance keys of drift entries rebuilt without one: the planned change of
+/// the same resource names the instance when the resource has exactly one; otherwise the
+/// key is [`UNKNOWN_KEY`].
+pub(super) fn resolve_keys(plan: &mut Plan<'_>) {
+    if !plan.resource_drift.iter().any(|e| e.key_unknown()) {
+        return;
+    }
+    let planned: Vec<&str> = plan.resource_changes.iter().map(|e| &*e.address).collect();
+    let mut settled = Vec::new();
+    for (i, entry) in plan.resource_drift.iter().enumerate() {
+        if !entry.key_unknown() {
+            continue;
+        }
+        let base = &*entry.address;
+        let mut instances = planned.iter().filter(|a| {
+            a.strip_prefix(base)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('['))
+        });
+        let address = match (instances.next(), instances.next()) {
+            (Some(only), None) => only.to_string(),
+            _ => format!("{base}{UNKNOWN_KEY}"),
+        };
+        settled.push((i, address));
+    }
+    for (i, address) in settled {
+        if let Some(entry) = plan.resource_drift.get_mut(i) {
+            entry.set_address(address);
+        }
+    }
+}
+
+/// Names of root module variables declared `sensitive = true` in the configuration.
+pub fn sensitive_variables(plan: &Plan<'_>) -> BTreeSet<String> {
+    declared_sensitive(plan, "variables")
+}
+
+/// Names of root module outputs declared `sensitive = true` in the configuration (plans
+/// before Terraform 0.14 carry no other sign of it).
+pub fn sensitive_outputs(plan: &Plan<'_>) -> BTreeSet<String> {
+    declared_sensitive(plan, "outputs")
+}
+
+/// Names under the root module's `kind` in the configuration declared sensitive.
+fn declared_sensitive(plan: &Plan<'_>, kind: &str) -> BTreeSet<String> {
+    let mut names = BTreeSet::new();
+    let Some(config) = plan.configuration else {
+        return names;
+    };
+    let Ok(config) = Value::parse(config.get()) else {
+        return names;
+    };
+    if let Some(Value::Object(decls)) = config.get("root_module").and_then(|m| m.get(kind)) {
+        for (name, decl) in decls {
+            if decl.get("sensitive").is_some_and(Value::is_true) {
+                names.insert(name.to_string());
+            }
+        }
+    }
+    names
+}
