@@ -1,4 +1,4 @@
-//! Differ: plan values → [`Diff`] trees. Pure: no I/O, no formatting.
+//! Differ: plan values → [`crate::diff::Diff`] trees. Pure: no I/O, no formatting.
 //!
 //! Contract: given a resource change's parsed values and (optionally) its provider schema
 //! block, [`diff_resource`] returns the diff tree Terraform's own renderer would compute,
