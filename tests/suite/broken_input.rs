@@ -676,8 +676,8 @@ fn deep_nesting_in_an_unknown_member_is_skipped() {
     assert!(out.stdout.contains("No changes."), "{}", out.stdout);
 }
 
-/// A plan of over 1 MiB (read member by member on two threads, the members it does not
-/// use only checked): `planned_values` and `prior_state` padded around one change.
+/// A plan of over 1 MiB (the members it does not use only checked): `planned_values` and
+/// `prior_state` padded around one change.
 fn big_plan() -> String {
     let pad = "p".repeat(1 << 20);
     let small = plan_creating(r#"{"k":"v"}"#);

@@ -274,7 +274,7 @@ fn fail_on_drift_names_the_drift_shown() {
 
 #[test]
 fn fail_on_drift_names_every_drifted_resource_of_a_big_plan() {
-    // Big enough to be read on two threads (the drift in pieces) and diffed on every core:
+    // Big enough to be diffed on every core:
     // every drifted resource is named, in plan order, and shown in the text.
     let n = 3_000;
     let drift: Vec<String> = (0..n)
