@@ -103,11 +103,6 @@ pub struct TemplateSet {
 /// copies cost less than compiling the copied-in templates.
 const INLINE_FROM: usize = 200;
 
-/// Input size from which [`TemplateSet::prepare`] copies partials in: a megabyte of plan
-/// JSON usually holds hundreds of resource changes (a thousand or so in Terraform's
-/// compact form).
-const PREPARE_INLINE_BYTES: usize = 1 << 20;
-
 impl Default for TemplateSet {
     fn default() -> Self {
         let sources = BUILT_IN
@@ -196,24 +191,6 @@ impl TemplateSet {
     /// place.
     pub fn registry(&self) -> Result<Renderer<'_>> {
         self.registry_for(0)
-    }
-
-    /// Compiles the registry ahead of the first render (on another thread while the plans
-    /// are read, say), for plans of `input_bytes` bytes in all: their entry count is not
-    /// known yet, so partials are copied in from a megabyte of input (`PREPARE_INLINE_BYTES`).
-    pub fn prepare(&self, input_bytes: usize) {
-        let entries = if input_bytes >= PREPARE_INLINE_BYTES {
-            self.inline_from
-        } else {
-            0
-        };
-        // A syntax error is kept with the registry and reported by the render.
-        let _ = self.registry_for(entries);
-    }
-
-    /// Is the registry compiled already (see [`TemplateSet::registry_for`])?
-    pub fn is_compiled(&self) -> bool {
-        self.compiled.get().is_some()
     }
 
     /// The registry for a comment of `entries` entries: compiled on first use, with
@@ -471,19 +448,18 @@ mod tests {
     }
 
     #[test]
-    fn prepare_chooses_by_input_size_and_the_first_use_decides() {
+    fn the_first_use_decides_how_the_registry_is_compiled() {
         let small = TemplateSet::default();
-        small.prepare(1000);
-        assert_eq!(registered(&small).len(), BUILT_IN.len());
+        small.registry_for(0).unwrap();
         // A later render of many entries keeps the registry compiled first.
         small.registry_for(10_000).unwrap();
         assert_eq!(registered(&small).len(), BUILT_IN.len());
         let big = TemplateSet::default();
-        big.prepare(PREPARE_INLINE_BYTES);
+        big.registry_for(10_000).unwrap();
         assert_eq!(registered(&big).len(), 3);
         let mut never = TemplateSet::default();
         never.set_inline_from(usize::MAX);
-        never.prepare(PREPARE_INLINE_BYTES);
+        never.registry_for(10_000).unwrap();
         assert_eq!(registered(&never).len(), BUILT_IN.len());
     }
 
@@ -495,7 +471,6 @@ mod tests {
             origin: "broken.hbs".into(),
             text: "ok\n{{#if x}}".into(),
         });
-        set.prepare(0);
         let first = set.registry().map(|_| ()).unwrap_err().to_string();
         let second = set.registry_for(1000).map(|_| ()).unwrap_err().to_string();
         assert!(first.starts_with("broken.hbs:2:"), "{first}");
