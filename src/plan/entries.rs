@@ -14,8 +14,8 @@ use serde::{Deserialize, Deserializer};
 
 use super::actions::ResourceAction;
 use super::model::{ResourceChange, Str};
+use super::parsed::ParsedChange;
 use super::reread::{self, ReadChange};
-use super::values::ParsedChange;
 use crate::value::ParseError;
 
 /// One of a plan's lists of resource changes.

@@ -10,20 +10,20 @@ pub mod documents;
 mod entries;
 mod invocations;
 mod model;
+mod parsed;
 mod reread;
 mod root;
 mod tool;
-mod values;
 
 pub use actions::ResourceAction;
 pub use address::UNKNOWN_KEY;
 pub use entries::{ChangeEntry, ChangeList};
 pub use model::*;
+pub use parsed::ParsedChange;
 pub use reread::ReadChange;
 pub use root::Plan;
 pub use root::{sensitive_outputs, sensitive_variables};
 pub use tool::{is_opentofu_provider, Tool};
-pub use values::ParsedChange;
 
 use std::collections::BTreeMap;
 

@@ -11,7 +11,7 @@ use std::borrow::Cow;
 
 use super::actions::ResourceAction;
 use super::model::{Change, Importing, ResourceChange};
-use super::values::ParsedChange;
+use super::parsed::ParsedChange;
 use crate::value::{Member, ParseError, Value};
 
 /// A resource change read again to be diffed.
