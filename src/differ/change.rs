@@ -186,7 +186,7 @@ pub(crate) struct Change<'v, 'a> {
 }
 
 // Moved at every child step: within 128 bytes the compiler moves it inline; over that, it
-// calls `memcpy` (136 bytes, with a `Vec` in each matcher, cost 3-4 % of a diff).
+// calls `memcpy` (docs/performance.md, the value parser).
 const _: () = assert!(std::mem::size_of::<Change<'static, 'static>>() <= 128);
 
 fn non_null<'v, 'a>(value: &'v Value<'a>) -> Option<&'v Value<'a>> {
