@@ -1,4 +1,4 @@
-//! Pipeline benchmarks on generated plans: parse (`planmark::plan::parse_plan`), diff
+//! Pipeline benchmarks on generated plans: parse (`planmark::input::plan::parse_plan`), diff
 //! (`planmark::differ::diff_plan`), text render (`planmark::render::text::render_plan`),
 //! all three together, and the Markdown comment as `planmark render` makes it from the
 //! parsed plan (the plan's head diffed, then only the resource changes the comment
@@ -37,8 +37,8 @@ use std::time::Duration;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use generator::{Kind, Options};
 use planmark::differ::Differ;
+use planmark::input::schema::ProviderSchemas;
 use planmark::render::markdown::{render_comment, Meta, NamedPlan, TemplateSet, GITHUB_MAX_CHARS};
-use planmark::schema::ProviderSchemas;
 
 /// One generated input.
 struct Case {
@@ -89,14 +89,14 @@ fn pipeline(c: &mut Criterion) {
             .warm_up_time(Duration::from_secs(1))
             .measurement_time(case.measure)
             .throughput(Throughput::Bytes(case.plan.len() as u64));
-        let plan =
-            planmark::plan::parse_plan("plan.json", &case.plan).expect("generated plan parses");
+        let plan = planmark::input::plan::parse_plan("plan.json", &case.plan)
+            .expect("generated plan parses");
         let diff = planmark::differ::diff_plan("plan.json", &plan, Some(&case.schemas), None)
             .expect("generated plan diffs");
 
         group.bench_function("parse", |b| {
             b.iter_with_large_drop(|| {
-                planmark::plan::parse_plan("plan.json", black_box(&case.plan))
+                planmark::input::plan::parse_plan("plan.json", black_box(&case.plan))
             })
         });
         group.bench_function("diff", |b| {
@@ -140,8 +140,8 @@ fn pipeline(c: &mut Criterion) {
         });
         group.bench_function("pipeline", |b| {
             b.iter(|| {
-                let plan =
-                    planmark::plan::parse_plan("plan.json", black_box(&case.plan)).expect("parses");
+                let plan = planmark::input::plan::parse_plan("plan.json", black_box(&case.plan))
+                    .expect("parses");
                 let diff =
                     planmark::differ::diff_plan("plan.json", &plan, Some(&case.schemas), None)
                         .expect("diffs");

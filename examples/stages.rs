@@ -56,7 +56,7 @@ fn run() -> Result<(), String> {
         Some(path) => {
             let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
             Some(
-                planmark::schema::ProviderSchemas::parse(path, &bytes)
+                planmark::input::schema::ProviderSchemas::parse(path, &bytes)
                     .map_err(|e| e.to_string())?,
             )
         }
@@ -80,7 +80,8 @@ fn run() -> Result<(), String> {
         let bytes = std::fs::read(&plan_path).map_err(|e| format!("{plan_path}: {e}"))?;
         times[0] = t.elapsed();
         let t = Instant::now();
-        let plan = planmark::plan::parse_plan(&plan_path, &bytes).map_err(|e| e.to_string())?;
+        let plan =
+            planmark::input::plan::parse_plan(&plan_path, &bytes).map_err(|e| e.to_string())?;
         times[1] = t.elapsed();
         let t = Instant::now();
         std::hint::black_box(plan_sha256(&bytes));

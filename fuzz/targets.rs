@@ -14,14 +14,14 @@
 
 use planmark::differ::diff_plan;
 
+use planmark::input::plan::parse_plan;
+use planmark::input::schema::ProviderSchemas;
 use planmark::marker::{marker_line, MarkerData};
-use planmark::plan::parse_plan;
 use planmark::render::check::{check_markdown, live_references};
 use planmark::render::html::preview_page;
 use planmark::render::markdown::budget::measure;
 use planmark::render::markdown::{render_comment, Meta, NamedPlan, TemplateSet, MIN_MAX_CHARS};
 use planmark::render::text::render_plan;
-use planmark::schema::ProviderSchemas;
 
 /// A plan with one resource of each common shape, diffed against fuzzed schemas.
 const SCHEMA_PLAN: &str = r#"{"format_version":"1.2","resource_changes":[

@@ -3,11 +3,11 @@
 //!
 //! The pipeline runs one way, one module per stage:
 //!
-//! 1. [`plan`] + [`schema`] + [`value`]: the plan model, `terraform show -json` and
+//! 1. [`input`]: what planmark reads. [`input::plan`] + [`input::schema`] +
+//!    [`input::json`]: the plan model, `terraform show -json` and
 //!    `terraform providers schema -json` parsed into typed structs (values stay raw until
-//!    needed);
-//!    [`log`] reads Terraform's own `terraform plan` output (errors and warnings);
-//!    [`encoding`] turns the UTF-16 files Windows tools write into UTF-8 for them;
+//!    needed); [`input::log`] reads Terraform's own `terraform plan` output (errors and
+//!    warnings); [`input::encoding`] turns the UTF-16 files Windows tools write into UTF-8;
 //! 2. [`differ`]: values → [`diff::Diff`] trees, exactly as Terraform's renderer computes
 //!    them (pure, no formatting);
 //!    [`policy`] checks the diff trees against the policy gates;
@@ -29,15 +29,9 @@ pub mod cli;
 pub mod concurrency;
 pub mod diff;
 pub mod differ;
-pub mod encoding;
 pub mod input;
-
-pub mod log;
 pub mod marker;
 pub mod pipeline;
-pub mod plan;
 pub mod policy;
 pub mod publish;
 pub mod render;
-pub mod schema;
-pub mod value;

@@ -9,7 +9,7 @@
 use std::fmt;
 
 use crate::diff::{Changes, CheckStatus, PlanHead, PlanMode, ResourceSummary};
-use crate::plan::ResourceAction;
+use crate::input::plan::ResourceAction;
 
 /// A `--fail-on` rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

@@ -16,8 +16,8 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::diff::PlanMode;
+use crate::input::plan::Tool;
 use crate::pipeline::{self, parse_size};
-use crate::plan::Tool;
 use crate::render::markdown::GITHUB_MAX_CHARS;
 use error::{policy_result, Error, Result};
 

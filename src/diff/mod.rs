@@ -11,7 +11,7 @@ pub mod quote;
 
 use serde::Serialize;
 
-use crate::plan::{ResourceAction, Tool};
+use crate::input::plan::{ResourceAction, Tool};
 pub use changes::{Changes, Diffed, DiffedPlan, ResourceChanges};
 
 /// What happens to a value.

@@ -18,7 +18,7 @@ pub fn go_quote_into(s: &str, out: &mut String) {
         // Printable ASCII other than quote and backslash is copied as it is, a run at a
         // time; everything else goes through `quote_char`.
         let run = i;
-        i = crate::value::printable_run_end(bytes, i);
+        i = crate::input::json::printable_run_end(bytes, i);
         out.push_str(&s[run..i]);
         if let Some(c) = s[i..].chars().next() {
             quote_char(c, out);

@@ -8,7 +8,7 @@ use super::collections::{self, match_set};
 use super::masked;
 use super::typed::{diff_typed, object_attributes};
 use crate::diff::{Action, Block as BlockDiff, BlockGroup, Diff, Node};
-use crate::schema::{Attribute, Block, CtyType, NestingMode};
+use crate::input::schema::{Attribute, Block, CtyType, NestingMode};
 
 /// A diff for a block.
 pub(crate) fn diff_block(change: Change<'_, '_>, block: &Block) -> Diff {
@@ -354,7 +354,7 @@ pub(crate) fn diff_root<'v, 'a>(change: Change<'v, 'a>, block: &Block, forget_on
 mod tests {
     use super::*;
     use crate::differ::change::Matcher;
-    use crate::value::Value;
+    use crate::input::json::Value;
 
     /// A list of blocks marked sensitive as a whole after the change: each block is hidden
     /// in the tree itself, and the unchanged one (its mark changes) is an update.

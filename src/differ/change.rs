@@ -9,8 +9,8 @@ use std::collections::BTreeMap;
 
 use super::sequence::Pairing;
 use crate::diff::Action;
-use crate::schema::Attribute;
-use crate::value::Value;
+use crate::input::json::Value;
+use crate::input::schema::Attribute;
 
 /// An unknown or sensitivity mask at one position.
 #[derive(Debug, Clone, Copy)]
@@ -477,7 +477,7 @@ impl<'v, 'a> Change<'v, 'a> {
         let mut out = Vec::with_capacity(before.len().max(after.len()));
         loop {
             let next = match (before.peek(), after.peek()) {
-                (Some(b), Some(a)) => match crate::value::cmp_keys(b, a) {
+                (Some(b), Some(a)) => match crate::input::json::cmp_keys(b, a) {
                     std::cmp::Ordering::Less => before.next(),
                     std::cmp::Ordering::Greater => after.next(),
                     std::cmp::Ordering::Equal => {
@@ -577,7 +577,7 @@ impl<'v, 'a> Walk<'v, 'a> {
     fn seek(&mut self, key: &str) -> Option<&'v Value<'a>> {
         let members = self.members;
         while let Some((k, v)) = members.get(self.pos) {
-            match crate::value::cmp_keys(k, key) {
+            match crate::input::json::cmp_keys(k, key) {
                 std::cmp::Ordering::Less => self.pos += 1,
                 std::cmp::Ordering::Equal => {
                     self.pos += 1;

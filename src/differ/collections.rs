@@ -5,7 +5,7 @@
 use super::change::{Change, Matcher};
 use super::sequence;
 use crate::diff::{Action, Diff};
-use crate::value::{FastBuildHasher, Value};
+use crate::input::json::{FastBuildHasher, Value};
 
 /// The starting action of a slice or map walk, from whether each side is a collection.
 pub(crate) fn collection_action(before: bool, after: bool) -> Action {

@@ -15,8 +15,8 @@ use super::plan::summary;
 use super::{Differ, Relevance};
 use crate::diff::{Action, PlanMode, ResourceChanges, ResourceDiff, ResourceSummary};
 use crate::input::error::Result;
-use crate::plan::ChangeList;
-use crate::value::Value;
+use crate::input::json::Value;
+use crate::input::plan::ChangeList;
 
 /// A plan's drift as renderers read it: the shown entries' summaries, addresses and
 /// types up front, each diff computed when asked (and not kept).
@@ -42,7 +42,7 @@ struct Relevant<'p, 'a> {
 }
 
 impl<'p, 'a> Relevant<'p, 'a> {
-    fn new(plan: &'p crate::plan::Plan<'a>) -> Self {
+    fn new(plan: &'p crate::input::plan::Plan<'a>) -> Self {
         let paths: Vec<(&'p str, Value<'a>)> = plan
             .relevant_attributes
             .iter()

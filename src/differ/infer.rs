@@ -15,8 +15,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::schema::{Attribute, Block, BlockType, CtyType, NestedType, NestingMode};
-use crate::value::Value;
+use crate::input::json::Value;
+use crate::input::schema::{Attribute, Block, BlockType, CtyType, NestedType, NestingMode};
 
 /// Infers a block schema from sample object values (before, after), the unknown mask and
 /// the resource's configuration expressions, if known.

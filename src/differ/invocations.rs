@@ -6,9 +6,9 @@
 use super::resource::{diff_resource_values, value_error, Relevance, Values};
 use crate::diff::{InvocationDiff, InvocationTrigger};
 use crate::input::error::Result;
-use crate::plan::{ActionInvocation, Plan};
-use crate::schema::ProviderSchemas;
-use crate::value::{ParseError, Value};
+use crate::input::json::{ParseError, Value};
+use crate::input::plan::{ActionInvocation, Plan};
+use crate::input::schema::ProviderSchemas;
 use serde_json::value::RawValue;
 
 /// Every invocation of `plan` (read from `path`, named in errors), in plan order.

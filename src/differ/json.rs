@@ -8,7 +8,7 @@ use super::masked::sensitive_action;
 use super::sequence;
 use super::strings::{self, scalar_text};
 use crate::diff::{Action, Diff, Node};
-use crate::value::Value;
+use crate::input::json::Value;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {

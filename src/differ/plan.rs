@@ -15,12 +15,12 @@ use crate::diff::{
     ResourceSummary,
 };
 use crate::input::error::{InputError, Result};
-use crate::plan::{
+use crate::input::json::{ParseError, Value};
+use crate::input::plan::{
     sensitive_outputs, ChangeEntry, ChangeList, ParsedChange, Plan, ResourceAction, ResourceChange,
     Tool,
 };
-use crate::schema::ProviderSchemas;
-use crate::value::{ParseError, Value};
+use crate::input::schema::ProviderSchemas;
 
 /// What an entry of `list` is called in an error.
 fn noun(list: ChangeList) -> &'static str {
@@ -275,7 +275,7 @@ pub(super) fn summary(entry: &ChangeEntry<'_>) -> ResourceSummary {
     }
 }
 
-fn check_summary(check: &crate::plan::CheckResult<'_>) -> CheckSummary {
+fn check_summary(check: &crate::input::plan::CheckResult<'_>) -> CheckSummary {
     CheckSummary {
         address: check.address.to_display.to_string(),
         kind: check.address.kind.to_string(),

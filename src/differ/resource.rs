@@ -5,9 +5,9 @@ use super::{block, infer, sequence, typed};
 
 use crate::diff::Diff;
 use crate::input::error::InputError;
-use crate::plan::ParsedChange;
-use crate::schema::Block;
-use crate::value::Value;
+use crate::input::json::Value;
+use crate::input::plan::ParsedChange;
+use crate::input::schema::Block;
 
 /// Which attributes of a change matter (drift shows only the relevant ones).
 #[derive(Debug, Clone, Copy)]
@@ -41,7 +41,7 @@ pub fn diff_resource<'v, 'a>(
 }
 
 /// The parsed members of a change, borrowed (the two sides may be the very same value
-/// when their JSON texts are equal, see [`plan`]).
+/// when their JSON texts are equal, see [`crate::input::plan`]).
 #[derive(Clone, Copy)]
 pub(crate) struct Values<'v, 'a> {
     pub before: &'v Value<'a>,
@@ -67,7 +67,7 @@ impl<'v, 'a> Values<'v, 'a> {
 
 /// [`diff_resource`] on borrowed values. `hide_secret_names`: without a schema, hide the
 /// attributes whose names read like secrets (plans whose masks may lack what providers
-/// declare sensitive, see [`crate::plan::Plan::masks_omit_provider_sensitivity`]).
+/// declare sensitive, see [`crate::input::plan::Plan::masks_omit_provider_sensitivity`]).
 pub(crate) fn diff_resource_values<'v, 'a>(
     values: Values<'v, 'a>,
     schema: Option<&Block>,
@@ -144,7 +144,11 @@ pub(crate) fn diff_output_paired(values: &ParsedChange<'_>, pairing: sequence::P
 }
 
 /// The input error for a change whose values do not parse.
-pub(super) fn value_error(path: &str, address: &str, err: crate::value::ParseError) -> InputError {
+pub(super) fn value_error(
+    path: &str,
+    address: &str,
+    err: crate::input::json::ParseError,
+) -> InputError {
     InputError::input(
         path,
         format!(

@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use super::change::{Change, Mask, Matcher};
 use super::sequence::{self, Pairing};
 use crate::diff::{Action, Diff, HeredocLine, Node};
-use crate::value::Value;
+use crate::input::json::Value;
 
 /// The JSON differ, for a string that holds JSON. It calls [`string_node`] for the strings
 /// inside, so the caller passes it in rather than this module importing it.

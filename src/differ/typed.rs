@@ -13,8 +13,8 @@ use super::masked::{sensitive, unknown};
 use super::strings::scalar_text;
 use super::{json, sequence, strings};
 use crate::diff::{Action, Diff, Node};
-use crate::schema::CtyType;
-use crate::value::Value;
+use crate::input::json::Value;
+use crate::input::schema::CtyType;
 
 /// An output change: sensitivity and unknown-ness first, then the JSON shape. An old value
 /// that becomes unknown is diffed as a `dynamic` one (with the legacy empty-string rule).

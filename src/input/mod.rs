@@ -1,6 +1,11 @@
 //! Input stage: what planmark reads (plans, provider schemas, Terraform's logs) and the
 //! errors and hostile-text rules every later stage shares.
 
+pub mod encoding;
 pub mod error;
 pub mod hash;
+pub mod json;
+pub mod log;
+pub mod plan;
+pub mod schema;
 pub mod text;

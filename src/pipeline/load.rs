@@ -15,11 +15,11 @@ use crate::diff::{Changes, PlanHead, ResourceChanges};
 use crate::differ::Differ;
 use crate::input::error::InputError;
 use crate::input::hash::plan_sha256;
-use crate::log::{parse_log, PlanLog};
-use crate::plan::{parse_plan, Plan};
+use crate::input::log::{parse_log, PlanLog};
+use crate::input::plan::{parse_plan, Plan};
+use crate::input::schema::ProviderSchemas;
 use crate::policy::{Gated, Policy, Violation};
 use crate::render::markdown::{Source, TemplateSet};
-use crate::schema::ProviderSchemas;
 
 /// A plan read and parsed, its head (drift, outputs, checks) diffed, its resource changes
 /// ready to diff on demand (a renderer diffs only what it shows; the text streams them).
@@ -106,7 +106,7 @@ pub(super) fn with_loaded<T, E: From<PipelineError>>(
             }
             (Err(err), _) => err,
         };
-        let Some(documents) = crate::plan::documents::split(bytes) else {
+        let Some(documents) = crate::input::plan::documents::split(bytes) else {
             unreadable.push((arg.name.clone(), err.into()));
             continue;
         };
@@ -300,7 +300,7 @@ pub fn read_input_at_most(path: &str, max: u64) -> Result<Vec<u8>> {
         return Err(too_big(None));
     }
     // Windows PowerShell's `>` writes UTF-16: every input is read as UTF-8 from here on.
-    Ok(crate::encoding::to_utf8(path, bytes)?)
+    Ok(crate::input::encoding::to_utf8(path, bytes)?)
 }
 
 /// A log read from [`Options::log`].

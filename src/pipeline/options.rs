@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 
 use crate::diff::PlanMode;
-use crate::plan::Tool;
+use crate::input::plan::Tool;
 use crate::policy::Policy;
 
 /// What to load and how to render it.

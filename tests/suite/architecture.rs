@@ -15,11 +15,7 @@ use std::path::{Path, PathBuf};
 const STAGES: &[(&str, &[&str], &[&str])] = &[
     // Runtime support, no stage: the one place work runs on several threads.
     ("concurrency", &["concurrency"], &[]),
-    (
-        "input",
-        &["input", "plan", "schema", "log", "value", "encoding"],
-        &[],
-    ),
+    ("input", &["input"], &[]),
     ("diff", &["diff"], &["input"]),
     ("differ", &["differ"], &["concurrency", "input", "diff"]),
     ("policy", &["policy"], &["input", "diff"]),

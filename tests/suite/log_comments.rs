@@ -8,19 +8,19 @@ use crate::support;
 use std::path::{Path, PathBuf};
 
 use planmark::diff::DiffedPlan;
-use planmark::log::parse_log;
+use planmark::input::log::parse_log;
 use planmark::policy::{evaluate, Policy, Rule};
 use planmark::render::check::{check_markdown, live_references};
 use planmark::render::markdown::{render_comment_with, Comment, Extras, NamedPlan, TemplateSet};
 use support::temp::TempDir;
 use support::{fixtures_dir, golden};
 
-fn read_log(path: &Path) -> planmark::log::PlanLog {
+fn read_log(path: &Path) -> planmark::input::log::PlanLog {
     let bytes = std::fs::read(path).unwrap();
     parse_log(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-fn log(file: &str) -> planmark::log::PlanLog {
+fn log(file: &str) -> planmark::input::log::PlanLog {
     read_log(&fixtures_dir().join("logs").join(file))
 }
 
@@ -197,7 +197,7 @@ fn real_logs_read_as_terraform_wrote_them() {
         "{text}"
     );
     assert_eq!(
-        log("warnings.jsonl").count(planmark::log::Severity::Warning),
+        log("warnings.jsonl").count(planmark::input::log::Severity::Warning),
         3
     );
 }
@@ -491,7 +491,7 @@ fn blocky_comment(text: &str) -> String {
             "status": "fail", "instances": [{"address": {"to_display": "null_resource.x"},
             "status": "fail", "problems": [{"message": text}]}]}]});
     let plan_text = plan.to_string();
-    let parsed = planmark::plan::parse_plan("plan.json", plan_text.as_bytes()).unwrap();
+    let parsed = planmark::input::plan::parse_plan("plan.json", plan_text.as_bytes()).unwrap();
     let diff = planmark::differ::diff_plan("plan.json", &parsed, None, None).unwrap();
     let extras = Extras {
         failed: None,

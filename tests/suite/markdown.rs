@@ -195,7 +195,7 @@ fn sensitive_values_appear_in_no_format() {
 #[test]
 fn a_ten_thousand_resource_plan_fits_with_a_notice() {
     let bytes = big_plan(10_000);
-    let plan = planmark::plan::parse_plan("big.json", &bytes).unwrap();
+    let plan = planmark::input::plan::parse_plan("big.json", &bytes).unwrap();
     let diff = planmark::differ::diff_plan("big.json", &plan, None, None).unwrap();
     let comment = render(&[("big", &diff)], GITHUB_MAX_CHARS);
     assert_sound("big", &[&diff], &comment, GITHUB_MAX_CHARS);
@@ -217,7 +217,7 @@ fn a_ten_thousand_resource_plan_fits_with_a_notice() {
 #[test]
 fn shrinking_the_limit_degrades_in_order_never_cutting() {
     let bytes = big_plan(600);
-    let plan = planmark::plan::parse_plan("mid.json", &bytes).unwrap();
+    let plan = planmark::input::plan::parse_plan("mid.json", &bytes).unwrap();
     let diff = planmark::differ::diff_plan("mid.json", &plan, None, None).unwrap();
     let mut stages = Vec::new();
     for max_chars in [1_000_000, 300_000, 120_000, 40_000, 10_000, 3_000] {

@@ -740,7 +740,7 @@ fn meta() -> Meta {
 }
 
 fn render_all(doc: &str, max_chars: usize) -> Result<Outputs, TestCaseError> {
-    let plan = planmark::plan::parse_plan("prop.json", doc.as_bytes())
+    let plan = planmark::input::plan::parse_plan("prop.json", doc.as_bytes())
         .map_err(|e| TestCaseError::fail(format!("parse failed: {e}")))?;
     let diff = planmark::differ::diff_plan("prop.json", &plan, None, None)
         .map_err(|e| TestCaseError::fail(format!("diff failed: {e}")))?;

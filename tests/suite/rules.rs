@@ -12,9 +12,9 @@
 use std::path::Path;
 
 use planmark::differ::diff_plan;
-use planmark::plan::parse_plan;
+use planmark::input::plan::parse_plan;
+use planmark::input::schema::ProviderSchemas;
 use planmark::render::text::render_plan;
-use planmark::schema::ProviderSchemas;
 
 use crate::support::golden::{check, shown};
 use crate::support::{case_dirs, fixtures_dir};

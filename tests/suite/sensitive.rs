@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 fn render(plan: &[u8], schemas: Option<&[u8]>) -> String {
-    let parsed = planmark::plan::parse_plan("plan.json", plan).expect("fixture parses");
-    let schemas =
-        schemas.map(|s| planmark::schema::ProviderSchemas::parse("schemas.json", s).unwrap());
+    let parsed = planmark::input::plan::parse_plan("plan.json", plan).expect("fixture parses");
+    let schemas = schemas
+        .map(|s| planmark::input::schema::ProviderSchemas::parse("schemas.json", s).unwrap());
     let diff = planmark::differ::diff_plan("plan.json", &parsed, schemas.as_ref(), None).unwrap();
     planmark::render::text::render_plan(&diff)
 }

@@ -14,10 +14,10 @@ use planmark::diff::{
     Changes, DiffedPlan, PlanDiff, ResourceChanges, ResourceDiff, ResourceSummary,
 };
 use planmark::differ::{diff_plan, Differ};
-use planmark::plan::parse_plan;
+use planmark::input::plan::parse_plan;
+use planmark::input::schema::ProviderSchemas;
 use planmark::render::markdown::{render_comment, NamedPlan, TemplateSet, GITHUB_MAX_CHARS};
 use planmark::render::text::{render_plan, write_plan};
-use planmark::schema::ProviderSchemas;
 use support::*;
 
 /// The text as the CLI streams it.

@@ -30,7 +30,7 @@ pub(super) const MAX_WORK: u64 = 50_000_000;
 /// A set of ids: a bitmap when the ids are dense (class ids always are), else a hash set.
 pub(super) enum IdSet {
     Dense(Vec<bool>),
-    Sparse(HashSet<u32, crate::value::FastBuildHasher>),
+    Sparse(HashSet<u32, crate::input::json::FastBuildHasher>),
 }
 
 impl IdSet {

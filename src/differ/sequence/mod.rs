@@ -64,10 +64,10 @@ pub(crate) enum Pairing {
 
 impl Pairing {
     /// The pairing of the tool that made the plan: the one place that choice is made.
-    pub(crate) fn of(tool: crate::plan::Tool) -> Pairing {
+    pub(crate) fn of(tool: crate::input::plan::Tool) -> Pairing {
         match tool {
-            crate::plan::Tool::Terraform => Pairing::Terraform,
-            crate::plan::Tool::OpenTofu => Pairing::OpenTofu,
+            crate::input::plan::Tool::Terraform => Pairing::Terraform,
+            crate::input::plan::Tool::OpenTofu => Pairing::OpenTofu,
         }
     }
 }

@@ -10,7 +10,7 @@ use crate::render::text::{
 
 use super::phrases::Kind;
 use super::source::Plans;
-use crate::plan::ChangeList;
+use crate::input::plan::ChangeList;
 
 /// How much of an entry the comment shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

@@ -6,7 +6,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::diff::{ActionReason, ResourceDiff, ResourceSummary};
-use crate::plan::ResourceAction;
+use crate::input::plan::ResourceAction;
 
 /// A piece of a phrase: plain words, or a name/value to show as code.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]

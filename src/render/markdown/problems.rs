@@ -13,7 +13,7 @@ use serde::Serialize;
 use super::escape;
 use super::length::{diagnostics_room, measure};
 use super::phrases::{count_noun, icon};
-use crate::log::{Diagnostic, LogFormat, PlanLog, Severity};
+use crate::input::log::{Diagnostic, LogFormat, PlanLog, Severity};
 use crate::policy::Violation;
 
 /// Longest detail of one diagnostic, in characters: normal, tight.
@@ -282,7 +282,7 @@ fn first_lines(text: &str, max_lines: usize, max_chars: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::log::parse_log;
+    use crate::input::log::parse_log;
 
     #[test]
     fn many_diagnostics_are_counted_not_all_listed() {

@@ -9,7 +9,7 @@ use std::ops::Deref;
 use std::rc::Rc;
 
 use crate::diff::{Changes, PlanHead, ResourceChanges, ResourceDiff, ResourceSummary};
-use crate::plan::ChangeList;
+use crate::input::plan::ChangeList;
 use crate::render::error::Result;
 
 /// A plan with its name.

@@ -1,7 +1,7 @@
 //! Text renderer, Terraform's log: the errors and warnings of `terraform plan`, as
 //! Terraform prints them, after the plan's text (`render --format text`).
 
-use crate::log::{PlanLog, Severity};
+use crate::input::log::{PlanLog, Severity};
 
 /// The log as plain text, after Terraform's text (`render --format text`).
 pub fn log_text(log: &PlanLog) -> String {

@@ -24,7 +24,7 @@ use crate::diff::{
     Action, Changes, DeferredDiff, DiffedPlan, PlanDiff, PlanHead, PlanMode, ResourceChanges,
     ResourceDiff, ResourceSummary,
 };
-use crate::plan::{ResourceAction, Tool};
+use crate::input::plan::{ResourceAction, Tool};
 use crate::render::error::{RenderError, Result};
 pub use invocations::invocation_text;
 use invocations::{write_cli_section, Triggered};

@@ -6,7 +6,7 @@ use std::fmt::Write;
 use super::nodes::{render, Opts};
 use super::out::Out;
 use crate::diff::{ActionReason, DeferredDiff, ResourceDiff};
-use crate::plan::{ResourceAction, Tool};
+use crate::input::plan::{ResourceAction, Tool};
 
 /// Whether a change is planned or was detected as drift (it changes the wording).
 #[derive(Clone, Copy, PartialEq, Eq)]

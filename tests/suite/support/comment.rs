@@ -4,12 +4,12 @@
 use std::path::{Path, PathBuf};
 
 use planmark::diff::{DiffedPlan, PlanDiff};
+use planmark::input::schema::ProviderSchemas;
 use planmark::marker::{marker_line, MarkerData};
 use planmark::render::check::{check_markdown, live_references};
 use planmark::render::markdown::{
     escape, render_comment, Comment, Meta, NamedPlan, TemplateSet, GITHUB_MAX_CHARS,
 };
-use planmark::schema::ProviderSchemas;
 
 /// Fixed metadata so golden files do not change with time or environment.
 pub fn meta(key: &str) -> Meta {
@@ -33,7 +33,7 @@ pub fn meta(key: &str) -> Meta {
 pub fn load(plan: &Path) -> Result<PlanDiff, String> {
     let bytes = std::fs::read(plan).map_err(|e| e.to_string())?;
     let path = plan.display().to_string();
-    let parsed = planmark::plan::parse_plan(&path, &bytes).map_err(|e| e.to_string())?;
+    let parsed = planmark::input::plan::parse_plan(&path, &bytes).map_err(|e| e.to_string())?;
     let schemas_path = plan.with_file_name("schemas.json");
     let schemas = match std::fs::read(&schemas_path) {
         Ok(s) => ProviderSchemas::parse(&schemas_path.display().to_string(), &s).ok(),

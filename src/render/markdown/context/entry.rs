@@ -5,7 +5,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::diff::{Diff, Node, ResourceDiff};
-use crate::plan::ChangeList;
+use crate::input::plan::ChangeList;
 use crate::render::error::Result;
 use crate::render::markdown::catalog::Detail;
 use crate::render::markdown::phrases::{self, Kind, Segment};

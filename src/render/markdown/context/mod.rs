@@ -10,7 +10,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::diff::PlanHead;
-use crate::plan::{ChangeList, Tool};
+use crate::input::plan::{ChangeList, Tool};
 use crate::render::error::Result;
 
 use super::catalog::{entry_text, Catalog, Detail, Item};

@@ -6,7 +6,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::diff::{OutputDiff, PlanHead, PlanMode};
-use crate::plan::{ChangeList, ResourceAction, Tool};
+use crate::input::plan::{ChangeList, ResourceAction, Tool};
 use crate::render::error::Result;
 use crate::render::markdown::invocations::Invocations;
 use crate::render::markdown::phrases::{self, icon, Kind};

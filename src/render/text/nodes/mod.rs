@@ -115,7 +115,7 @@ pub(super) fn char_count(text: &str) -> usize {
 /// The length of `key` as [`go_quote`] writes it, without writing it when nothing in it
 /// needs escaping (a map's keys nearly always).
 pub(super) fn quoted_len(key: &str) -> usize {
-    if crate::value::printable_run_end(key.as_bytes(), 0) == key.len() {
+    if crate::input::json::printable_run_end(key.as_bytes(), 0) == key.len() {
         key.len() + 2
     } else {
         go_quote(key).len()

@@ -1,7 +1,7 @@
 //! Plan model: turns a change's raw JSON members into parsed [`Value`]s on demand.
 
 use super::model::Change;
-use crate::value::{ParseError, Value};
+use crate::input::json::{ParseError, Value};
 
 /// The parsed values of one [`Change`]. Absent members are `Value::Null`.
 #[derive(Debug, Clone)]

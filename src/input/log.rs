@@ -1,4 +1,4 @@
-//! Plan log stage (beside the plan model): Terraform's own output of `terraform plan` →
+//! Input stage: Terraform's own output of `terraform plan` →
 //! typed [`Diagnostic`]s, for `--failed LOG` and `--log FILE`.
 //!
 //! Contract: bytes in, a [`PlanLog`] out, no I/O. Two formats are read: the machine-readable

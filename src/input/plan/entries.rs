@@ -16,7 +16,7 @@ use super::actions::ResourceAction;
 use super::model::{ResourceChange, Str};
 use super::parsed::ParsedChange;
 use super::reread::{self, ReadChange};
-use crate::value::ParseError;
+use crate::input::json::ParseError;
 
 /// One of a plan's lists of resource changes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -140,7 +140,10 @@ impl<'a> ChangeEntry<'a> {
             Place::Type => &self.type_,
         };
         let anchor = (anchor.as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
-        Some(Ok(crate::value::object_start(text.as_bytes(), anchor)?))
+        Some(Ok(crate::input::json::object_start(
+            text.as_bytes(),
+            anchor,
+        )?))
     }
 
     /// Is `change`, read from the object found, this entry's? (The very string it was
@@ -210,7 +213,7 @@ mod tests {
 
     #[test]
     fn every_change_reads_again_as_it_was_read() {
-        let plan = crate::plan::parse_plan("plan.json", PLAN.as_bytes()).unwrap();
+        let plan = crate::input::plan::parse_plan("plan.json", PLAN.as_bytes()).unwrap();
         #[derive(serde::Deserialize)]
         struct Full<'a> {
             #[serde(borrow)]
@@ -284,9 +287,9 @@ mod tests {
     fn drift_entries_read_again_as_changes_do() {
         // `resource_drift` is kept as small as `resource_changes`: the same list under
         // either name reads again the same, the escaped address found from its type.
-        let changes = crate::plan::parse_plan("plan.json", PLAN.as_bytes()).unwrap();
+        let changes = crate::input::plan::parse_plan("plan.json", PLAN.as_bytes()).unwrap();
         let drift_json = PLAN.replace("\"resource_changes\"", "\"resource_drift\"");
-        let drift = crate::plan::parse_plan("plan.json", drift_json.as_bytes()).unwrap();
+        let drift = crate::input::plan::parse_plan("plan.json", drift_json.as_bytes()).unwrap();
         assert!(drift.resource_changes.is_empty());
         assert_eq!(drift.resource_drift.len(), 3);
         for i in 0..3 {
@@ -308,7 +311,7 @@ mod tests {
     fn strings_borrow_from_the_input() {
         // serde copies strings it could borrow unless a field's type is spelt `Cow<'a, str>`:
         // a copy of every address, type and name doubled a huge plan's memory.
-        let plan = crate::plan::parse_plan("plan.json", PLAN.as_bytes()).unwrap();
+        let plan = crate::input::plan::parse_plan("plan.json", PLAN.as_bytes()).unwrap();
         let borrowed = |s: &Cow<'_, str>| matches!(s, Cow::Borrowed(_));
         let entry = &plan.resource_changes[0];
         assert!(borrowed(&entry.address) && borrowed(&entry.type_));

@@ -1,4 +1,4 @@
-//! Plan model: provider schemas from `terraform providers schema -json`.
+//! Input stage: provider schemas from `terraform providers schema -json`.
 //!
 //! The schema tells the differ what the plan JSON cannot: nested blocks vs attributes,
 //! nesting modes, list vs set vs map vs object types, nested attribute types, write-only
@@ -237,8 +237,8 @@ impl ProviderSchemas {
                 "is empty; expected the output of `terraform providers schema -json`",
             ));
         }
-        if crate::plan::is_wrapper_output(bytes) {
-            return Err(InputError::input(path, crate::plan::WRAPPER_PROBLEM));
+        if crate::input::plan::is_wrapper_output(bytes) {
+            return Err(InputError::input(path, crate::input::plan::WRAPPER_PROBLEM));
         }
         let mut de = serde_json::Deserializer::from_slice(bytes);
         let schemas: ProviderSchemas = serde_path_to_error::deserialize(&mut de).map_err(|err| {

@@ -1,4 +1,4 @@
-//! Input: text files (plans, schemas, logs) in the encodings Windows tools write, turned
+//! Input stage: text files (plans, schemas, logs) in the encodings Windows tools write, turned
 //! into UTF-8 before any parser sees them.
 //!
 //! Contract: [`to_utf8`] returns UTF-16 text (LE or BE, recognised only by its

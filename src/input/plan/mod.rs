@@ -1,4 +1,5 @@
-//! Plan model: reads `terraform show -json` output into [`Plan`] and validates it.
+//! Input stage: the plan model, `terraform show -json` output read into [`Plan`] and
+//! validated.
 //!
 //! Contract: [`parse_plan`] either returns a plan whose `format_version` major is 0 or 1,
 //! or an [`InputError::Input`] naming the file and the problem in one line (not JSON, truncated,
@@ -123,7 +124,7 @@ fn parse_in_order<'a>(path: &str, text: &'a str) -> Result<Plan<'a>> {
 /// A UTF-8 byte-order mark is skipped: Windows PowerShell writes one (`Out-File -Encoding
 /// utf8`, `Set-Content`), and it says nothing but "this is UTF-8". UTF-16 (what Windows
 /// PowerShell's `>` writes) is refused with the command that fixes it: the CLI has turned
-/// it into UTF-8 already ([`crate::encoding`]), a plan borrows from the bytes it is given.
+/// it into UTF-8 already ([`crate::input::encoding`]), a plan borrows from the bytes it is given.
 fn check_text<'a>(path: &str, bytes: &'a [u8]) -> Result<&'a str> {
     let with_bom = bytes;
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);

@@ -12,7 +12,7 @@ use std::borrow::Cow;
 use super::actions::ResourceAction;
 use super::model::{Change, Importing, ResourceChange};
 use super::parsed::ParsedChange;
-use crate::value::{Member, ParseError, Value};
+use crate::input::json::{Member, ParseError, Value};
 
 /// A resource change read again to be diffed.
 #[derive(Debug)]

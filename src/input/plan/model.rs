@@ -1,7 +1,7 @@
 //! Plan model: typed serde mirror of `terraform show -json` (format 0.x and 1.x).
 //!
 //! Attribute values stay as unparsed `&RawValue` text borrowed from the input and are
-//! parsed per resource by [`crate::value::Value::parse`] when the differ needs them, so a
+//! parsed per resource by [`crate::input::json::Value::parse`] when the differ needs them, so a
 //! 100 MB plan costs little more than its own bytes. Unknown properties are ignored, as the
 //! format's compatibility rules ask of consumers.
 

@@ -11,7 +11,7 @@ use super::address::UNKNOWN_KEY;
 use super::entries::{ChangeEntry, ChangeList};
 use super::model::*;
 use super::reread::ReadChange;
-use crate::value::{ParseError, Value};
+use crate::input::json::{ParseError, Value};
 
 /// The whole plan document.
 #[derive(Debug, Deserialize)]
