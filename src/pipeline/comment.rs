@@ -52,6 +52,7 @@ pub fn comment<T, E: From<PipelineError>>(
                 .map(|l| l.arg.name.as_str()),
             log: log.as_ref().map(|l| &l.log),
             violations: &violations,
+            rego: &[],
             unreadable,
         };
         let rendered = Rendered::first(options, loaded, log.as_ref(), &extras, &templates)

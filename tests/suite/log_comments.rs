@@ -95,6 +95,7 @@ fn golden_log_and_policy_comments() {
                     failed: Some("main"),
                     log: Some(&failed_json),
                     violations: &[],
+                    rego: &[],
                     unreadable: &[],
                 },
                 65_536,
@@ -108,6 +109,7 @@ fn golden_log_and_policy_comments() {
                     failed: Some("main"),
                     log: Some(&failed_color),
                     violations: &[],
+                    rego: &[],
                     unreadable: &[],
                 },
                 65_536,
@@ -121,6 +123,7 @@ fn golden_log_and_policy_comments() {
                     failed: None,
                     log: Some(&warnings),
                     violations: &[],
+                    rego: &[],
                     unreadable: &[],
                 },
                 65_536,
@@ -134,6 +137,7 @@ fn golden_log_and_policy_comments() {
                     failed: None,
                     log: None,
                     violations: &violations,
+                    rego: &[],
                     unreadable: &[],
                 },
                 65_536,
@@ -238,6 +242,7 @@ fn hostile_log_text_stays_inert() {
             failed: Some("@team"),
             log: Some(log),
             violations: &[],
+            rego: &[],
             unreadable: &[],
         };
         let comment = render(&[], &extras, 65_536);
@@ -275,6 +280,7 @@ fn many_diagnostics_fit_the_limit_with_a_count() {
                 failed: Some("main"),
                 log: Some(&log),
                 violations: &[],
+                rego: &[],
                 unreadable: &[],
             },
             max,
@@ -497,6 +503,7 @@ fn blocky_comment(text: &str) -> String {
         failed: None,
         log: Some(&log),
         violations: &[],
+        rego: &[],
         unreadable: &[],
     };
     let comment = render(&[("plan", &diff)], &extras, 65_536);

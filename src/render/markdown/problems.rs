@@ -14,6 +14,7 @@ use super::escape;
 use super::length::{diagnostics_room, measure};
 use super::phrases::{count_noun, icon};
 use crate::input::log::{Diagnostic, LogFormat, PlanLog, Severity};
+use crate::policy::rego::PolicyReport;
 use crate::policy::Violation;
 
 /// Longest detail of one diagnostic, in characters: normal, tight.
@@ -32,6 +33,9 @@ pub struct Extras<'a> {
     pub log: Option<&'a PlanLog>,
     /// Policy violations to name in the comment.
     pub violations: &'a [Violation],
+    /// The Rego rules' verdict (`--policy`), one report per plan in the plans' order;
+    /// empty without `--policy`.
+    pub rego: &'a [PolicyReport],
     /// Plans among several that could not be read: (name, one-line reason).
     pub unreadable: &'a [(String, String)],
 }
