@@ -148,8 +148,10 @@ impl Sanitiser {
     }
 }
 
-/// Keeps the attributes GitHub keeps: `open` on details, safe `href` on links, `align`
-/// and `title` anywhere. Event handlers, `style`, `src` and the rest are dropped.
+/// Keeps the attributes GitHub keeps: `open` on details, safe `href` and a plain `name`
+/// on links, `align` and `title` anywhere. Event handlers, `style`, `src` and the rest
+/// are dropped. (GitHub prefixes a `name` with `user-content-` and scrolls `#name` links
+/// to it; the preview keeps it as written, so the same links work.)
 fn push_attrs(out: &mut String, tag: &str, attrs: &str) {
     for (name, value) in html_attrs(attrs) {
         match (name.as_str(), value) {
@@ -159,6 +161,13 @@ fn push_attrs(out: &mut String, tag: &str, attrs: &str) {
             }
             ("href", Some(v)) if tag == "a" && safe_url(&v) => {
                 let _ = write!(out, " href=\"{}\"", escape(&v));
+            }
+            ("name", Some(v))
+                if tag == "a"
+                    && v.chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') =>
+            {
+                let _ = write!(out, " name=\"{v}\"");
             }
             _ => {}
         }

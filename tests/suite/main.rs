@@ -32,6 +32,7 @@ mod properties;
 mod publish;
 mod readme;
 mod real_world;
+mod rego_comment;
 mod rules;
 mod sensitive;
 mod several_plans;

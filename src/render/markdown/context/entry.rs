@@ -34,6 +34,9 @@ pub struct EntryContext {
     pub diff: Option<String>,
     /// The diff hides unchanged context (the size limit).
     pub compact: bool,
+    /// The name of an anchor before the entry, which a policy finding naming this
+    /// resource links to (`#name`); `null` when no finding names it.
+    pub anchor: Option<String>,
 }
 
 /// A collapsible section of entries (drift, deferred changes).
@@ -129,5 +132,6 @@ pub(super) fn entry_context(r: &ResourceDiff, diff: Option<String>, compact: boo
         open: false,
         diff,
         compact,
+        anchor: None,
     }
 }

@@ -24,14 +24,17 @@ use super::source::Plans;
 mod checks;
 mod entry;
 mod plan;
+mod rego;
 
 pub use checks::{CheckEntry, Checks};
 pub use entry::{EntryContext, Section};
 pub use plan::{ActionCount, Danger, Outputs, PlanContext};
+pub use rego::{FindingContext, RegoContext};
 
 use entry::{deferred_reason, entry_context, listed, place};
 pub use plan::Counts;
 use plan::{bump, plan_context};
+use rego::{rego_context, Linkable};
 
 /// Bumped whenever a field is removed or changes meaning (adding fields is compatible).
 pub const SCHEMA_VERSION: u32 = 1;
@@ -84,6 +87,9 @@ pub struct Context {
     pub diagnostics: Option<Diagnostics>,
     /// Policy gates the plans break (`--fail-on`, `--max-destroy`, `--protect`).
     pub policy: PolicyContext,
+    /// Failures of the Rego rules (`--policy`) over all plans (each plan's are in its
+    /// `rego`).
+    pub rego_failed: usize,
 }
 
 /// How many plans have each status.
@@ -241,6 +247,15 @@ pub fn build(
             }
         }
     }
+    // After the entries are placed: a finding links to its resource only if it is shown.
+    for (plan, report) in contexts.iter_mut().zip(extra.rego) {
+        let linkable = Linkable {
+            entries: [&mut plan.changes, &mut plan.listed],
+            key: &meta.key,
+            plan: &plan.name,
+        };
+        plan.rego = Some(rego_context(report, linkable, tight));
+    }
     let mut totals = Counts::default();
     let mut statuses = StatusCounts::default();
     for plan in &contexts {
@@ -302,6 +317,7 @@ pub fn build(
             .log
             .map(|log| problems::diagnostics(log, max_chars, tight)),
         policy: problems::policy(extra.violations, tight),
+        rego_failed: extra.rego.iter().map(|r| r.failures.len()).sum(),
     })
 }
 

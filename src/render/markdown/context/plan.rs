@@ -14,6 +14,7 @@ use crate::render::markdown::{escape, source::Plans};
 
 use super::checks::{checks, Checks};
 use super::entry::{entry_context, listed, EntryContext, Section};
+use super::rego::RegoContext;
 
 /// How many destroyed/replaced resources the warning banner names before "and N more"
 /// (normally, and in the counts-only form).
@@ -71,6 +72,8 @@ pub struct PlanContext {
     pub outputs: Outputs,
     /// Actions the apply will invoke (Terraform 1.14+).
     pub invocations: Invocations,
+    /// What the team's Rego rules said (`--policy`); `null` without `--policy`.
+    pub rego: Option<RegoContext>,
 }
 
 /// A count of one kind of change.
@@ -280,6 +283,7 @@ pub(super) fn plan_context(
             count: plan.invocations.len(),
             ..Invocations::default()
         },
+        rego: None,
     })
 }
 

@@ -110,6 +110,19 @@ const HELPERS: &[(&str, HelperFn)] = &[
         Ok(escape::inline(&phrases::count_noun(n, &singular, &plural)))
     }),
     ("icon_of", |h| Ok(icon(&text_param(h, 0)?).to_string())),
+    ("anchor", |h| {
+        Ok(anchor_name(&text_param(h, 0)?)
+            .map(|name| format!("<a name=\"{name}\"></a>"))
+            .unwrap_or_default())
+    }),
+    ("code_link", |h| {
+        let code = escape::code_span(&text_param(h, 0)?);
+        let target = text_param(h, 1)?;
+        Ok(match target.strip_prefix('#').and_then(anchor_name) {
+            Some(name) => format!("[{code}](#{name})"),
+            None => code,
+        })
+    }),
     ("link", |h| {
         let text = escape::inline(&text_param(h, 0)?);
         Ok(match safe_url(&text_param(h, 1)?) {
@@ -123,6 +136,13 @@ pub(super) fn register_helpers(hb: &mut Handlebars<'static>) {
     for (name, helper) in HELPERS {
         hb.register_helper(name, Box::new(Writes(*helper)));
     }
+}
+
+/// `name` when it can stand as an anchor's name and a link's fragment as it is: 1 to 64
+/// lower-case letters, digits and dashes (planmark's own anchors are such).
+fn anchor_name(name: &str) -> Option<&str> {
+    let plain = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-';
+    (!name.is_empty() && name.len() <= 64 && name.chars().all(plain)).then_some(name)
 }
 
 /// An `http(s)` URL usable inside `<…>` link destinations, or `None`.

@@ -68,6 +68,7 @@ pub const BUILT_IN: &[(&str, &str)] = &[
         include_str!("../../../../templates/plan_failed.hbs"),
     ),
     ("policy", include_str!("../../../../templates/policy.hbs")),
+    ("rego", include_str!("../../../../templates/rego.hbs")),
     (
         "diagnostics",
         include_str!("../../../../templates/diagnostics.hbs"),

@@ -1,0 +1,173 @@
+//! Markdown renderer, template context of one plan's Rego verdict (`--policy`): its
+//! failures and warnings, each linked to the diff of the resource it names when the
+//! comment shows that resource.
+//!
+//! Contract: a report's strings stay raw (templates escape them); each message is put on
+//! one line and shortened, and the lists are capped, so a policy cannot grow the comment
+//! past what the size budget measured in its counts-only form.
+
+use schemars::JsonSchema;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use crate::policy::rego::{Finding, PolicyReport};
+use crate::render::markdown::escape;
+
+use super::entry::EntryContext;
+
+/// How many failures and warnings are listed before "and N more" (normally, and in the
+/// counts-only form).
+const FAILURE_ITEMS: [usize; 2] = [25, 5];
+const WARNING_ITEMS: [usize; 2] = [10, 3];
+/// The longest message shown, in characters (normally, and in the counts-only form).
+const MESSAGE_CHARS: [usize; 2] = [500, 120];
+
+/// What the team's Rego rules (`--policy`) said about one plan.
+#[derive(Debug, Clone, Default, Serialize, JsonSchema)]
+pub struct RegoContext {
+    /// How many rules were evaluated (`deny*`, `violation*` and `warn*` rules).
+    pub rules: usize,
+    /// How many of them returned nothing.
+    pub passed: usize,
+    /// Number of failures (messages of `deny`/`violation` rules).
+    pub failed: usize,
+    /// Number of warnings (messages of `warn` rules).
+    pub warned: usize,
+    /// The first failures.
+    pub failures: Vec<FindingContext>,
+    /// Failures not listed.
+    pub failures_more: usize,
+    /// The first warnings.
+    pub warnings: Vec<FindingContext>,
+    /// Warnings not listed.
+    pub warnings_more: usize,
+}
+
+/// One message a rule returned.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct FindingContext {
+    /// The message, on one line and at most 500 characters (raw: escape it).
+    pub message: String,
+    /// The rule that returned it (`deny`, `warn_untagged`).
+    pub rule: String,
+    /// The rule's package (`main`).
+    pub namespace: String,
+    /// The resource address the finding names, if any.
+    pub address: Option<String>,
+    /// `#anchor` of that resource's diff in this comment; `null` when the comment does not
+    /// show the resource (or the finding names none).
+    pub link: Option<String>,
+}
+
+/// The entries of one plan a finding may link to (those shown with their diff, and those
+/// listed by address), and what makes their anchors unique: the comment key, the plan.
+pub(super) struct Linkable<'a> {
+    pub entries: [&'a mut Vec<EntryContext>; 2],
+    pub key: &'a str,
+    pub plan: &'a str,
+}
+
+/// The context of `report`, one plan's verdict (`tight`: the counts-only form), with each
+/// finding linked to its resource among `plan`'s entries, which get their anchors.
+pub(super) fn rego_context(
+    report: &PolicyReport,
+    mut plan: Linkable<'_>,
+    tight: usize,
+) -> RegoContext {
+    let mut list = |findings: &[Finding], cap: [usize; 2]| {
+        let shown = cap[tight].min(findings.len());
+        let items = findings[..shown]
+            .iter()
+            .map(|f| finding(f, &mut plan, tight))
+            .collect::<Vec<_>>();
+        (items, findings.len() - shown)
+    };
+    let (failures, failures_more) = list(&report.failures, FAILURE_ITEMS);
+    let (warnings, warnings_more) = list(&report.warnings, WARNING_ITEMS);
+    RegoContext {
+        rules: report.rules,
+        passed: report.passed,
+        failed: report.failures.len(),
+        warned: report.warnings.len(),
+        failures,
+        failures_more,
+        warnings,
+        warnings_more,
+    }
+}
+
+fn finding(f: &Finding, plan: &mut Linkable<'_>, tight: usize) -> FindingContext {
+    let link = f
+        .resource
+        .as_deref()
+        .and_then(|address| anchor(plan, address))
+        .map(|id| format!("#{id}"));
+    FindingContext {
+        message: shorten(&escape::one_line(&f.message), MESSAGE_CHARS[tight]),
+        rule: escape::one_line(&f.rule),
+        namespace: escape::one_line(&f.namespace),
+        address: f.resource.clone(),
+        link,
+    }
+}
+
+/// The anchor of the entry of `plan` at `address` (shown with its diff or listed), set on
+/// the entry if it has none yet; `None` when the comment does not show that resource.
+fn anchor(plan: &mut Linkable<'_>, address: &str) -> Option<String> {
+    let (key, name) = (plan.key, plan.plan);
+    let [changes, listed] = &mut plan.entries;
+    let entry = changes
+        .iter_mut()
+        .chain(listed.iter_mut())
+        .find(|e| e.address == address)?;
+    let id = entry
+        .anchor
+        .get_or_insert_with(|| anchor_id(key, name, address));
+    Some(id.clone())
+}
+
+/// `planmark-` and 12 hex digits, from the comment key, the plan and the address: unique
+/// on a pull request's page, which may hold several planmark comments, and made only of
+/// characters that need no escaping. GitHub keeps an `<a name>` in a comment (as
+/// `user-content-…`) and scrolls a `#…` link to it.
+fn anchor_id(key: &str, plan: &str, address: &str) -> String {
+    let digest = Sha256::new()
+        .chain_update(key)
+        .chain_update([0])
+        .chain_update(plan)
+        .chain_update([0])
+        .chain_update(address)
+        .finalize();
+    let hex: String = digest[..6].iter().map(|b| format!("{b:02x}")).collect();
+    format!("planmark-{hex}")
+}
+
+fn shorten(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn anchors_are_stable_distinct_and_plain() {
+        let a = anchor_id("default", "plan.json", "aws_s3_bucket.logs");
+        assert_eq!(a, anchor_id("default", "plan.json", "aws_s3_bucket.logs"));
+        assert_ne!(a, anchor_id("other", "plan.json", "aws_s3_bucket.logs"));
+        assert_ne!(a, anchor_id("default", "prod", "aws_s3_bucket.logs"));
+        assert!(a.starts_with("planmark-") && a.len() == 21);
+        assert!(a["planmark-".len()..]
+            .chars()
+            .all(|c| c.is_ascii_hexdigit()));
+    }
+
+    #[test]
+    fn long_messages_are_shortened_on_a_character_boundary() {
+        assert_eq!(shorten("ééé", 2), "éé…");
+        assert_eq!(shorten("abc", 3), "abc");
+    }
+}

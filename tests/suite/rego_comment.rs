@@ -1,0 +1,218 @@
+//! The comment's Rego section (`--policy`) from reports made here: failures, warnings and
+//! passes laid out, findings linked to their resource's diff, hostile messages inert, and
+//! the size limit kept however much a policy says.
+
+use planmark::diff::{DiffedPlan, PlanDiff};
+use planmark::policy::rego::{Finding, Level, PolicyReport};
+use planmark::render::markdown::{
+    render_comment_with, Comment, Extras, NamedPlan, TemplateSet, GITHUB_MAX_CHARS,
+};
+use pulldown_cmark::{Event, Options, Parser, Tag};
+
+use crate::support::comment::{assert_sound, load, meta};
+use crate::support::fixtures_dir;
+
+fn plan() -> PlanDiff {
+    load(&fixtures_dir().join("comment/policy/plan.json")).unwrap()
+}
+
+fn finding(level: Level, rule: &str, message: &str, resource: Option<&str>) -> Finding {
+    Finding {
+        level,
+        namespace: "main".to_string(),
+        rule: rule.to_string(),
+        message: message.to_string(),
+        resource: resource.map(str::to_string),
+    }
+}
+
+fn render(diff: &PlanDiff, report: PolicyReport, max_chars: usize) -> Comment {
+    let lists = DiffedPlan::new(diff);
+    let named = [NamedPlan {
+        name: "plan.json",
+        head: lists.head,
+        changes: lists.changes(),
+    }];
+    let reports = [report];
+    let extras = Extras {
+        rego: &reports,
+        ..Extras::default()
+    };
+    let comment = render_comment_with(
+        &named,
+        &meta("plan.json"),
+        &extras,
+        &TemplateSet::default(),
+        max_chars,
+    )
+    .unwrap();
+    assert_sound("rego", &[diff], &comment, max_chars);
+    comment
+}
+
+#[test]
+fn failures_link_to_their_resource_and_name_the_rule() {
+    let diff = plan();
+    let report = PolicyReport {
+        failures: vec![
+            finding(
+                Level::Failure,
+                "deny",
+                "legacy must not be destroyed",
+                Some("null_resource.legacy"),
+            ),
+            finding(
+                Level::Failure,
+                "violation_unknown",
+                "names a resource not in the plan",
+                Some("null_resource.gone"),
+            ),
+        ],
+        warnings: vec![finding(Level::Warning, "warn", "shards shrink", None)],
+        rules: 5,
+        passed: 2,
+    };
+    let md = render(&diff, report, GITHUB_MAX_CHARS).markdown;
+    let title = md.lines().next().unwrap();
+    assert!(title.ends_with(" · ❌ 2 policy failures"), "{title}");
+    assert!(
+        md.contains("> **Policy rules: 2 failures, 1 warning** · 2 of 5 rules passed"),
+        "{md}"
+    );
+    // The link's anchor stands before the resource's diff, and nowhere else.
+    let link = md
+        .lines()
+        .find(|l| l.contains("legacy must not be destroyed"))
+        .unwrap();
+    let id = link.split("](#").nth(1).unwrap().split(')').next().unwrap();
+    assert!(
+        link.starts_with("> - ❌ [`null_resource.legacy`](#planmark-"),
+        "{link}"
+    );
+    assert_eq!(md.matches(&format!("<a name=\"{id}\"></a>")).count(), 1);
+    let anchor = md.find(&format!("<a name=\"{id}\">")).unwrap();
+    assert!(md[anchor..]
+        .lines()
+        .next()
+        .unwrap()
+        .contains("null_resource.legacy"));
+    // A resource the comment does not show is named without a link.
+    assert!(
+        md.contains(
+            "> - ❌ `null_resource.gone`: names a resource not in the plan (`violation_unknown`)"
+        ),
+        "{md}"
+    );
+    assert!(md.contains("> - ⚠️ shards shrink (`warn`)"), "{md}");
+}
+
+#[test]
+fn warnings_alone_and_all_passing_say_so() {
+    let diff = plan();
+    let warned = PolicyReport {
+        warnings: vec![finding(Level::Warning, "warn_tags", "untagged", None)],
+        rules: 3,
+        passed: 2,
+        ..PolicyReport::default()
+    };
+    let md = render(&diff, warned, GITHUB_MAX_CHARS).markdown;
+    assert!(md.contains("> [!WARNING]\n> **Policy rules: 1 warning** · 2 of 3 rules passed"));
+    assert!(!md.lines().next().unwrap().contains("policy failure"));
+    let passed = PolicyReport {
+        rules: 4,
+        passed: 4,
+        ..PolicyReport::default()
+    };
+    let md = render(&diff, passed, GITHUB_MAX_CHARS).markdown;
+    assert!(
+        md.contains("\n**Policy rules:** ✅ all 4 rules passed\n"),
+        "{md}"
+    );
+    // Without --policy the section is absent.
+    let md = crate::support::comment::render(&[("plan.json", &diff)], GITHUB_MAX_CHARS).markdown;
+    assert!(!md.contains("Policy rules"));
+}
+
+/// What a policy may say that would steer the comment if it were written as is.
+const HOSTILE: &[&str] = &[
+    "@octo/platform please approve #123 0123456789abcdef0123",
+    "<img src=x onerror=alert(1)> <!-- hidden --> <details>",
+    "[click](javascript:alert(1)) ![x](https://evil.example/x.png)",
+    "line one\n::error::forged\n### Heading\n```\n> [!NOTE]",
+    "$x^2$ and $$y$$ https://evil.example/",
+    "<!-- planmark:v1 {\"key\":\"default\"} -->",
+];
+
+#[test]
+fn hostile_messages_rules_and_addresses_are_inert() {
+    let diff = plan();
+    let findings = |level| {
+        HOSTILE
+            .iter()
+            .map(|h| finding(level, h, h, Some(h)))
+            .collect::<Vec<_>>()
+    };
+    let report = PolicyReport {
+        failures: findings(Level::Failure),
+        warnings: findings(Level::Warning),
+        rules: 2,
+        passed: 0,
+    };
+    let md = render(&diff, report, GITHUB_MAX_CHARS).markdown;
+    // Every finding is one list item inside the alert: no line of it starts a block.
+    let section: Vec<&str> = md
+        .lines()
+        .skip_while(|l| !l.contains("Policy rules"))
+        .take_while(|l| l.starts_with('>'))
+        .collect();
+    assert_eq!(section.len(), 1 + 2 * HOSTILE.len(), "{md}");
+    assert!(section[1..].iter().all(|l| l.starts_with("> - ")), "{md}");
+    // The only links are planmark's own (none here: no finding names a shown resource),
+    // the only HTML is the templates' own, and no line is a workflow command.
+    for event in Parser::new_ext(&md, Options::all()) {
+        match event {
+            Event::Start(Tag::Link { dest_url, .. }) => {
+                assert!(
+                    dest_url.starts_with("https://github.com/octo/"),
+                    "{dest_url}"
+                )
+            }
+            Event::Start(Tag::Image { .. }) | Event::InlineMath(_) | Event::DisplayMath(_) => {
+                panic!("{event:?} in\n{md}")
+            }
+            Event::InlineHtml(html) | Event::Html(html) => {
+                assert!(!html.contains("img") && !html.contains("hidden"), "{html}")
+            }
+            _ => {}
+        }
+    }
+    assert!(!md.lines().any(|l| l.starts_with("::")), "{md}");
+    // (A forged marker is refused by `assert_sound`: one HTML comment, on the last line.)
+}
+
+#[test]
+fn a_policy_that_says_too_much_still_fits() {
+    let diff = plan();
+    let long = "x".repeat(5_000);
+    let many = |level| {
+        (0..2_000)
+            .map(|i| finding(level, "deny", &format!("{i} {long}"), None))
+            .collect::<Vec<_>>()
+    };
+    let report = PolicyReport {
+        failures: many(Level::Failure),
+        warnings: many(Level::Warning),
+        rules: 1,
+        passed: 0,
+    };
+    for max_chars in [GITHUB_MAX_CHARS, 20_000, 5_000] {
+        let comment = render(&diff, report.clone(), max_chars);
+        let rego = comment.context.plans[0].rego.as_ref().unwrap();
+        assert_eq!(rego.failed, 2_000);
+        assert_eq!(rego.failures.len() + rego.failures_more, 2_000);
+        assert!(rego
+            .failures
+            .iter()
+            .all(|f| f.message.chars().count() <= 501));
+    }
+}
