@@ -12,6 +12,7 @@ mod action;
 mod actions;
 mod architecture;
 mod broken_input;
+mod budget_fill;
 mod cli;
 mod comment_cli;
 mod comment_corpus;

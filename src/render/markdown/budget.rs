@@ -1,11 +1,12 @@
 //! Markdown renderer, size budget: chooses how much of each entry to show so the comment
 //! fits the limit, degrading by importance and never cutting text.
 //!
-//! Stages, in order, until one fits: every diff in full; diffs without unchanged context;
-//! destroys/replacements keep (compact) diffs while everything else is listed by address;
-//! a greedy fill (every address when all fit, dangerous diffs in the room left; else
-//! dangerous diffs first, then addresses, the rest only counted); counts only. Sizes are lower-bounded from the diff texts before rendering, so
-//! a huge plan skips straight to the stages that can fit instead of rendering megabytes.
+//! Stages, in order, until one fits: every diff in full; diffs without unchanged context
+//! (then given back to as many as the room left allows, in risk order); a greedy fill
+//! (every address when all fit, then diffs in risk order in the room left; else dangerous
+//! diffs first, then addresses, the rest only counted); counts only. Sizes are
+//! lower-bounded from the diff texts before rendering, so a huge plan skips straight to
+//! the stages that can fit instead of rendering megabytes.
 
 use super::catalog::{entry_label, entry_text, Catalog, Detail, Item};
 use super::context::Truncation;
@@ -16,6 +17,7 @@ use super::source::Plans;
 use crate::render::error::Result;
 
 /// A choice of detail per catalog entry, with the notice that explains it.
+#[derive(Clone)]
 pub struct Plan {
     /// Detail per entry.
     pub details: Vec<Detail>,
@@ -24,6 +26,12 @@ pub struct Plan {
     /// The estimated cost of what the plan shows beyond the counts-only form (greedy fills
     /// only; the caller compares it with the real cost to aim the next fill).
     pub estimated: usize,
+    /// The warning banner and check lists are shortened too (when even the counts-only
+    /// form with them in full is too long).
+    pub tight: bool,
+    /// Per plan: its section is left out, its row in the overview table kept (when even
+    /// the shortened counts-only form of every plan is too long); empty when none is.
+    pub collapsed: Vec<bool>,
 }
 
 /// Characters kept free below the limit: GitHub counts characters its own way, so leave
@@ -130,12 +138,8 @@ fn detailed_cost(diff: usize, label: usize) -> usize {
 /// Dangerous diffs in a row that did not fit after which the greedy fill stops trying.
 const MAX_MISFITS: usize = 64;
 
-/// The uniform stages, most detailed first: (name, detail for dangerous, for the rest).
-pub const UNIFORM: [(&str, Detail, Detail); 3] = [
-    ("full", Detail::Full, Detail::Full),
-    ("compact", Detail::Compact, Detail::Compact),
-    ("lists", Detail::Compact, Detail::Listed),
-];
+/// The uniform stages, most detailed first: every diff in full, then every diff compact.
+pub const UNIFORM: [Detail; 2] = [Detail::Full, Detail::Compact];
 
 /// A uniform stage's plan if its lower-bound size can fit in `budget`, else `None`.
 pub fn uniform(
@@ -144,72 +148,80 @@ pub fn uniform(
     budget: usize,
     max_chars: usize,
 ) -> Result<Option<Plan>> {
-    let (name, dangerous, rest) = UNIFORM[stage];
-    let catalog = sizes.catalog;
-    let mut details = Vec::with_capacity(catalog.entries.len());
+    let detail = UNIFORM[stage];
     let mut bound = 0usize;
-    for i in 0..catalog.entries.len() {
-        let detail = if catalog.dangerous(i) {
-            dangerous
-        } else {
-            rest
-        };
+    for i in 0..sizes.catalog.entries.len() {
         bound += match detail {
             Detail::Full => sizes.full(i)?,
-            Detail::Compact => sizes.compact(i)?,
-            _ => sizes.label(i),
+            _ => sizes.compact(i)?,
         };
         if bound > budget {
             return Ok(None);
         }
-        details.push(detail);
     }
-    let truncation = match name {
-        "full" => None,
-        "compact" => Some(notice(
+    let truncation = (detail == Detail::Compact).then(|| {
+        notice(
             "compact",
             "Unchanged attributes and context lines are hidden in the diffs below".to_string(),
             max_chars,
-        )),
-        _ => Some(notice(
-            "lists",
-            "Destroys and replacements keep their diffs; other changes are listed by address only"
-                .to_string(),
-            max_chars,
-        )),
-    };
+            sizes.plans,
+        )
+    });
     Ok(Some(Plan {
-        details,
+        details: vec![detail; sizes.catalog.entries.len()],
         truncation,
         estimated: 0,
+        tight: false,
+        collapsed: Vec::new(),
     }))
 }
 
 /// Greedy fill within `budget` characters for entries. When every entry's address line
 /// fits, each is named first (a reviewer must see every address that changes) and the
-/// room left upgrades dangerous ones to compact diffs; otherwise dangerous ones get a
-/// compact diff while it fits, then every entry an address line while it fits, and the
-/// rest is counted.
-pub fn partial(sizes: &mut Sizes<'_>, budget: usize, max_chars: usize) -> Result<Plan> {
+/// room left gives entries compact diffs in risk order (catalog order: destroys and
+/// replacements, updates, creates, then the rest); otherwise dangerous ones get a compact
+/// diff while it fits, then every entry an address line while it fits, and the rest is
+/// counted.
+pub fn partial(
+    sizes: &mut Sizes<'_>,
+    budget: usize,
+    max_chars: usize,
+    base: &Plan,
+) -> Result<Plan> {
     let catalog = sizes.catalog;
     let n = catalog.entries.len();
-    let all_listed: usize = (0..n).map(|i| sizes.listed(i)).sum();
+    let collapsed = |i: usize| base.collapsed.get(catalog.entries[i].plan) == Some(&true);
+    let all_listed: usize = (0..n)
+        .filter(|i| !collapsed(*i))
+        .map(|i| sizes.listed(i))
+        .sum();
     let names_first = all_listed <= budget;
     let (mut details, mut left) = if names_first {
-        (vec![Detail::Listed; n], budget - all_listed)
+        let listed = |i| {
+            if collapsed(i) {
+                Detail::Omitted
+            } else {
+                Detail::Listed
+            }
+        };
+        ((0..n).map(listed).collect(), budget - all_listed)
     } else {
         (vec![Detail::Omitted; n], budget)
     };
-    // Diffs for dangerous entries first, in priority order. Measuring a diff means
-    // rendering it: stop once no diff can fit, or after a long run of misfits (a plan of
-    // ten thousand replacements would otherwise render every one to place none).
+    // Diffs in priority order. Measuring a diff means rendering it: stop once no diff can
+    // fit, or after a long run of misfits (a plan of ten thousand replacements would
+    // otherwise render every one to place none).
     let mut misfits = 0;
     for (i, detail) in details.iter_mut().enumerate() {
-        if !catalog.dangerous(i) {
-            continue;
+        if !names_first && !catalog.dangerous(i) {
+            // Dangerous entries come first in the catalog: none is left.
+            break;
         }
         if left < detailed_cost(0, 0) || misfits >= MAX_MISFITS {
             break;
+        }
+        if collapsed(i) {
+            continue;
         }
         // An entry already named gives back its address line when it gets a diff.
         let refund = if names_first { sizes.listed(i) } else { 0 };
@@ -224,7 +236,7 @@ pub fn partial(sizes: &mut Sizes<'_>, budget: usize, max_chars: usize) -> Result
     }
     // Then an address line for everything else, while it fits.
     for (i, detail) in details.iter_mut().enumerate() {
-        if *detail != Detail::Omitted {
+        if *detail != Detail::Omitted || collapsed(i) {
             continue;
         }
         let cost = sizes.listed(i);
@@ -234,34 +246,183 @@ pub fn partial(sizes: &mut Sizes<'_>, budget: usize, max_chars: usize) -> Result
         left -= cost;
         *detail = Detail::Listed;
     }
-    let listed = details.iter().filter(|d| **d == Detail::Listed).count();
-    let omitted = details.iter().filter(|d| **d == Detail::Omitted).count();
-    let listed = format!(
-        "{} listed by address only",
-        count(listed, "change is", "changes are")
-    );
-    let text = if omitted == 0 {
-        listed
-    } else {
-        format!("{listed} and {} not shown", thousands(omitted))
-    };
+    let text = shown_per_plan(sizes.plans, catalog, &details, &base.collapsed);
     Ok(Plan {
+        truncation: Some(notice("partial", text, max_chars, sizes.plans)),
         details,
-        truncation: Some(notice("partial", text, max_chars)),
         estimated: budget - left,
+        tight: base.tight,
+        collapsed: base.collapsed.clone(),
     })
 }
 
-/// Counts only.
-pub fn counts_only(catalog: &Catalog, max_chars: usize) -> Plan {
+/// `plan`, a fitting comment's choice with unchanged context hidden in every diff, with
+/// that context given back to as many diffs as `room` more characters allow, in risk
+/// order; `None` when none can have it.
+pub fn restore_context(plan: &Plan, sizes: &mut Sizes<'_>, room: usize) -> Result<Option<Plan>> {
+    let mut details = plan.details.clone();
+    let mut left = room;
+    let (mut restored, mut diffs) = (0, 0);
+    for (i, detail) in details.iter_mut().enumerate() {
+        if *detail != Detail::Compact {
+            continue;
+        }
+        diffs += 1;
+        let extra = sizes.full(i)?.saturating_sub(sizes.compact(i)?);
+        if extra <= left {
+            left -= extra;
+            *detail = Detail::Full;
+            restored += 1;
+        }
+    }
+    if restored == 0 {
+        return Ok(None);
+    }
+    let hidden = diffs - restored;
+    let truncation = (hidden > 0).then(|| {
+        notice(
+            "compact",
+            format!(
+                "Unchanged attributes and context lines are hidden in {} of the {} diffs below (the last ones)",
+                thousands(hidden),
+                thousands(diffs)
+            ),
+            plan.truncation.as_ref().map_or(0, |t| t.max_chars),
+            sizes.plans,
+        )
+    });
+    Ok(Some(Plan {
+        details,
+        truncation,
+        estimated: room - left,
+        tight: false,
+        collapsed: Vec::new(),
+    }))
+}
+
+/// How many changes each plan shows with a diff, lists by address and leaves out:
+/// `12 changes are shown with their diffs, 288 are listed by address only`, or with
+/// several plans `prod: 3 diffs, 20 listed; dev: 5 listed, 2 not shown`.
+fn shown_per_plan(
+    plans: &Plans<'_>,
+    catalog: &Catalog,
+    details: &[Detail],
+    collapsed: &[bool],
+) -> String {
+    let named = plans.named();
+    // (diffs, listed, omitted) per plan
+    let mut tally = vec![(0usize, 0usize, 0usize); named.len()];
+    for (entry, detail) in catalog.entries.iter().zip(details) {
+        let t = &mut tally[entry.plan];
+        match detail {
+            Detail::Full | Detail::Compact => t.0 += 1,
+            Detail::Listed => t.1 += 1,
+            Detail::Omitted => t.2 += 1,
+        }
+    }
+    if let [(diffs, listed, omitted)] = tally[..] {
+        let mut said = Vec::new();
+        if diffs > 0 {
+            said.push(count(
+                diffs,
+                "change is shown with its diff",
+                "changes are shown with their diffs",
+            ));
+        }
+        if listed > 0 {
+            let are = if diffs > 0 {
+                ""
+            } else if listed == 1 {
+                " is"
+            } else {
+                " are"
+            };
+            said.push(format!("{}{are} listed by address only", thousands(listed)));
+        }
+        let mut text = said.join(", ");
+        if omitted > 0 {
+            text.push_str(&format!(" and {} not shown", thousands(omitted)));
+        }
+        return text;
+    }
+    let is_collapsed = |p: usize| collapsed.get(p) == Some(&true);
+    let parts: Vec<String> = named
+        .iter()
+        .zip(&tally)
+        .enumerate()
+        .filter(|(p, (_, t))| !is_collapsed(*p) && t.0 + t.1 + t.2 > 0)
+        .map(|(_, plan)| plan)
+        .map(|(plan, &(diffs, listed, omitted))| {
+            let mut said = Vec::new();
+            if diffs > 0 {
+                said.push(count(diffs, "diff", "diffs"));
+            }
+            if listed > 0 {
+                said.push(format!("{} listed", thousands(listed)));
+            }
+            if omitted > 0 {
+                said.push(format!("{} not shown", thousands(omitted)));
+            }
+            format!("{}: {}", plan.name, said.join(", "))
+        })
+        .collect();
+    let mut text = collapsed_note(collapsed);
+    if !parts.is_empty() {
+        text.push_str(&format!(
+            "Per plan, changes shown with their diffs, listed by address only, or not shown: {}",
+            parts.join("; ")
+        ));
+    }
+    text.trim_end_matches([' ', '.']).to_string()
+}
+
+/// `40 of the 110 plans are shown below, the others only in the table. `, or nothing.
+fn collapsed_note(collapsed: &[bool]) -> String {
+    let hidden = collapsed.iter().filter(|c| **c).count();
+    if hidden == 0 {
+        return String::new();
+    }
+    format!(
+        "{} of the {} plans are shown below, the others only in the table. ",
+        thousands(collapsed.len() - hidden),
+        thousands(collapsed.len())
+    )
+}
+
+/// The plans in the order their sections are kept when not all fit: those that failed,
+/// then those with destroys or replacements, then those with other changes, then the
+/// rest, each in argument order.
+pub fn plan_order(plans: &Plans<'_>, catalog: &Catalog) -> Vec<usize> {
+    let n = plans.named().len();
+    // 0 failed, 1 dangerous, 2 changes, 3 nothing
+    let mut risk: Vec<u8> = (0..n)
+        .map(|p| if plans.head(p).errored { 0 } else { 3 })
+        .collect();
+    for (i, entry) in catalog.entries.iter().enumerate() {
+        let r = if catalog.dangerous(i) { 1 } else { 2 };
+        risk[entry.plan] = risk[entry.plan].min(r);
+    }
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by_key(|p| (risk[*p], *p));
+    order
+}
+
+/// Every entry only counted: the base a greedy fill adds to, and the last form before
+/// one line per plan (`tight`: with the warning banner and check lists shortened).
+pub fn nothing_shown(
+    plans: &Plans<'_>,
+    catalog: &Catalog,
+    max_chars: usize,
+    tight: bool,
+    collapsed: Vec<bool>,
+) -> Plan {
+    let what = format!("{}Only the counts are shown", collapsed_note(&collapsed));
     Plan {
         details: vec![Detail::Omitted; catalog.entries.len()],
-        truncation: Some(notice(
-            "counts-only",
-            "Only the counts are shown".to_string(),
-            max_chars,
-        )),
+        truncation: Some(notice("counts-only", what, max_chars, plans)),
         estimated: 0,
+        tight,
+        collapsed,
     }
 }
 
@@ -273,11 +434,16 @@ fn count(n: usize, singular: &str, plural: &str) -> String {
     )
 }
 
-fn notice(stage: &str, what: String, max_chars: usize) -> Truncation {
+fn notice(stage: &str, what: String, max_chars: usize, plans: &Plans<'_>) -> Truncation {
+    let (these, them, json) = if plans.named().len() > 1 {
+        ("These plans are", "the plans", "the plan JSON files")
+    } else {
+        ("This plan is", "the plan", "the plan JSON")
+    };
     Truncation {
         stage: stage.to_string(),
         notice: format!(
-            "This plan is too large to show in full within the {}-character limit. {what}. For everything, see the plan in the job log or run planmark render --format text on the plan JSON.",
+            "{these} too large to show in full within the {}-character limit. {what}. For everything, see {them} in the job log or run planmark render --format text on {json}.",
             thousands(max_chars)
         ),
         max_chars,

@@ -15,6 +15,7 @@ pub mod catalog;
 pub mod context;
 pub mod diff_lines;
 pub mod escape;
+mod fit;
 pub mod invocations;
 pub mod length;
 pub mod phrases;
@@ -23,7 +24,6 @@ pub mod source;
 pub mod templates;
 
 use crate::render::error::Result;
-use budget::{effective_limit, measure, Sizes};
 use catalog::Catalog;
 pub use context::{Context, Meta};
 pub use problems::Extras;
@@ -67,112 +67,5 @@ pub fn render_comment_with(
     let max_chars = max_chars.max(MIN_MAX_CHARS);
     let plans = Plans::new(plans);
     let catalog = Catalog::new(&plans)?;
-    fit(&plans, &catalog, templates, meta, extras, max_chars)
-}
-
-/// Renders the fullest comment within `max_chars` (see [`budget`]).
-fn fit(
-    plans: &Plans<'_>,
-    catalog: &Catalog,
-    templates: &TemplateSet,
-    meta: &Meta,
-    extras: &Extras<'_>,
-    max_chars: usize,
-) -> Result<Comment> {
-    let limit = effective_limit(max_chars);
-    let mut sizes = Sizes::new(plans, catalog);
-    let attempt = |plan: budget::Plan| -> Result<Comment> {
-        let context = context::build(
-            plans,
-            meta,
-            catalog,
-            &plan.details,
-            plan.truncation,
-            (extras, max_chars),
-        )?;
-        // Compiled on first use (see `TemplateSet::registry_for`).
-        let markdown = templates
-            .registry_for(catalog.entries.len())?
-            .render(&context)?;
-        let markdown = crate::marker::end_with_marker(markdown, &context.marker);
-        Ok(Comment { markdown, context })
-    };
-
-    for stage in 0..budget::UNIFORM.len() {
-        if let Some(plan) = budget::uniform(stage, &mut sizes, limit, max_chars)? {
-            let comment = attempt(plan)?;
-            if measure(&comment.markdown) <= limit {
-                return Ok(comment);
-            }
-        }
-    }
-    // Greedy fills: the base is what the comment costs with every entry only counted.
-    let floor = attempt(budget::counts_only(catalog, max_chars))?;
-    let base = measure(&floor.markdown);
-    if base <= limit {
-        // The per-entry costs are estimates: each fill's real cost (its size above the
-        // counts-only form) against its estimate aims the next one, so that a fill close
-        // to the limit usually takes two renders; keep the fullest comment that fits.
-        let available = limit - base;
-        let mut room = available;
-        let mut best: Option<Comment> = None;
-        for _ in 0..4 {
-            let plan = budget::partial(&mut sizes, room, max_chars)?;
-            let estimated = plan.estimated;
-            let comment = attempt(plan)?;
-            let size = measure(&comment.markdown);
-            let real = size.saturating_sub(base).max(1);
-            let fits = size <= limit;
-            if fits {
-                let slack = limit - size;
-                let full = best.as_ref().is_none_or(|b| measure(&b.markdown) < size);
-                if full {
-                    best = Some(comment);
-                }
-                if slack < limit / 10 || estimated < room / 2 {
-                    // Close enough, or everything that can be shown already is.
-                    break;
-                }
-            }
-            // Aim 3% below the limit with the observed estimate-to-real ratio.
-            let aimed = (available as u128 * estimated.max(1) as u128 / real as u128) * 97 / 100;
-            let aimed = usize::try_from(aimed).unwrap_or(usize::MAX);
-            room = if fits {
-                aimed.max(room + 1)
-            } else {
-                aimed.min(room.saturating_sub(room / 8 + 1))
-            };
-        }
-        return Ok(best.unwrap_or(floor));
-    }
-    Ok(minimal(floor, max_chars))
-}
-
-/// Last resort when even the counts-only form is too long (custom templates, hundreds of
-/// plans): the headline of each plan in plain lines, and the marker.
-fn minimal(floor: Comment, max_chars: usize) -> Comment {
-    let context = floor.context;
-    let mut markdown = format!(
-        "### {} planmark: the comment is too large to show\n\n> [!NOTE]\n> Even the counts-only form exceeds the {}-character limit; here is one line per plan.\n",
-        context.status_icon,
-        phrases::thousands(max_chars)
-    );
-    let limit = effective_limit(max_chars) - context.marker.len() - 200;
-    for plan in &context.plans {
-        let line = format!(
-            "\n- {} {}: {}",
-            plan.icon,
-            escape::code_span(&plan.name),
-            escape::inline(&plan.headline)
-        );
-        if measure(&markdown) + measure(&line) > limit {
-            markdown.push_str("\n- …");
-            break;
-        }
-        markdown.push_str(&line);
-    }
-    markdown.push_str("\n\n");
-    markdown.push_str(&context.marker);
-    markdown.push('\n');
-    Comment { markdown, context }
+    fit::fit(&plans, &catalog, templates, meta, extras, max_chars)
 }

@@ -90,6 +90,9 @@ pub struct Context {
     /// Failures of the Rego rules (`--policy`) over all plans (each plan's are in its
     /// `rego`).
     pub rego_failed: usize,
+    /// How many plans' sections are left out to fit the size limit (their `collapsed` is
+    /// true; the overview table has a row for each).
+    pub collapsed_plans: usize,
 }
 
 /// How many plans have each status.
@@ -160,18 +163,16 @@ pub fn build(
     meta: &Meta,
     catalog: &Catalog,
     details: &[Detail],
-    truncation: Option<Truncation>,
+    truncation: (Option<Truncation>, bool, &[bool]),
     extra: (&Extras<'_>, usize),
 ) -> Result<Context> {
     let (extra, max_chars) = extra;
+    // (what was left out, whether the banner and check lists are shortened too, and which
+    // plans' sections are left out)
+    let (truncation, tight, collapsed) = truncation;
+    let tight = usize::from(tight);
     let named = plans.named();
     let diffs: Vec<&PlanHead> = named.iter().map(|p| p.head).collect();
-    // The counts-only form also shortens the banner and check lists.
-    let tight = usize::from(
-        truncation
-            .as_ref()
-            .is_some_and(|t| t.stage == "counts-only"),
-    );
     let mut contexts = (0..named.len())
         .map(|p| plan_context(plans, p, catalog.drift_shown[p], tight))
         .collect::<Result<Vec<PlanContext>>>()?;
@@ -247,6 +248,9 @@ pub fn build(
             }
         }
     }
+    for (plan, collapsed) in contexts.iter_mut().zip(collapsed) {
+        plan.collapsed = *collapsed;
+    }
     // After the entries are placed: a finding links to its resource only if it is shown.
     for (plan, report) in contexts.iter_mut().zip(extra.rego) {
         let linkable = Linkable {
@@ -318,6 +322,7 @@ pub fn build(
             .map(|log| problems::diagnostics(log, max_chars, tight)),
         policy: problems::policy(extra.violations, tight),
         rego_failed: extra.rego.iter().map(|r| r.failures.len()).sum(),
+        collapsed_plans: collapsed.iter().filter(|c| **c).count(),
     })
 }
 

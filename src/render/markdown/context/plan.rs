@@ -74,6 +74,9 @@ pub struct PlanContext {
     pub invocations: Invocations,
     /// What the team's Rego rules said (`--policy`); `null` without `--policy`.
     pub rego: Option<RegoContext>,
+    /// Its section is left out to fit the size limit (several plans only); its row in the
+    /// overview table is kept.
+    pub collapsed: bool,
 }
 
 /// A count of one kind of change.
@@ -284,6 +287,7 @@ pub(super) fn plan_context(
             ..Invocations::default()
         },
         rego: None,
+        collapsed: false,
     })
 }
 
