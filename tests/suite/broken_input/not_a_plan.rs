@@ -48,6 +48,28 @@ fn json_array_holding_a_version_is_refused() {
     );
 }
 
+/// A TOML file (a table header starts with `[` too) is not JSON, not a JSON array: the
+/// message says where the JSON breaks, as for any other text that is not JSON.
+#[test]
+fn toml_is_not_json_though_it_starts_with_a_bracket() {
+    for (name, toml, place) in [
+        ("toml_package", "[package]\nname = \"x\"\n", "line 1 column 2"),
+        ("toml_bin", "\n  [[bin]]\nname = \"x\"\n", "line 2 column 5"),
+    ] {
+        let file = Temp::file(name, toml.as_bytes());
+        for run in [run(&["render", file.arg()], None), render(&[file.arg()])] {
+            assert_input_error(&run, file.arg(), &[]);
+            assert_eq!(
+                run.stderr,
+                format!(
+                    "planmark: error: {}: is not valid JSON: expected value at {place}\n",
+                    file.arg()
+                )
+            );
+        }
+    }
+}
+
 #[test]
 fn json_string() {
     check_bad_plan(
