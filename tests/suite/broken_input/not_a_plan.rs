@@ -53,7 +53,11 @@ fn json_array_holding_a_version_is_refused() {
 #[test]
 fn toml_is_not_json_though_it_starts_with_a_bracket() {
     for (name, toml, place) in [
-        ("toml_package", "[package]\nname = \"x\"\n", "line 1 column 2"),
+        (
+            "toml_package",
+            "[package]\nname = \"x\"\n",
+            "line 1 column 2",
+        ),
         ("toml_bin", "\n  [[bin]]\nname = \"x\"\n", "line 2 column 5"),
     ] {
         let file = Temp::file(name, toml.as_bytes());

@@ -9,6 +9,7 @@ pub mod comment;
 pub mod fake_github;
 pub mod golden;
 pub mod publishing;
+pub mod secrets;
 pub mod temp;
 pub mod tools;
 
