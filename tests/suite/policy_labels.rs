@@ -9,12 +9,12 @@ use std::process::Output;
 
 use planmark::render::check::{check_markdown, live_references};
 use support::fake_github::{Failure, FakeGitHub, Flavor, Route, User};
-use support::publishing::{main_plan, no_changes, output, pull_request_command};
+use support::publishing::{
+    exited_with, main_plan, no_changes, output, pull_request_command, OWNER, REPO,
+};
 use support::temp::TempDir;
 
 const TOKEN: &str = "ghs_policy_labels_token_0123456789";
-const OWNER: &str = "octo";
-const REPO: &str = "infra";
 const PR: u64 = 12;
 const HEAD: &str = "2222222222222222222222222222222222222222";
 
@@ -53,15 +53,7 @@ async fn comment(gh: &FakeGitHub, args: &[&str]) -> Output {
 
 /// Asserts the exit code; returns (stdout, stderr).
 fn exited(out: &Output, code: i32) -> (String, String) {
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(
-        out.status.code(),
-        Some(code),
-        "stdout: {stdout}\nstderr: {stderr}"
-    );
-    assert!(!stdout.contains(TOKEN) && !stderr.contains(TOKEN));
-    (stdout, stderr)
+    exited_with(out, code, TOKEN)
 }
 
 fn ours(gh: &FakeGitHub) -> Vec<support::fake_github::Comment> {

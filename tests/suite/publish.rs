@@ -7,14 +7,12 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use support::fake_github::{Failure, FakeGitHub, Flavor, Route, User};
-use support::publishing::{main_plan, no_changes, pull_request_command};
+use support::publishing::{
+    exited_with, main_plan, no_changes, pull_request_command, HEAD, OWNER, REPO, TOKEN,
+};
 use support::temp::TempDir;
 
-const TOKEN: &str = "ghs_test_token_value_0123456789";
-const OWNER: &str = "octo";
-const REPO: &str = "infra";
 const PR: u64 = 7;
-const HEAD: &str = "1111111111111111111111111111111111111111";
 
 /// Plans are named `main=PATH`, as a workflow names its target, so successive runs with
 /// different plan files share the default key `main`.
@@ -87,14 +85,7 @@ fn succeeded(out: &Output) -> String {
 }
 
 fn failed(out: &Output, code: i32) -> String {
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(
-        out.status.code(),
-        Some(code),
-        "stdout: {stdout}\nstderr: {stderr}"
-    );
-    assert_no_token(&stdout, &stderr);
+    let (_, stderr) = exited_with(out, code, TOKEN);
     assert_eq!(stderr.trim_end().lines().count(), 1, "one line: {stderr}");
     stderr
 }

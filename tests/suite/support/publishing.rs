@@ -91,6 +91,23 @@ pub async fn output(mut cmd: Command) -> Output {
         .expect("join")
 }
 
+/// The run's (stdout, stderr), after checking that it exited with `code` and printed
+/// `token` nowhere.
+pub fn exited_with(out: &Output, code: i32, token: &str) -> (String, String) {
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "stdout: {stdout}\nstderr: {stderr}"
+    );
+    assert!(
+        !stdout.contains(token) && !stderr.contains(token),
+        "the token was printed"
+    );
+    (stdout, stderr)
+}
+
 /// Panics with the run's output unless it exited 0.
 pub fn assert_ok(what: &str, out: &Output) {
     assert!(
