@@ -70,23 +70,25 @@ const COPIES: [Forgery; 4] = [
 
 impl Forgery {
     fn text(self) -> String {
-        let line = |key: &str, run_id: u64| {
-            marker_line(&MarkerData {
-                key: key.into(),
-                plan_sha256: "0".repeat(64),
-                run_id: Some(run_id),
-                run_attempt: Some(1),
-                time: "2026-11-22T10:00:00Z".into(),
-                ..MarkerData::default()
-            })
-        };
         match self {
-            Forgery::Valid => line("dev", 1),
-            Forgery::CrossKey => line("prod", 1),
-            Forgery::FutureRun => line("dev", 9_000_000_000_000_000_000),
+            Forgery::Valid => marker("dev", 1),
+            Forgery::CrossKey => marker("prod", 1),
+            Forgery::FutureRun => marker("dev", 9_000_000_000_000_000_000),
             Forgery::Garbled => format!("{PREFIX}{{\"key\":\"dev\", -->"),
         }
     }
+}
+
+/// The marker planmark writes for `key` in workflow run `run_id`.
+fn marker(key: &str, run_id: u64) -> String {
+    marker_line(&MarkerData {
+        key: key.into(),
+        plan_sha256: "0".repeat(64),
+        run_id: Some(run_id),
+        run_attempt: Some(1),
+        time: "2026-11-22T10:00:00Z".into(),
+        ..MarkerData::default()
+    })
 }
 
 /// A comment mode with an `--on-no-changes` choice. Each mode runs with changes (the
@@ -283,15 +285,7 @@ async fn case(
     gh.add_pull(OWNER, REPO, pr, HEAD, "feature", "open");
     let mut model = Model::default();
     for (tag, key, run_id) in [("TAGP", "prod", 10), ("TAGA", "dev", 11)] {
-        let marker = marker_line(&MarkerData {
-            key: key.into(),
-            plan_sha256: "0".repeat(64),
-            run_id: Some(run_id),
-            run_attempt: Some(1),
-            time: "2026-11-22T10:00:00Z".into(),
-            ..MarkerData::default()
-        });
-        let body = format!("### {tag}\n\n{marker}\n");
+        let body = format!("### {tag}\n\n{}\n", marker(key, run_id));
         gh.seed_comment(OWNER, REPO, pr, &User::actions_bot(), &body);
         model.0.push((tag, key, false));
     }

@@ -11,7 +11,7 @@ use planmark::diff::DiffedPlan;
 use planmark::input::log::parse_log;
 use planmark::policy::{evaluate, Policy, Rule};
 use planmark::render::check::{check_markdown, live_references};
-use planmark::render::markdown::{render_comment_with, Comment, Extras, NamedPlan, TemplateSet};
+use planmark::render::markdown::{render_comment_with, Comment, Extras, TemplateSet};
 use support::temp::TempDir;
 use support::{fixtures_dir, golden};
 
@@ -25,22 +25,11 @@ fn log(file: &str) -> planmark::input::log::PlanLog {
 }
 
 fn render(plans: &[(&str, &planmark::diff::PlanDiff)], extras: &Extras<'_>, max: usize) -> Comment {
-    let lists: Vec<DiffedPlan<'_>> = plans
-        .iter()
-        .map(|(_, diff)| DiffedPlan::new(diff))
-        .collect();
-    let named: Vec<NamedPlan<'_>> = plans
-        .iter()
-        .zip(&lists)
-        .map(|((name, _), lists)| NamedPlan {
-            name,
-            head: lists.head,
-            changes: lists.changes(),
-        })
-        .collect();
     let meta = support::comment::meta("main");
-    render_comment_with(&named, &meta, extras, &TemplateSet::default(), max)
-        .unwrap_or_else(|e| panic!("render failed: {e}"))
+    support::comment::with_named(plans, |named| {
+        render_comment_with(named, &meta, extras, &TemplateSet::default(), max)
+    })
+    .unwrap_or_else(|e| panic!("render failed: {e}"))
 }
 
 fn assert_wellformed(label: &str, comment: &Comment, max: usize) {
@@ -155,17 +144,20 @@ fn golden_log_and_policy_comments() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
+/// The (severity, summary) of each diagnostic of `log`, in order.
+fn summaries(log: &planmark::input::log::PlanLog) -> Vec<(&str, &str)> {
+    log.diagnostics
+        .iter()
+        .map(|d| (d.severity.as_str(), d.summary.as_str()))
+        .collect()
+}
+
 #[test]
 fn real_logs_read_as_terraform_wrote_them() {
     let failed = log("failed.jsonl");
     assert_eq!(failed.terraform_version.as_deref(), Some("1.0.3"));
-    let summaries: Vec<_> = failed
-        .diagnostics
-        .iter()
-        .map(|d| (d.severity.as_str(), d.summary.as_str()))
-        .collect();
     assert_eq!(
-        summaries,
+        summaries(&failed),
         [
             ("warning", "Value for undeclared variable"),
             ("error", "Invalid count argument")
@@ -173,13 +165,8 @@ fn real_logs_read_as_terraform_wrote_them() {
     );
     // The plain output of the same run: unboxed blocks, the same two diagnostics.
     let plain = log("failed-plain.txt");
-    let summaries: Vec<_> = plain
-        .diagnostics
-        .iter()
-        .map(|d| (d.severity.as_str(), d.summary.as_str()))
-        .collect();
     assert_eq!(
-        summaries,
+        summaries(&plain),
         [
             ("warning", "Value for undeclared variable"),
             ("error", "Invalid count argument")

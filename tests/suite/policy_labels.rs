@@ -5,47 +5,30 @@
 
 use crate::support;
 
-use std::path::PathBuf;
 use std::process::Output;
 
 use planmark::render::check::{check_markdown, live_references};
 use support::fake_github::{Failure, FakeGitHub, Flavor, Route, User};
+use support::publishing::{
+    exited_with, main_plan, no_changes, output, pull_request_command, OWNER, REPO,
+};
 use support::temp::TempDir;
 
 const TOKEN: &str = "ghs_policy_labels_token_0123456789";
-const OWNER: &str = "octo";
-const REPO: &str = "infra";
 const PR: u64 = 12;
 const HEAD: &str = "2222222222222222222222222222222222222222";
 
-fn fixture(path: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(path)
-        .display()
-        .to_string()
-}
-
-/// Every plan and log is named `main`, so all runs share the key `main`.
-fn main_plan(path: &str) -> String {
-    format!("main={}", fixture(path))
-}
-
 fn destroys() -> String {
-    main_plan("real-plans/removals/plan.json")
+    main_plan("tests/fixtures/real-plans/removals/plan.json")
 }
 
 /// One resource created, nothing else (the plan of tests/fixtures/logs/warnings.tf).
 fn creates() -> String {
-    main_plan("logs/warnings-plan.json")
-}
-
-fn no_changes() -> String {
-    main_plan("real-plans/nothing_to_do/plan.json")
+    main_plan("tests/fixtures/logs/warnings-plan.json")
 }
 
 fn failed_log() -> String {
-    main_plan("logs/failed.jsonl")
+    main_plan("tests/fixtures/logs/failed.jsonl")
 }
 
 async fn fake() -> FakeGitHub {
@@ -65,41 +48,12 @@ async fn comment(gh: &FakeGitHub, args: &[&str]) -> Output {
         serde_json::json!({"number": PR, "pull_request": {"number": PR, "head": {"sha": HEAD}}});
     let event_path = dir.join("event.json");
     std::fs::write(&event_path, event.to_string()).unwrap();
-    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_planmark"));
-    cmd.arg("comment").args(args);
-    for var in [
-        "GITHUB_RUN_ID",
-        "GITHUB_RUN_ATTEMPT",
-        "GITHUB_GRAPHQL_URL",
-        "GITHUB_SHA",
-        "GITHUB_STEP_SUMMARY",
-        "GITHUB_OUTPUT",
-    ] {
-        cmd.env_remove(var);
-    }
-    cmd.env("GITHUB_ACTIONS", "true")
-        .env("GITHUB_API_URL", gh.api_url())
-        .env("GITHUB_TOKEN", TOKEN)
-        .env("GITHUB_REPOSITORY", format!("{OWNER}/{REPO}"))
-        .env("GITHUB_EVENT_NAME", "pull_request")
-        .env("GITHUB_EVENT_PATH", &event_path)
-        .env("SOURCE_DATE_EPOCH", "1795341600");
-    tokio::task::spawn_blocking(move || cmd.output().expect("run planmark"))
-        .await
-        .unwrap()
+    output(pull_request_command(gh, TOKEN, &event_path, args)).await
 }
 
 /// Asserts the exit code; returns (stdout, stderr).
 fn exited(out: &Output, code: i32) -> (String, String) {
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(
-        out.status.code(),
-        Some(code),
-        "stdout: {stdout}\nstderr: {stderr}"
-    );
-    assert!(!stdout.contains(TOKEN) && !stderr.contains(TOKEN));
-    (stdout, stderr)
+    exited_with(out, code, TOKEN)
 }
 
 fn ours(gh: &FakeGitHub) -> Vec<support::fake_github::Comment> {
@@ -234,7 +188,7 @@ async fn replacements_fail_the_destroy_gate_in_the_comment() {
     for case in ["create_before_destroy", "destroy_before_create"] {
         let gh = fake().await;
         let plan = main_plan(&format!(
-            "policy/replacements_count_as_destroyed/{case}/plan.json"
+            "tests/fixtures/policy/replacements_count_as_destroyed/{case}/plan.json"
         ));
         let (_, stderr) = exited(&comment(&gh, &["--fail-on", "destroy", &plan]).await, 3);
         assert!(

@@ -7,34 +7,21 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use support::fake_github::{Failure, FakeGitHub, Flavor, Route, User};
+use support::publishing::{
+    exited_with, main_plan, no_changes, pull_request_command, HEAD, OWNER, REPO, TOKEN,
+};
 use support::temp::TempDir;
 
-const TOKEN: &str = "ghs_test_token_value_0123456789";
-const OWNER: &str = "octo";
-const REPO: &str = "infra";
 const PR: u64 = 7;
-const HEAD: &str = "1111111111111111111111111111111111111111";
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 /// Plans are named `main=PATH`, as a workflow names its target, so successive runs with
 /// different plan files share the default key `main`.
-fn named(path: &str) -> String {
-    format!("main={}", root().join(path).display())
-}
-
 fn changes() -> String {
-    named("examples/plan.json")
+    main_plan("examples/plan.json")
 }
 
 fn other_changes() -> String {
-    named("tests/fixtures/real-plans/create_first/plan.json")
-}
-
-fn no_changes() -> String {
-    named("tests/fixtures/real-plans/nothing_to_do/plan.json")
+    main_plan("tests/fixtures/real-plans/create_first/plan.json")
 }
 
 /// A scratch directory with an Actions-like workspace: event file, summary, outputs.
@@ -73,26 +60,10 @@ async fn fake(flavor: Flavor) -> FakeGitHub {
 
 /// Runs `planmark comment ARGS` in an Actions-like environment pointing at `gh`.
 async fn comment(gh: &FakeGitHub, ws: &Workspace, env: &[(&str, &str)], args: &[&str]) -> Output {
-    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_planmark"));
-    cmd.arg("comment").args(args);
-    for var in [
-        "GITHUB_RUN_ID",
-        "GITHUB_RUN_ATTEMPT",
-        "GITHUB_GRAPHQL_URL",
-        "GITHUB_SHA",
-    ] {
-        cmd.env_remove(var);
-    }
-    cmd.env("GITHUB_ACTIONS", "true")
-        .env("GITHUB_API_URL", gh.api_url())
-        .env("GITHUB_TOKEN", TOKEN)
-        .env("GITHUB_REPOSITORY", format!("{OWNER}/{REPO}"))
-        .env("GITHUB_EVENT_NAME", "pull_request")
-        .env("GITHUB_EVENT_PATH", ws.path("event.json"))
-        .env("GITHUB_STEP_SUMMARY", ws.path("summary.md"))
+    let mut cmd = pull_request_command(gh, TOKEN, &ws.path("event.json"), args);
+    cmd.env("GITHUB_STEP_SUMMARY", ws.path("summary.md"))
         .env("GITHUB_OUTPUT", ws.path("output.txt"))
-        .env("GITHUB_SERVER_URL", "https://github.com")
-        .env("SOURCE_DATE_EPOCH", "1795341600");
+        .env("GITHUB_SERVER_URL", "https://github.com");
     for (k, v) in env {
         cmd.env(k, v);
     }
@@ -114,14 +85,7 @@ fn succeeded(out: &Output) -> String {
 }
 
 fn failed(out: &Output, code: i32) -> String {
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(
-        out.status.code(),
-        Some(code),
-        "stdout: {stdout}\nstderr: {stderr}"
-    );
-    assert_no_token(&stdout, &stderr);
+    let (_, stderr) = exited_with(out, code, TOKEN);
     assert_eq!(stderr.trim_end().lines().count(), 1, "one line: {stderr}");
     stderr
 }
@@ -491,7 +455,7 @@ async fn step_summary_and_outputs_are_written_and_dry_runs_write_nothing() {
 async fn an_actions_only_plan_is_posted_counted_and_gated() {
     let gh = fake(Flavor::Dotcom).await;
     let ws = Workspace::new("actions");
-    let plan = named("tests/fixtures/actions/invoked_from_cli/plan.json");
+    let plan = main_plan("tests/fixtures/actions/invoked_from_cli/plan.json");
     failed(
         &comment(&gh, &ws, &[], &["--fail-on", "changes", &plan]).await,
         3,

@@ -20,6 +20,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
+use crate::support::secrets::{leaves, secrets_in_block};
 use bin::*;
 use serde_json::Value;
 
@@ -72,16 +73,6 @@ fn read_plan(path: &Path) -> Option<Value> {
     is_plan.then_some(value)
 }
 
-fn leaves(value: &Value, out: &mut Vec<String>) {
-    match value {
-        Value::String(s) => out.push(s.clone()),
-        Value::Number(n) => out.push(n.to_string()),
-        Value::Array(items) => items.iter().for_each(|i| leaves(i, out)),
-        Value::Object(members) => members.values().for_each(|v| leaves(v, out)),
-        Value::Bool(_) | Value::Null => {}
-    }
-}
-
 /// Object keys in `value` at any depth (a sensitive map hides its keys too).
 fn keys(value: &Value, out: &mut Vec<String>) {
     match value {
@@ -116,45 +107,6 @@ fn masked(value: &Value, mask: &Value, out: &mut Vec<String>) {
             }
         }
         _ => {}
-    }
-}
-
-fn instances<'v>(value: &'v Value, mode: &str) -> Vec<&'v Value> {
-    match (mode, value) {
-        ("list" | "set", Value::Array(items)) => items.iter().collect(),
-        ("map", Value::Object(members)) => members.values().collect(),
-        ("single" | "group", v @ Value::Object(_)) => vec![v],
-        _ => Vec::new(),
-    }
-}
-
-fn secrets_in_attributes(attributes: &Value, object: &Value, out: &mut Vec<String>) {
-    for (name, attr) in attributes.as_object().into_iter().flatten() {
-        let Some(value) = object.get(name) else {
-            continue;
-        };
-        if attr["sensitive"] == Value::Bool(true) {
-            leaves(value, out);
-        } else if let Some(nested) = attr.get("nested_type") {
-            let mode = nested["nesting_mode"].as_str().unwrap_or_default();
-            for instance in instances(value, mode) {
-                secrets_in_attributes(&nested["attributes"], instance, out);
-            }
-        }
-    }
-}
-
-fn secrets_in_block(block: &Value, object: &Value, out: &mut Vec<String>) {
-    secrets_in_attributes(&block["attributes"], object, out);
-    for (name, block_type) in block["block_types"].as_object().into_iter().flatten() {
-        let mode = block_type["nesting_mode"].as_str().unwrap_or_default();
-        for instance in object
-            .get(name)
-            .map(|v| instances(v, mode))
-            .unwrap_or_default()
-        {
-            secrets_in_block(&block_type["block"], instance, out);
-        }
     }
 }
 

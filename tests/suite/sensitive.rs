@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+use crate::support::secrets::leaves;
+
 fn render(plan: &[u8], schemas: Option<&[u8]>) -> String {
     let parsed = planmark::input::plan::parse_plan("plan.json", plan).expect("fixture parses");
     let schemas = schemas
@@ -19,7 +21,7 @@ fn render(plan: &[u8], schemas: Option<&[u8]>) -> String {
 /// Leaves of `value` under positions where `mask` is `true`.
 fn sensitive_leaves(value: &Value, mask: &Value, out: &mut Vec<String>) {
     if mask == &Value::Bool(true) {
-        all_leaves(value, out);
+        leaves(value, out);
         return;
     }
     match (value, mask) {
@@ -36,16 +38,6 @@ fn sensitive_leaves(value: &Value, mask: &Value, out: &mut Vec<String>) {
             }
         }
         _ => {}
-    }
-}
-
-fn all_leaves(value: &Value, out: &mut Vec<String>) {
-    match value {
-        Value::String(s) => out.push(s.clone()),
-        Value::Number(n) => out.push(n.to_string()),
-        Value::Array(items) => items.iter().for_each(|i| all_leaves(i, out)),
-        Value::Object(members) => members.values().for_each(|v| all_leaves(v, out)),
-        Value::Bool(_) | Value::Null => {}
     }
 }
 
@@ -67,7 +59,7 @@ fn secrets_of(plan: &Value) -> Vec<String> {
     if let Some(vars) = plan["configuration"]["root_module"]["variables"].as_object() {
         for (name, decl) in vars {
             if decl["sensitive"] == Value::Bool(true) {
-                all_leaves(&plan["variables"][name]["value"], &mut out);
+                leaves(&plan["variables"][name]["value"], &mut out);
             }
         }
     }

@@ -38,6 +38,20 @@ fn streamed(
     Ok(String::from_utf8(out).expect("UTF-8 text"))
 }
 
+/// The error of the whole-plan path and of the streamed text, in that order; both must fail.
+fn both_errors(plan: &str) -> [String; 2] {
+    [
+        whole(plan.as_bytes(), None)
+            .map(|_| ())
+            .unwrap_err()
+            .to_string(),
+        streamed(plan.as_bytes(), None)
+            .map(|_| ())
+            .unwrap_err()
+            .to_string(),
+    ]
+}
+
 fn whole(
     plan_json: &[u8],
     schemas: Option<&ProviderSchemas>,
@@ -126,17 +140,7 @@ fn the_first_unreadable_resource_in_plan_order_is_reported() {
     // a machine with two cores or more), 3,500 in a later part. The first in the plan wins,
     // on the whole-plan path and in the streamed text alike.
     let plan = many_replacements(5_000, &[4_500, 3_500, 3_100, 3_001]);
-    for err in [
-        whole(plan.as_bytes(), None)
-            .map(|_| ())
-            .unwrap_err()
-            .to_string(),
-        streamed(plan.as_bytes(), None)
-            .map(|_| ())
-            .unwrap_err()
-            .to_string(),
-    ] {
-        let message = err;
+    for message in both_errors(&plan) {
         assert!(
             message.contains("`null_resource.r[3001]`"),
             "expected the first broken resource: {message}"
@@ -382,17 +386,7 @@ fn the_first_unreadable_drifted_resource_in_plan_order_is_reported() {
     let broken = [2_900, 2_100, 1_700, 1_201];
     for refresh_only in [true, false] {
         let plan = many_drifted(3_000, &broken, refresh_only);
-        for err in [
-            whole(plan.as_bytes(), None)
-                .map(|_| ())
-                .unwrap_err()
-                .to_string(),
-            streamed(plan.as_bytes(), None)
-                .map(|_| ())
-                .unwrap_err()
-                .to_string(),
-        ] {
-            let message = err;
+        for message in both_errors(&plan) {
             assert!(
                 message.contains("`null_resource.d[1201]`"),
                 "refresh-only {refresh_only}: expected the first broken drift: {message}"

@@ -51,10 +51,7 @@ pub fn parse_plan<'a>(path: &str, bytes: &'a [u8]) -> Result<Plan<'a>> {
     match text.trim_start().chars().next() {
         Some('{') => {}
         Some('[') => {
-            return Err(InputError::input(
-                path,
-                "is a JSON array, not a plan object; expected the output of `terraform show -json tfplan`",
-            ))
+            return Err(InputError::input(path, bracket_problem(text)));
         }
         _ => {
             let problem = match serde_json::from_str::<serde::de::IgnoredAny>(text) {
@@ -87,6 +84,26 @@ pub fn parse_plan<'a>(path: &str, bytes: &'a [u8]) -> Result<Plan<'a>> {
         }
     }
     Ok(plan)
+}
+
+/// What is wrong with a text that starts with `[`: a JSON array, or not JSON at all (a TOML
+/// table such as `[package]` or `[[bin]]`). Only the first value after the brackets is
+/// looked at, so a deeply nested array is still called an array.
+fn bracket_problem(text: &str) -> String {
+    let array =
+        "is a JSON array, not a plan object; expected the output of `terraform show -json tfplan`";
+    let first = text
+        .bytes()
+        .find(|b| !matches!(b, b'[' | b' ' | b'\t' | b'\n' | b'\r'));
+    match first {
+        None | Some(b']' | b'{' | b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n') => array.into(),
+        Some(_) => match serde_json::from_str::<serde::de::IgnoredAny>(text) {
+            Err(err) if err.classify() == serde_json::error::Category::Syntax => {
+                format!("is not valid JSON: {err}")
+            }
+            _ => array.into(),
+        },
+    }
 }
 
 /// Reads the document in order, on this thread; errors name the field and the place.

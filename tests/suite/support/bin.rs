@@ -165,14 +165,7 @@ pub fn assert_no_panic(run: &Run) {
 /// Exit code 2, nothing on stdout, and exactly one stderr line
 /// `planmark: error: <path>: ...` containing every phrase.
 pub fn assert_input_error(run: &Run, path: &str, phrases: &[&str]) {
-    assert_no_panic(run);
-    assert_eq!(
-        run.code(),
-        2,
-        "exit code; stderr:\n{}\nstdout:\n{}",
-        run.stderr,
-        run.stdout
-    );
+    assert_exit(run, 2);
     assert_eq!(run.stdout, "", "stdout must be empty on error");
     assert_one_line(&run.stderr);
     let prefix = format!("planmark: error: {path}: ");
@@ -192,6 +185,18 @@ pub fn assert_input_error(run: &Run, path: &str, phrases: &[&str]) {
     }
 }
 
+/// No panic, and the exit code `code` (the output shown when it differs).
+pub fn assert_exit(run: &Run, code: i32) {
+    assert_no_panic(run);
+    assert_eq!(
+        run.code(),
+        code,
+        "exit code; stderr:\n{}\nstdout:\n{}",
+        run.stderr,
+        run.stdout
+    );
+}
+
 pub fn assert_one_line(stderr: &str) {
     assert!(
         stderr.ends_with('\n') && stderr.matches('\n').count() == 1,
@@ -202,14 +207,7 @@ pub fn assert_one_line(stderr: &str) {
 
 /// Exit 0, stderr empty, no panic.
 pub fn assert_success(run: &Run) {
-    assert_no_panic(run);
-    assert_eq!(
-        run.code(),
-        0,
-        "exit code; stderr:\n{}\nstdout:\n{}",
-        run.stderr,
-        run.stdout
-    );
+    assert_exit(run, 0);
     assert_eq!(run.stderr, "", "stderr must be empty on success");
 }
 

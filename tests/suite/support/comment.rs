@@ -44,6 +44,16 @@ pub fn load(plan: &Path) -> Result<PlanDiff, String> {
 
 /// Renders named plans with the built-in templates.
 pub fn render(plans: &[(&str, &PlanDiff)], max_chars: usize) -> Comment {
+    let key = plans.iter().map(|(n, _)| *n).collect::<Vec<_>>().join("+");
+    with_named(plans, |named| {
+        render_comment(named, &meta(&key), &TemplateSet::default(), max_chars)
+    })
+    .unwrap_or_else(|e| panic!("render failed: {e}"))
+}
+
+/// Calls `render` with `plans` as the renderer takes them (each named, with its head and
+/// changes), which borrow from lists that live only for the call.
+pub fn with_named<R>(plans: &[(&str, &PlanDiff)], render: impl FnOnce(&[NamedPlan<'_>]) -> R) -> R {
     let lists: Vec<DiffedPlan<'_>> = plans
         .iter()
         .map(|(_, diff)| DiffedPlan::new(diff))
@@ -57,9 +67,7 @@ pub fn render(plans: &[(&str, &PlanDiff)], max_chars: usize) -> Comment {
             changes: lists.changes(),
         })
         .collect();
-    let key = plans.iter().map(|(n, _)| *n).collect::<Vec<_>>().join("+");
-    render_comment(&named, &meta(&key), &TemplateSet::default(), max_chars)
-        .unwrap_or_else(|e| panic!("render failed: {e}"))
+    render(&named)
 }
 
 /// Renders one plan file within GitHub's limit.

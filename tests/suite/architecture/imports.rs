@@ -1,114 +1,11 @@
-//! The pipeline's shape, checked from the source: no module imports a later stage, and no
-//! two source files import each other, directly or around a circle (docs/architecture.md).
-//!
-//! Imports are read from the text: every `use` tree and every `crate::`/`super::`/`self::`
-//! path outside comments and string literals, resolved to the longest module path that is a
-//! file under `src/`.
+//! Reading what a source file imports: comments, strings and test modules left out, `use`
+//! trees and inline paths made absolute, re-exports followed, into one graph of files.
 
-use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
-
-/// The stages in pipeline order, each with the modules it holds (keyed by the first
-/// segment of the module path: `crate::differ::plan` is in `differ`) and the earlier stages
-/// it may import. Nothing may import a later stage; the lists say more: the differ and the
-/// renderers never meet (renderers read the diff tree), and publish knows only the marker.
-const STAGES: &[(&str, &[&str], &[&str])] = &[
-    // Runtime support, no stage: the one place work runs on several threads.
-    ("concurrency", &["concurrency"], &[]),
-    ("input", &["input"], &[]),
-    ("diff", &["diff"], &["input"]),
-    ("differ", &["differ"], &["concurrency", "input", "diff"]),
-    ("policy", &["policy"], &["input", "diff"]),
-    ("marker", &["marker"], &[]),
-    (
-        "render",
-        &["render"],
-        &["concurrency", "input", "diff", "policy", "marker"],
-    ),
-    ("publish", &["publish"], &["marker"]),
-    (
-        "pipeline",
-        &["pipeline"],
-        &[
-            "concurrency",
-            "input",
-            "diff",
-            "differ",
-            "policy",
-            "marker",
-            "render",
-            "publish",
-        ],
-    ),
-    (
-        "cli",
-        &["cli"],
-        &[
-            "input", "diff", "differ", "policy", "marker", "render", "publish", "pipeline",
-        ],
-    ),
-];
-
-fn stage_of(module: &[String]) -> Option<usize> {
-    let first = module.first()?;
-    STAGES
-        .iter()
-        .position(|(_, heads, _)| heads.contains(&first.as_str()))
-}
-
-/// A source file: its module path (`["differ", "plan"]`) and text without comments and
-/// string literals.
-struct Source {
-    module: Vec<String>,
-    path: PathBuf,
-    code: String,
-}
-
-fn sources() -> Vec<Source> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    collect(&src, &mut files);
-    files
-        .into_iter()
-        .filter_map(|path| {
-            let rel = path.strip_prefix(&src).unwrap();
-            let mut module: Vec<String> = rel
-                .with_extension("")
-                .components()
-                .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                .collect();
-            if module.last().is_some_and(|m| m == "mod") {
-                module.pop();
-            }
-            // The crate roots are not stages: lib.rs only declares modules, main.rs is the
-            // binary, which reaches the library as `planmark::`.
-            if module == ["lib"] || module == ["main"] {
-                return None;
-            }
-            let text = std::fs::read_to_string(&path).unwrap();
-            Some(Source {
-                module,
-                path: rel.to_path_buf(),
-                code: without_test_modules(&strip_comments_and_strings(&text)),
-            })
-        })
-        .collect()
-}
-
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            collect(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
+use super::*;
 
 /// The code with comments, string and char literals blanked (line breaks kept), so a path
 /// in a doc comment or a message is not an import.
-fn strip_comments_and_strings(text: &str) -> String {
+pub(super) fn strip_comments_and_strings(text: &str) -> String {
     let b = text.as_bytes();
     let mut out = String::with_capacity(text.len());
     let mut i = 0;
@@ -175,7 +72,7 @@ fn strip_comments_and_strings(text: &str) -> String {
 
 /// The code without its `#[cfg(test)] mod ... { ... }` blocks: a unit test may build its
 /// input with an earlier stage's help without the module depending on it.
-fn without_test_modules(code: &str) -> String {
+pub(super) fn without_test_modules(code: &str) -> String {
     let mut out = String::with_capacity(code.len());
     let mut rest = code;
     while let Some(at) = rest.find("#[cfg(test)]") {
@@ -216,12 +113,12 @@ fn without_test_modules(code: &str) -> String {
     out
 }
 
-fn ident_before(b: &[u8], i: usize) -> bool {
+pub(super) fn ident_before(b: &[u8], i: usize) -> bool {
     i > 0 && (b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_')
 }
 
 /// `'x'` or `'\n'`, not a lifetime `'a`.
-fn is_char_literal(b: &[u8], i: usize) -> bool {
+pub(super) fn is_char_literal(b: &[u8], i: usize) -> bool {
     match b.get(i + 1) {
         Some(b'\\') => true,
         Some(_) => {
@@ -239,7 +136,7 @@ fn is_char_literal(b: &[u8], i: usize) -> bool {
 
 /// Every path the code names, as segments relative to the crate root, from `use` trees
 /// and inline `crate::`, `super::` and `self::` paths.
-fn imported_paths(source: &Source) -> Vec<Vec<String>> {
+pub(super) fn imported_paths(source: &Source) -> Vec<Vec<String>> {
     let mut paths = Vec::new();
     let code = &source.code;
     let tokens = tokenize(code);
@@ -277,13 +174,13 @@ fn imported_paths(source: &Source) -> Vec<Vec<String>> {
         .collect()
 }
 
-fn is_ident(t: &str) -> bool {
+pub(super) fn is_ident(t: &str) -> bool {
     t.chars()
         .next()
         .is_some_and(|c| c.is_alphabetic() || c == '_')
 }
 
-fn tokenize(code: &str) -> Vec<String> {
+pub(super) fn tokenize(code: &str) -> Vec<String> {
     let mut tokens = Vec::new();
     let mut chars = code.char_indices().peekable();
     while let Some((i, c)) = chars.next() {
@@ -309,7 +206,7 @@ fn tokenize(code: &str) -> Vec<String> {
 }
 
 /// Flattens a `use` tree (`crate::a::{b, c::{d, e}}`) into paths.
-fn use_tree(tokens: &[String], prefix: &[String], out: &mut Vec<Vec<String>>) {
+pub(super) fn use_tree(tokens: &[String], prefix: &[String], out: &mut Vec<Vec<String>>) {
     let mut path = prefix.to_vec();
     let mut i = 0;
     while i < tokens.len() {
@@ -335,7 +232,7 @@ fn use_tree(tokens: &[String], prefix: &[String], out: &mut Vec<Vec<String>>) {
     }
 }
 
-fn matching(tokens: &[String], open: usize) -> usize {
+pub(super) fn matching(tokens: &[String], open: usize) -> usize {
     let mut depth = 0;
     for (k, t) in tokens.iter().enumerate().skip(open) {
         match t.as_str() {
@@ -352,7 +249,7 @@ fn matching(tokens: &[String], open: usize) -> usize {
     tokens.len()
 }
 
-fn split_top(tokens: &[String]) -> Vec<&[String]> {
+pub(super) fn split_top(tokens: &[String]) -> Vec<&[String]> {
     let mut parts = Vec::new();
     let (mut depth, mut start) = (0, 0);
     for (k, t) in tokens.iter().enumerate() {
@@ -374,7 +271,7 @@ fn split_top(tokens: &[String]) -> Vec<&[String]> {
 /// `crate`, `self` nor `super` is taken as relative to the file's own module (edition 2021
 /// `use child::X`); one naming another crate (`serde::...`) then resolves to the file itself
 /// and is dropped by the caller.
-fn absolute(module: &[String], path: Vec<String>) -> Option<Vec<String>> {
+pub(super) fn absolute(module: &[String], path: Vec<String>) -> Option<Vec<String>> {
     let mut segments = path.into_iter().peekable();
     let mut base: Vec<String> = match segments.peek().map(String::as_str) {
         Some("crate") => {
@@ -404,7 +301,7 @@ fn absolute(module: &[String], path: Vec<String>) -> Option<Vec<String>> {
 /// The source file a path lands in: the longest prefix of it that is a module, or, when
 /// the next segment is a name that module re-exports (`pub use child::Name`), the file the
 /// re-export comes from.
-fn resolve(
+pub(super) fn resolve(
     path: &[String],
     modules: &BTreeMap<Vec<String>, usize>,
     reexports: &Reexports,
@@ -426,9 +323,9 @@ fn resolve(
 }
 
 /// `(module, name)` → the absolute path a `pub use` in that module gives the name.
-type Reexports = BTreeMap<(Vec<String>, String), Vec<String>>;
+pub(super) type Reexports = BTreeMap<(Vec<String>, String), Vec<String>>;
 
-fn reexports(files: &[Source]) -> Reexports {
+pub(super) fn reexports(files: &[Source]) -> Reexports {
     let mut map = Reexports::new();
     for source in files {
         let tokens = tokenize(&source.code);
@@ -460,12 +357,12 @@ fn reexports(files: &[Source]) -> Reexports {
     map
 }
 
-struct Graph {
-    files: Vec<Source>,
-    edges: BTreeSet<(usize, usize)>,
+pub(super) struct Graph {
+    pub(super) files: Vec<Source>,
+    pub(super) edges: BTreeSet<(usize, usize)>,
 }
 
-fn graph() -> Graph {
+pub(super) fn graph() -> Graph {
     let files = sources();
     let modules: BTreeMap<Vec<String>, usize> = files
         .iter()
@@ -495,170 +392,6 @@ fn graph() -> Graph {
     Graph { files, edges }
 }
 
-fn name(s: &Source) -> String {
+pub(super) fn name(s: &Source) -> String {
     format!("src/{}", s.path.display())
-}
-
-#[test]
-fn no_module_imports_a_later_stage() {
-    let g = graph();
-    let mut unstaged = Vec::new();
-    let mut backwards = Vec::new();
-    for s in &g.files {
-        if stage_of(&s.module).is_none() {
-            unstaged.push(name(s));
-        }
-    }
-    for &(from, to) in &g.edges {
-        let (Some(a), Some(b)) = (
-            stage_of(&g.files[from].module),
-            stage_of(&g.files[to].module),
-        ) else {
-            continue;
-        };
-        if a != b && !STAGES[a].2.contains(&STAGES[b].0) {
-            backwards.push(format!(
-                "{} ({}) imports {} ({}); {} may import only {:?}",
-                name(&g.files[from]),
-                STAGES[a].0,
-                name(&g.files[to]),
-                STAGES[b].0,
-                STAGES[a].0,
-                STAGES[a].2
-            ));
-        }
-    }
-    assert!(
-        unstaged.is_empty(),
-        "files in no stage (add their module to STAGES): {unstaged:#?}"
-    );
-    assert!(
-        backwards.is_empty(),
-        "imports that run against the pipeline:\n{}",
-        backwards.join("\n")
-    );
-}
-
-/// A child module using its parent's items (`super::X`, defined in `mod.rs`) is a part of
-/// that module reaching its own whole, as Rust's privacy has it (a child sees its parent's
-/// private items): not counted. Between any other two files, an import one way means none
-/// back, directly or around a circle.
-#[test]
-fn no_import_cycles() {
-    let g = graph();
-    let n = g.files.len();
-    let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for &(a, b) in &g.edges {
-        let to_own_parent = g.files[a].module.starts_with(&g.files[b].module);
-        if !to_own_parent {
-            out[a].push(b);
-        }
-    }
-    let cycles = strongly_connected(&out);
-    let described: Vec<String> = cycles
-        .iter()
-        .map(|c| {
-            let members: BTreeSet<usize> = c.iter().copied().collect();
-            let arrows: Vec<String> = g
-                .edges
-                .iter()
-                .filter(|(a, b)| members.contains(a) && members.contains(b))
-                .filter(|(a, b)| !g.files[*a].module.starts_with(&g.files[*b].module))
-                .map(|&(a, b)| format!("  {} -> {}", name(&g.files[a]), name(&g.files[b])))
-                .collect();
-            format!("a circle of {} files:\n{}", c.len(), arrows.join("\n"))
-        })
-        .collect();
-    assert!(
-        described.is_empty(),
-        "import cycles:\n{}",
-        described.join("\n")
-    );
-}
-
-/// Tarjan's algorithm; returns the components of more than one file.
-fn strongly_connected(out: &[Vec<usize>]) -> Vec<Vec<usize>> {
-    struct State<'g> {
-        out: &'g [Vec<usize>],
-        index: Vec<Option<usize>>,
-        low: Vec<usize>,
-        on_stack: Vec<bool>,
-        stack: Vec<usize>,
-        next: usize,
-        found: Vec<Vec<usize>>,
-    }
-    fn visit(s: &mut State, v: usize) {
-        s.index[v] = Some(s.next);
-        s.low[v] = s.next;
-        s.next += 1;
-        s.stack.push(v);
-        s.on_stack[v] = true;
-        for k in 0..s.out[v].len() {
-            let w = s.out[v][k];
-            match s.index[w] {
-                None => {
-                    visit(s, w);
-                    s.low[v] = s.low[v].min(s.low[w]);
-                }
-                Some(iw) if s.on_stack[w] => s.low[v] = s.low[v].min(iw),
-                Some(_) => {}
-            }
-        }
-        if Some(s.low[v]) == s.index[v] {
-            let mut component = Vec::new();
-            loop {
-                let w = s.stack.pop().unwrap();
-                s.on_stack[w] = false;
-                component.push(w);
-                if w == v {
-                    break;
-                }
-            }
-            if component.len() > 1 {
-                s.found.push(component);
-            }
-        }
-    }
-    let n = out.len();
-    let mut s = State {
-        out,
-        index: vec![None; n],
-        low: vec![0; n],
-        on_stack: vec![false; n],
-        stack: Vec::new(),
-        next: 0,
-        found: Vec::new(),
-    };
-    for v in 0..n {
-        if s.index[v].is_none() {
-            visit(&mut s, v);
-        }
-    }
-    s.found
-}
-
-/// The checker itself: it must see the imports it is meant to catch.
-#[test]
-fn the_checker_reads_use_trees_and_inline_paths() {
-    let source = Source {
-        module: vec!["render".into(), "text".into(), "values".into()],
-        path: PathBuf::from("render/text/values.rs"),
-        code: strip_comments_and_strings(
-            "use crate::differ::{go_quote, plan::{Differ, x}};\n\
-             use super::out::Out; // crate::publish::no\n\
-             fn f() { let s = \"crate::cli::no\"; crate::publish::post(); }\n",
-        ),
-    };
-    let paths = imported_paths(&source);
-    let joined: Vec<String> = paths.iter().map(|p| p.join("::")).collect();
-    assert_eq!(
-        joined,
-        [
-            "differ::go_quote",
-            "differ::plan::Differ",
-            "differ::plan::x",
-            "render::text::out::Out",
-            "publish::post"
-        ]
-    );
 }

@@ -1,0 +1,163 @@
+//! What the action hands to planmark and back: binary plans and schemas through terraform,
+//! OpenTofu's wording, failed plans, policy gates and labels.
+
+use super::*;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn binary_plans_and_auto_schemas_go_through_terraform() {
+    if let Some(why) = e2e_missing_tool() {
+        return skipped("binary_plans_and_auto_schemas_go_through_terraform", why);
+    }
+    let Some((os, arch, _)) = host_runner() else {
+        return skipped("binary_plans", "no release target for this machine");
+    };
+    let fake = fake_github().await;
+    let runner = Runner::new("terraform", os, arch);
+    runner.shim(&["curl", "cargo", "terraform"]);
+    let dir = infra(&runner);
+    // A binary plan file is a zip archive.
+    std::fs::write(dir.join("tfplan"), b"PK\x03\x04\x14\x00\x00\x00binary plan").unwrap();
+    let call = base_call()
+        .with("version", "source")
+        .with("working-directory", "infra")
+        .with("plan", "tfplan\n  staging=plan.json \n")
+        .with("schemas", "auto")
+        .with("key", "infra")
+        // Would break the script if inputs were pasted into it.
+        .with("title", "$(touch pwned) `id` \"; exit 3; #")
+        // planmark must use the token of the input, not the job's.
+        .env("GITHUB_TOKEN", "not-the-input-token");
+    let run = run_blocking(&runner, &call, GitHubEnv::new(&fake, 53)).await;
+    assert!(run.ok(), "{}", run.describe());
+    assert!(
+        runner.log_lines("curl ").is_empty(),
+        "version: source downloads nothing"
+    );
+    let infra_dir = dir.display().to_string();
+    let terraform = runner.log_lines("terraform ");
+    assert_eq!(
+        terraform,
+        [
+            format!("terraform show -json tfplan (in {infra_dir})"),
+            format!("terraform providers schema -json (in {infra_dir})"),
+        ]
+    );
+    assert!(!runner.workspace.join("infra/pwned").exists());
+    let comments = fake.comments("octo", "infra", 7);
+    assert_eq!(comments.len(), 1);
+    let body = &comments[0].body;
+    // Two plans in one comment, the converted one keeping its file's name.
+    assert!(
+        body.contains("tfplan") && body.contains("staging"),
+        "{body}"
+    );
+    assert!(body.contains("pwned"), "the title is shown as text: {body}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn with_tofu_on_path_the_comment_uses_opentofus_wording() {
+    if let Some(why) = e2e_missing_tool() {
+        return skipped("with_tofu_on_path_the_comment_uses_opentofus_wording", why);
+    }
+    let Some((os, arch, _)) = host_runner() else {
+        return skipped("with_tofu_on_path", "no release target for this machine");
+    };
+    let fake = fake_github().await;
+    let runner = Runner::new("tofu", os, arch);
+    runner.shim(&["curl", "cargo", "tofu"]);
+    let dir = infra(&runner);
+    std::fs::write(dir.join("tfplan"), b"PK\x03\x04\x14\x00\x00\x00binary plan").unwrap();
+    let call = base_call()
+        .with("version", "source")
+        .with("working-directory", "infra")
+        .with("plan", "tfplan")
+        .with("schemas", "auto")
+        .with("key", "infra");
+    let run = run_blocking(&runner, &call, GitHubEnv::new(&fake, 54)).await;
+    assert!(run.ok(), "{}", run.describe());
+    let infra_dir = dir.display().to_string();
+    assert_eq!(
+        runner.log_lines("tofu "),
+        [
+            format!("tofu show -json tfplan (in {infra_dir})"),
+            format!("tofu providers schema -json (in {infra_dir})"),
+        ]
+    );
+    let comments = fake.comments("octo", "infra", 7);
+    assert_eq!(comments.len(), 1);
+    // The example plan names the Terraform registry: only `--tool tofu` makes it OpenTofu's.
+    let body = &comments[0].body;
+    assert!(body.contains(" · OpenTofu 1.0.3"), "{body}");
+    assert!(!body.contains("Terraform"), "{body}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn failed_plans_policy_gates_and_labels_pass_through() {
+    if let Some(why) = e2e_missing_tool() {
+        return skipped("failed_plans_policy_gates_and_labels_pass_through", why);
+    }
+    let Some((os, arch, _)) = host_runner() else {
+        return skipped("failed_plans", "no release target for this machine");
+    };
+    let fake = fake_github().await;
+    let runner = Runner::new("gates", os, arch);
+    runner.shim(&["curl", "cargo", "terraform"]);
+    let dir = infra(&runner);
+    std::fs::copy(
+        root().join("tests/fixtures/logs/failed.jsonl"),
+        dir.join("plan.log"),
+    )
+    .unwrap();
+    // terraform plan failed: the comment says so, under the key the plan's comment has.
+    let call = base_call()
+        .with("version", "source")
+        .with("working-directory", "infra")
+        .with("plan", "prod=plan.json")
+        .with("failed", "plan.log")
+        .with("labels", "true");
+    let run = run_blocking(&runner, &call, GitHubEnv::new(&fake, 61)).await;
+    assert!(run.ok(), "{}", run.describe());
+    let comments = fake.comments("octo", "infra", 7);
+    assert_eq!(comments.len(), 1);
+    assert!(
+        comments[0].body.contains("Plan failed"),
+        "{}",
+        comments[0].body
+    );
+    assert!(
+        fake.labels("octo", "infra", 7).is_empty(),
+        "a failure sets no label"
+    );
+
+    // The next run plans: same comment, a label, and the gates fail the step (exit 3).
+    let call = base_call()
+        .with("version", "source")
+        .with("working-directory", "infra")
+        .with("plan", "prod=plan.json")
+        .with("fail-on", "destroy, replace")
+        .with("protect", "null_*\n aws_db_*")
+        .with("max-destroy", "5")
+        .with("labels", "true");
+    let run = run_blocking(&runner, &call, GitHubEnv::new(&fake, 62)).await;
+    let step = run.step("Comment");
+    assert_eq!(step.code, Some(3), "{}", run.describe());
+    assert!(
+        step.stderr
+            .contains("planmark: policy: null_resource.api[0] is replaced (--fail-on replace)"),
+        "{}",
+        step.stderr
+    );
+    assert!(
+        step.stderr.contains("(--protect null_*)"),
+        "{}",
+        step.stderr
+    );
+    let comments = fake.comments("octo", "infra", 7);
+    assert_eq!(comments.len(), 1, "updated in place");
+    assert!(
+        comments[0].body.contains("**Policy: "),
+        "{}",
+        comments[0].body
+    );
+    assert_eq!(fake.labels("octo", "infra", 7), ["planmark:destroy"]);
+}

@@ -1,0 +1,98 @@
+//! What `render` writes: several plans under headings, the first error after the first
+//! plan, the exact text, a failed write.
+
+use super::*;
+
+#[test]
+fn two_named_plans_each_under_a_heading() {
+    let a = Temp::file(
+        "two_named_plans_a",
+        br#"{"format_version":"1.2","planned_values":{}}"#,
+    );
+    let b = Temp::file(
+        "two_named_plans_b",
+        plan_creating(r#"{"triggers":{"a":"b"}}"#).as_bytes(),
+    );
+    let alone_a = render(&[a.arg()]);
+    let alone_b = render(&[b.arg()]);
+    assert_success(&alone_a);
+    assert_success(&alone_b);
+
+    let out = render(&[&format!("a={}", a.arg()), &format!("b={}", b.arg())]);
+    assert_success(&out);
+    assert!(out.stdout.starts_with("## a\n"), "stdout:\n{}", out.stdout);
+    let expected = format!("## a\n{}\n## b\n{}", alone_a.stdout, alone_b.stdout);
+    assert_eq!(out.stdout, expected);
+    assert!(out.stdout.contains("No changes."));
+    assert!(out.stdout.contains("# null_resource.a will be created"));
+}
+
+#[test]
+fn second_plan_error_names_the_second_file_after_the_first_plan() {
+    let a = Temp::file(
+        "second_plan_error_a",
+        br#"{"format_version":"1.2","planned_values":{}}"#,
+    );
+    let b = Temp::file("second_plan_error_b", b"hello");
+    let out = render(&[&format!("a={}", a.arg()), &format!("b={}", b.arg())]);
+    assert_no_panic(&out);
+    assert_eq!(out.code(), 2, "stderr:\n{}", out.stderr);
+    assert_one_line(&out.stderr);
+    assert!(
+        out.stderr
+            .starts_with(&format!("planmark: error: {}: ", b.arg())),
+        "stderr:\n{}",
+        out.stderr
+    );
+    // The readable plan is still shown, under its name.
+    assert!(out.stdout.starts_with("## a\n"), "stdout:\n{}", out.stdout);
+    assert!(
+        out.stdout.contains("No changes."),
+        "stdout:\n{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn basic_list_fixture_renders_exactly() {
+    let out = render(&[
+        "--schemas",
+        &format!("{BASIC_LIST}/schemas.json"),
+        &format!("{BASIC_LIST}/plan.json"),
+    ]);
+    assert_success(&out);
+    let expected =
+        std::fs::read_to_string(crate_dir().join(BASIC_LIST).join("expected.txt")).unwrap();
+    assert_eq!(out.stdout, expected);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn write_failure_exits_1() {
+    let full = std::path::Path::new("/dev/full");
+    if !full.exists() {
+        eprintln!("skipped: no /dev/full");
+        return;
+    }
+    let sink = std::fs::OpenOptions::new().write(true).open(full).unwrap();
+    let output = command(&["render", &format!("{BASIC_LIST}/plan.json")])
+        .stdin(Stdio::null())
+        .stdout(Stdio::from(sink))
+        .stderr(Stdio::piped())
+        .output()
+        .expect("run planmark");
+    let out = Run {
+        status: output.status,
+        stdout: String::new(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    };
+    assert_no_panic(&out);
+    assert_eq!(out.code(), 1, "stderr:\n{}", out.stderr);
+    assert_one_line(&out.stderr);
+    assert!(
+        out.stderr
+            .starts_with("planmark: error: cannot write output"),
+        "stderr:\n{}",
+        out.stderr
+    );
+}
