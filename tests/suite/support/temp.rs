@@ -4,10 +4,6 @@
 //! Every module runs in the same process, at the same time as the others, so a path made
 //! of the process id and a name alone could be another test's; each directory here also
 //! carries a count. `PLANMARK_KEEP_TEST_DIRS=1` keeps them to look at after a failure.
-//!
-//! A test process that is killed (a timeout, Ctrl-C) drops nothing, so the first
-//! directory a process makes also removes what earlier test processes, no longer running,
-//! left under the temporary directory (on Linux, where `/proc` says which are).
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -20,8 +16,6 @@ pub struct TempDir {
 impl TempDir {
     pub fn new(name: &str) -> TempDir {
         static NEXT: AtomicUsize = AtomicUsize::new(0);
-        static SWEPT: std::sync::Once = std::sync::Once::new();
-        SWEPT.call_once(remove_leftovers);
         let n = NEXT.fetch_add(1, Ordering::Relaxed);
         let pid = std::process::id();
         let path = std::env::temp_dir().join(format!("planmark-{name}-{pid}-{n}"));
@@ -50,34 +44,5 @@ impl Drop for TempDir {
         } else {
             let _ = std::fs::remove_dir_all(&self.path);
         }
-    }
-}
-
-/// Removes `planmark-NAME-PID...` entries of the temporary directory whose process (the
-/// first number in the name) is no longer running; `PLANMARK_KEEP_TEST_DIRS` keeps them.
-fn remove_leftovers() {
-    if !cfg!(target_os = "linux") || std::env::var_os("PLANMARK_KEEP_TEST_DIRS").is_some() {
-        return;
-    }
-    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix("planmark-")) else {
-            continue;
-        };
-        let pid = rest
-            .split(['-', '.'])
-            .find(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()));
-        let Some(pid) = pid else { continue };
-        if Path::new("/proc").join(pid).exists() {
-            continue;
-        }
-        let path = entry.path();
-        let _ = match entry.file_type() {
-            Ok(kind) if kind.is_dir() => std::fs::remove_dir_all(&path),
-            _ => std::fs::remove_file(&path),
-        };
     }
 }
