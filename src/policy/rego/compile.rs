@@ -11,6 +11,7 @@ use regorus::utils::limits::ExecutionTimerConfig;
 use regorus::{Engine, Value};
 
 use super::error::RegoError;
+use super::input::Reads;
 use super::message::locate;
 use super::report::Level;
 
@@ -79,6 +80,8 @@ impl RuleRef {
 pub struct Policies {
     pub(super) engine: Engine,
     pub(super) rules: Vec<RuleRef>,
+    /// What of the plan the rules can read, all that is converted.
+    pub(super) reads: Reads,
     pub(super) timeout: Duration,
 }
 
@@ -103,10 +106,12 @@ impl Policies {
         for file in data {
             add_data(&mut engine, file).map_err(RegoError::one_line)?;
         }
-        let rules = rules(&engine, sources, &settings.namespaces).map_err(RegoError::one_line)?;
+        let ast = syntax_trees(&engine, sources).map_err(RegoError::one_line)?;
+        let rules = rules(&ast, sources, &settings.namespaces).map_err(RegoError::one_line)?;
         Ok(Policies {
             engine,
             rules,
+            reads: Reads::of(&ast),
             timeout: settings.timeout,
         })
     }
@@ -176,13 +181,8 @@ fn add_data(engine: &mut Engine, file: &DataFile) -> Result<(), RegoError> {
         .map_err(|e| error(locate(&e.to_string()).message))
 }
 
-/// The rules conftest would evaluate in `namespaces`, sorted; every namespace must be a
-/// package of some file.
-fn rules(
-    engine: &Engine,
-    sources: &[Source],
-    namespaces: &[String],
-) -> Result<Vec<RuleRef>, RegoError> {
+/// The policies' syntax trees, one per source, as regorus writes them in JSON.
+fn syntax_trees(engine: &Engine, sources: &[Source]) -> Result<serde_json::Value, RegoError> {
     let internal = |e: String| RegoError::Parse {
         file: sources.first().map(|s| s.path.clone()).unwrap_or_default(),
         line: 0,
@@ -192,8 +192,16 @@ fn rules(
     let ast = engine
         .get_ast_as_json()
         .map_err(|e| internal(e.to_string()))?;
-    let modules: serde_json::Value =
-        serde_json::from_str(&ast).map_err(|e| internal(e.to_string()))?;
+    serde_json::from_str(&ast).map_err(|e| internal(e.to_string()))
+}
+
+/// The rules conftest would evaluate in `namespaces`, sorted; every namespace must be a
+/// package of some file.
+fn rules(
+    modules: &serde_json::Value,
+    sources: &[Source],
+    namespaces: &[String],
+) -> Result<Vec<RuleRef>, RegoError> {
     let modules = modules.as_array().map(Vec::as_slice).unwrap_or_default();
     let mut found: Vec<RuleRef> = Vec::new();
     let mut packages = Vec::new();

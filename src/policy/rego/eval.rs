@@ -19,7 +19,7 @@ impl Policies {
         if self.rules.is_empty() {
             return Ok(PolicyReport::default());
         }
-        let input = Value::from_json_str(json).map_err(|e| {
+        let input = self.reads.convert(json).map_err(|e| {
             RegoError::Input {
                 file: path.to_string(),
                 message: without_strings(&locate(&e.to_string()).message),
@@ -32,6 +32,13 @@ impl Policies {
     /// Evaluates every rule with `input` already converted.
     pub fn evaluate_input(&mut self, input: Value) -> Result<PolicyReport, RegoError> {
         self.engine.set_input(input);
+        let report = self.run_rules();
+        // The plan's values are let go before the comment is rendered.
+        self.engine.set_input(Value::new_object());
+        report
+    }
+
+    fn run_rules(&mut self) -> Result<PolicyReport, RegoError> {
         let mut report = PolicyReport {
             rules: self.rules.len(),
             ..PolicyReport::default()

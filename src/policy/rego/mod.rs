@@ -11,6 +11,7 @@ mod clock;
 mod compile;
 mod error;
 mod eval;
+mod input;
 mod message;
 mod report;
 
