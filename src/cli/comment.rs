@@ -93,7 +93,7 @@ fn comment_on(args: &CommentArgs, rendered: &Rendered<'_>, out: &mut dyn Write) 
     if !args.dry_run {
         actions_files(&env, rendered, &outcome)?;
     }
-    policy_result(rendered.violations)
+    policy_result(&rendered.verdicts(), args.common.rego.policy_warn_only)
 }
 
 fn client(env: Env<'_>, token: &str, max_wait: u64) -> std::result::Result<GitHub, PublishError> {

@@ -1,8 +1,9 @@
 //! Command line, errors: each stage's error composed, and the exit code each kind maps to.
 
 use crate::input::error::InputError;
-use crate::pipeline::PipelineError;
-use crate::policy::Violation;
+use crate::input::text::one_line;
+use crate::pipeline::{PipelineError, Verdicts};
+use crate::policy::rego::Finding;
 use crate::publish::PublishError;
 use crate::render::error::RenderError;
 
@@ -13,7 +14,7 @@ pub const EXIT_FAILURE: i32 = 1;
 /// Exit code for bad input or bad usage.
 pub const EXIT_BAD_INPUT: i32 = 2;
 /// Exit code for a plan that breaks a policy gate (`--fail-on`, `--max-destroy`,
-/// `--protect`); the comment was still written.
+/// `--protect`) or a Rego rule (`--policy`); the comment was still written.
 pub const EXIT_POLICY: i32 = 3;
 
 /// What went wrong in a command.
@@ -31,8 +32,8 @@ pub enum Error {
     /// Publishing the comment failed.
     #[error(transparent)]
     Publish(#[from] PublishError),
-    /// The plan breaks policy gates: one line per violation (main prints each as
-    /// `planmark: policy: LINE`).
+    /// The plan breaks policy gates or Rego rules: one line per violation or failure
+    /// (main prints each as `planmark: policy: LINE`).
     #[error("policy: {}", .0.join("; "))]
     Policy(Vec<String>),
 }
@@ -59,7 +60,9 @@ impl Error {
     pub fn exit_code(&self) -> i32 {
         match self {
             Error::Pipeline(e) => match e {
-                PipelineError::Input(_) | PipelineError::Unreadable(_) => EXIT_BAD_INPUT,
+                PipelineError::Input(_)
+                | PipelineError::Policy(_)
+                | PipelineError::Unreadable(_) => EXIT_BAD_INPUT,
                 PipelineError::Render(RenderError::Template { .. } | RenderError::Input(_)) => {
                     EXIT_BAD_INPUT
                 }
@@ -80,14 +83,53 @@ impl Error {
     }
 }
 
-/// Exit code 3 (after the output is written) when the plans break a gate.
-pub(super) fn policy_result(violations: &[Violation]) -> Result<()> {
-    if violations.is_empty() {
-        return Ok(());
+/// Exit code 3 (after the output is written) when the plans break a gate or a Rego rule
+/// fails (unless `warn_only`); Rego warnings (and failures under `warn_only`) are printed
+/// on standard error, one line each, `planmark: policy warning: LINE`.
+pub(super) fn policy_result(verdicts: &Verdicts, warn_only: bool) -> Result<()> {
+    let mut lines: Vec<String> = verdicts
+        .violations
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let mut warnings = Vec::new();
+    for (plan, report) in &verdicts.rego {
+        for failure in &report.failures {
+            let line = rego_line(plan.as_deref(), failure);
+            match warn_only {
+                true => warnings.push(format!("{line} [--policy-warn-only]")),
+                false => lines.push(line),
+            }
+        }
+        for warning in &report.warnings {
+            warnings.push(rego_line(plan.as_deref(), warning));
+        }
     }
-    Err(Error::Policy(
-        violations.iter().map(ToString::to_string).collect(),
-    ))
+    if !warnings.is_empty() {
+        use std::io::Write;
+        let mut stderr = std::io::stderr().lock();
+        for line in &warnings {
+            // Policy messages are hostile (they may come from the pull request).
+            let _ = writeln!(stderr, "planmark: policy warning: {}", one_line(line));
+        }
+    }
+    match lines.is_empty() {
+        true => Ok(()),
+        false => Err(Error::Policy(lines)),
+    }
+}
+
+/// `prod: aws_s3_bucket.logs: the bucket is public (main.deny_public)`: the plan (when
+/// there are several), the resource the rule named, the message, and the rule.
+fn rego_line(plan: Option<&str>, finding: &Finding) -> String {
+    let mut line = String::new();
+    for part in [plan, finding.resource.as_deref()].into_iter().flatten() {
+        line.push_str(part);
+        line.push_str(": ");
+    }
+    line.push_str(&finding.message);
+    line.push_str(&format!(" ({}.{})", finding.namespace, finding.rule));
+    line
 }
 
 /// Result with the command line's error.

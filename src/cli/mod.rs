@@ -29,9 +29,11 @@ Exit codes:
   0  success
   1  runtime or API failure (output not written, GitHub unreachable or refusing)
   2  bad input or usage (unreadable file, not a plan, unsupported format_version, bad flags,
-     a template that does not parse or render, no token, repository or pull request)
-  3  the plan breaks a policy gate (--fail-on, --max-destroy, --protect); the output or
-     comment was still written, and each violation is one line on standard error";
+     a template that does not parse or render, a Rego policy that does not parse, fails or
+     runs past --policy-timeout, no token, repository or pull request)
+  3  the plan breaks a policy gate (--fail-on, --max-destroy, --protect) or a Rego rule
+     (--policy, unless --policy-warn-only); the output or comment was still written, and
+     each violation is one line on standard error";
 
 /// `render` talks to nobody: its failures are local.
 const RENDER_EXIT_CODES: &str = "\
@@ -39,9 +41,11 @@ Exit codes:
   0  success
   1  the output could not be written
   2  bad input or usage (unreadable file, not a plan, unsupported format_version, bad flags,
-     a template that does not parse or render)
-  3  the plan breaks a policy gate (--fail-on, --max-destroy, --protect); the output was
-     still written, and each violation is one line on standard error";
+     a template that does not parse or render, a Rego policy that does not parse, fails or
+     runs past --policy-timeout)
+  3  the plan breaks a policy gate (--fail-on, --max-destroy, --protect) or a Rego rule
+     (--policy, unless --policy-warn-only); the output was still written, and each
+     violation is one line on standard error";
 
 /// `templates export` writes files and nothing else.
 const EXPORT_EXIT_CODES: &str = "\
@@ -269,6 +273,9 @@ pub struct CommonArgs {
     /// Policy gates.
     #[command(flatten)]
     pub policy: options::PolicyArgs,
+    /// Rego policies.
+    #[command(flatten)]
+    pub rego: options::RegoArgs,
     /// One or more plans: `terraform show -json` output files, or `-` for standard input
     /// (read only when given); `NAME=PATH` names one. Required, except with `--failed`.
     // Required, and not an error with `--failed` because the two conflict: clap then shows
@@ -398,8 +405,8 @@ pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<()> {
 fn render(args: &RenderArgs, out: &mut dyn std::io::Write) -> Result<()> {
     let run = run_info(&|name| std::env::var(name).ok());
     let options = args.common.options(args.plan_mode().plan_mode(), run);
-    let violations = pipeline::render(&options, args.format.format(), out)?;
-    policy_result(&violations)
+    let verdicts = pipeline::render(&options, args.format.format(), out)?;
+    policy_result(&verdicts, args.common.rego.policy_warn_only)
 }
 
 /// One line on standard error for a flag given by its old name, which still works.

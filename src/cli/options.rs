@@ -1,13 +1,18 @@
 //! Command line, option groups: Terraform's log (`--failed`, `--log`), the policy gates
-//! (`--fail-on`/`--max-destroy`/`--protect`), shared by `render` and `comment`, and
-//! `--labels` (`comment` only); and the pipeline's options built from them.
+//! (`--fail-on`/`--max-destroy`/`--protect`) and Rego policies (`--policy` and its
+//! settings), shared by `render` and `comment`, and `--labels` (`comment` only); and the
+//! pipeline's options built from them.
 //!
 //! Contract: the flags only say what to do; reading the files they name and evaluating
 //! the gates is the pipeline's, not ours.
 
+use std::path::PathBuf;
+use std::time::Duration;
+
 use super::CommonArgs;
 use crate::diff::PlanMode;
 use crate::pipeline::{LogInput, Options, PlanArg, RunInfo};
+use crate::policy::rego::Settings;
 use crate::policy::{Policy, Rule};
 use crate::publish::labels::LabelNames;
 
@@ -41,6 +46,61 @@ pub struct PolicyArgs {
     /// `aws_db_*`, `module.prod.*`) is destroyed or replaced (either order). Repeatable.
     #[arg(long, value_name = "GLOB")]
     pub protect: Vec<String>,
+}
+
+/// The team's Rego policies, evaluated as conftest does over each plan's JSON.
+#[derive(Debug, Clone, clap::Args)]
+pub struct RegoArgs {
+    /// Rego policies to evaluate over each plan's JSON as conftest does: a `.rego` file, or
+    /// a directory of them (walked; `.json`/`.yaml` files in it are `data`; hidden entries
+    /// and `*_test.rego` skipped). A `deny`/`violation` result fails (exit 3, once the
+    /// output is written), a `warn` result is reported. Repeatable.
+    #[arg(long = "policy", value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Package whose `deny`, `violation` and `warn` rules are evaluated (default: `main`).
+    /// Repeatable.
+    #[arg(long, value_name = "NAME", requires = "paths")]
+    pub policy_namespace: Vec<String>,
+    /// Report the Rego policies' failures as warnings, without failing.
+    #[arg(long, requires = "paths")]
+    pub policy_warn_only: bool,
+    /// Longest one Rego rule may run over one plan: `10`, `10s`, `500ms`.
+    #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = parse_timeout)]
+    pub policy_timeout: Duration,
+}
+
+impl RegoArgs {
+    /// The rules to evaluate and their time limit.
+    pub fn settings(&self) -> Settings {
+        let mut settings = Settings {
+            timeout: self.policy_timeout,
+            ..Settings::default()
+        };
+        if !self.policy_namespace.is_empty() {
+            settings.namespaces = self.policy_namespace.clone();
+        }
+        settings
+    }
+}
+
+/// `--policy-timeout`: seconds (`10`, `10s`, `1.5s`) or milliseconds (`500ms`), over zero.
+fn parse_timeout(text: &str) -> std::result::Result<Duration, String> {
+    let text = text.trim();
+    let parsed = match text.strip_suffix("ms") {
+        Some(ms) => ms.trim().parse::<u64>().ok().map(Duration::from_millis),
+        None => text
+            .strip_suffix('s')
+            .unwrap_or(text)
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|s| s.is_finite() && *s <= 86_400.0)
+            .and_then(|s| Duration::try_from_secs_f64(s).ok()),
+    };
+    match parsed {
+        Some(d) if !d.is_zero() => Ok(d),
+        _ => Err("expected a duration such as 10, 10s or 500ms".to_string()),
+    }
 }
 
 impl PolicyArgs {
@@ -116,12 +176,30 @@ impl CommonArgs {
             plan_mode,
             log: self.log.input(),
             policy: self.policy.policy(),
+            policy_paths: self.rego.paths.clone(),
+            rego: self.rego.settings(),
             key: self.key.clone(),
             title: self.title.clone(),
             max_chars: self.max_chars,
             template: self.template.clone(),
             template_dir: self.templates.clone(),
             run,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timeouts_take_seconds_or_milliseconds() {
+        assert_eq!(parse_timeout("10"), Ok(Duration::from_secs(10)));
+        assert_eq!(parse_timeout("10s"), Ok(Duration::from_secs(10)));
+        assert_eq!(parse_timeout("1.5s"), Ok(Duration::from_millis(1500)));
+        assert_eq!(parse_timeout("500ms"), Ok(Duration::from_millis(500)));
+        for bad in ["", "0", "0ms", "-1", "ten", "1m", "inf", "1e9"] {
+            assert!(parse_timeout(bad).is_err(), "{bad:?} should be refused");
         }
     }
 }

@@ -8,6 +8,7 @@
 use super::error::{PipelineError, Result};
 use super::load::{load_log, template_set, violations, with_loaded, Loaded, LoadedLog};
 use super::options::Options;
+use super::policy::{self, Verdicts};
 use crate::input::hash::plan_sha256;
 use crate::marker::{marker_line, MarkerData};
 use crate::policy::Violation;
@@ -41,10 +42,12 @@ pub fn comment<T, E: From<PipelineError>>(
     then: impl FnOnce(Rendered<'_>) -> Result<T, E>,
 ) -> Result<T, E> {
     let templates = template_set(options)?;
+    let mut policies = policy::load(options)?;
     with_loaded(options, Some(&templates), true, |loaded, unreadable| {
         let log = load_log(options.log.as_ref())?;
         // Evaluated before anything is written or posted, judged by the caller after.
         let violations = violations(&options.policy, loaded);
+        let rego = policy::evaluate(policies.as_mut(), loaded)?;
         let extras = Extras {
             failed: log
                 .as_ref()
@@ -52,7 +55,7 @@ pub fn comment<T, E: From<PipelineError>>(
                 .map(|l| l.arg.name.as_str()),
             log: log.as_ref().map(|l| &l.log),
             violations: &violations,
-            rego: &[],
+            rego: &rego,
             unreadable,
         };
         let rendered = Rendered::first(options, loaded, log.as_ref(), &extras, &templates)
@@ -81,6 +84,11 @@ impl<'r> Rendered<'r> {
             extras,
             templates,
         })
+    }
+
+    /// The gates' violations and the Rego reports, for the caller to judge.
+    pub fn verdicts(&self) -> Verdicts {
+        Verdicts::new(self.violations.to_vec(), self.loaded, self.extras.rego)
     }
 
     /// The same comment within `max_chars`.

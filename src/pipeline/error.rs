@@ -2,6 +2,7 @@
 //! own error carried as it is, for the command line to map to an exit code.
 
 use crate::input::error::InputError;
+use crate::policy::rego::RegoError;
 use crate::render::error::RenderError;
 
 /// What went wrong between reading the plans and writing their rendering.
@@ -13,6 +14,9 @@ pub enum PipelineError {
     /// A template failed, or the output could not be written.
     #[error(transparent)]
     Render(#[from] RenderError),
+    /// A Rego policy or its data cannot be used, or a rule failed or ran too long.
+    #[error(transparent)]
+    Policy(#[from] RegoError),
     /// Plans among several could not be read; the others were rendered (and the caller's
     /// work on them done) before this is returned. One error each.
     #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]

@@ -31,6 +31,8 @@ pub(super) struct Loaded<'l> {
     pub drift: Box<dyn ResourceChanges + Sync + 'l>,
     /// The input's SHA-256 for the marker (empty when not asked for).
     pub sha256: String,
+    /// The plan's JSON document as it was read, the Rego policies' `input`.
+    pub json: &'l [u8],
 }
 
 impl Loaded<'_> {
@@ -101,7 +103,7 @@ pub(super) fn with_loaded<T, E: From<PipelineError>>(
     for (arg, bytes) in &inputs {
         let err = match parse_and_hash(&arg.path, bytes, hash) {
             (Ok(plan), sha256) => {
-                plans.push((arg.clone(), plan, sha256));
+                plans.push((arg.clone(), plan, sha256, bytes.as_slice()));
                 continue;
             }
             (Err(err), _) => err,
@@ -114,7 +116,7 @@ pub(super) fn with_loaded<T, E: From<PipelineError>>(
             let doc_arg = document_arg(arg, n + 1, document.label);
             let place = format!("{}: document {} ({})", arg.path, n + 1, doc_arg.name);
             match parse_and_hash(&place, document.bytes, hash) {
-                (Ok(plan), sha256) => plans.push((doc_arg, plan, sha256)),
+                (Ok(plan), sha256) => plans.push((doc_arg, plan, sha256, document.bytes)),
                 (Err(err), _) => unreadable.push((doc_arg.name, err.into())),
             }
         }
@@ -126,8 +128,8 @@ pub(super) fn with_loaded<T, E: From<PipelineError>>(
     let mut hashes = Vec::with_capacity(plans.len());
     let (plan_args, plans): (Vec<PlanArg>, Vec<_>) = plans
         .into_iter()
-        .map(|(arg, plan, sha256)| {
-            hashes.push(sha256);
+        .map(|(arg, plan, sha256, json)| {
+            hashes.push((sha256, json));
             (arg, plan)
         })
         .unzip();
@@ -137,7 +139,7 @@ pub(super) fn with_loaded<T, E: From<PipelineError>>(
         .map(|(arg, plan)| Differ::new(&arg.path, plan, schemas.as_ref()).with_tool(options.tool))
         .collect();
     let mut loaded = Vec::with_capacity(differs.len());
-    for ((arg, sha256), differ) in plan_args.iter().zip(hashes).zip(&differs) {
+    for ((arg, (sha256, json)), differ) in plan_args.iter().zip(hashes).zip(&differs) {
         let head = differ
             .head(options.plan_mode)
             .map_err(PipelineError::from)?;
@@ -151,6 +153,7 @@ pub(super) fn with_loaded<T, E: From<PipelineError>>(
             resources: Box::new(differ.lazy()),
             drift,
             sha256,
+            json,
         });
     }
     let shown: Vec<(String, String)> = unreadable
@@ -206,7 +209,7 @@ fn load_schemas(options: &Options) -> Result<Option<ProviderSchemas>> {
     Ok(Some(ProviderSchemas::parse(&display, &bytes)?))
 }
 
-fn read_text(path: &Path) -> Result<String> {
+pub(super) fn read_text(path: &Path) -> Result<String> {
     let display = path.display().to_string();
     let bytes = read_input(&display)?;
     String::from_utf8(bytes).map_err(|_| PipelineError::input(&display, "is not UTF-8 text"))

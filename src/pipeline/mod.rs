@@ -5,23 +5,25 @@
 //! Contract: the caller passes everything in [`Options`] (no environment is read here,
 //! not even the run's commit and time); bad input fails before any output; plans among
 //! several that cannot be read are rendered around and reported last
-//! ([`PipelineError::Unreadable`]); policy violations are returned, not judged.
+//! ([`PipelineError::Unreadable`]); policy violations and Rego reports are returned, not
+//! judged.
 
 mod comment;
 mod error;
 mod load;
 mod options;
+mod policy;
 mod text;
 
 use std::io::Write;
 
-use crate::policy::Violation;
 use crate::render::error::RenderError;
 
 pub use comment::{comment, smaller, Rendered};
 pub use error::{PipelineError, Result};
 pub use load::{parse_size, read_input, read_input_at_most, DEFAULT_MAX_INPUT_SIZE};
 pub use options::{LogInput, Options, PlanArg, RunInfo};
+pub use policy::Verdicts;
 
 /// What [`render`] writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,13 +39,14 @@ pub enum Format {
 }
 
 /// Loads the plans and writes them to `out` in `format` (the comment's within
-/// [`Options::max_chars`]); returns the policy gates' violations, for the caller to judge
-/// once the output is written.
-pub fn render(options: &Options, format: Format, out: &mut dyn Write) -> Result<Vec<Violation>> {
+/// [`Options::max_chars`]); returns the policy gates' violations and the Rego reports, for
+/// the caller to judge once the output is written.
+pub fn render(options: &Options, format: Format, out: &mut dyn Write) -> Result<Verdicts> {
     if format == Format::Text {
         return text::render(options, out);
     }
     comment(options, |rendered| {
+        let verdicts = rendered.verdicts();
         let text = match format {
             Format::Html => {
                 let title = format!("planmark — {}", rendered.meta.key);
@@ -60,6 +63,6 @@ pub fn render(options: &Options, format: Format, out: &mut dyn Write) -> Result<
         out.write_all(text.as_bytes())
             .and_then(|()| out.flush())
             .map_err(RenderError::Write)?;
-        Ok(rendered.violations.to_vec())
+        Ok(verdicts)
     })
 }

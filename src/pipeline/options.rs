@@ -8,6 +8,7 @@ use std::path::PathBuf;
 
 use crate::diff::PlanMode;
 use crate::input::plan::Tool;
+use crate::policy::rego::Settings;
 use crate::policy::Policy;
 
 /// What to load and how to render it.
@@ -27,6 +28,10 @@ pub struct Options {
     pub log: Option<LogInput>,
     /// The policy gates to check.
     pub policy: Policy,
+    /// The team's Rego policies (`--policy`): `.rego` files and directories of them.
+    pub policy_paths: Vec<PathBuf>,
+    /// Which Rego rules are evaluated and how long each may run.
+    pub rego: Settings,
     /// The comment's key (default: the plan names, or their paths when not named).
     pub key: Option<String>,
     /// Title shown instead of the plans' names.

@@ -9,21 +9,25 @@ use std::io::Write;
 use super::error::Result;
 use super::load::{load_log, template_set, violations, with_loaded, Loaded, LoadedLog};
 use super::options::Options;
-use crate::policy::Violation;
+use super::policy::{self, Verdicts};
 use crate::render::error::RenderError;
 use crate::render::text::{log_text, write_plan};
 
-/// Loads the plans and streams their text to `out`; returns the policy gates' violations.
-pub(super) fn render(options: &Options, out: &mut dyn Write) -> Result<Vec<Violation>> {
+/// Loads the plans and streams their text to `out`; returns the policy gates' violations
+/// and the Rego reports.
+pub(super) fn render(options: &Options, out: &mut dyn Write) -> Result<Verdicts> {
     // The text uses no template, but a `--templates` that cannot be read fails the same in
     // every format.
     template_set(options)?;
+    let mut policies = policy::load(options)?;
     with_loaded(options, None, false, |loaded, unreadable| {
         let log = load_log(options.log.as_ref())?;
         let violations = violations(&options.policy, loaded);
+        // Before anything is written: a policy that errs fails with no output.
+        let reports = policy::evaluate(policies.as_mut(), loaded)?;
         write_text(loaded, !unreadable.is_empty(), log.as_ref(), options, out)?;
         out.flush().map_err(RenderError::Write)?;
-        Ok(violations)
+        Ok(Verdicts::new(violations, loaded, &reports))
     })
 }
 

@@ -108,12 +108,22 @@ async fn failed_plans_policy_gates_and_labels_pass_through() {
         dir.join("plan.log"),
     )
     .unwrap();
-    // terraform plan failed: the comment says so, under the key the plan's comment has.
+    std::fs::create_dir_all(dir.join("policy")).unwrap();
+    std::fs::write(
+        dir.join("policy/replaced.rego"),
+        "package plans\n\ndeny contains {\"msg\": \"replaced\", \"resource\": rc.address} if {\n\
+         \tsome rc in input.resource_changes\n\trc.change.actions == [\"delete\", \"create\"]\n}\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("broken.rego"), "package main\ndeny contains").unwrap();
+    // terraform plan failed: the comment says so, under the key the plan's comment has
+    // (Rego policies judge plans: a failed one's comment goes without them).
     let call = base_call()
         .with("version", "source")
         .with("working-directory", "infra")
         .with("plan", "prod=plan.json")
         .with("failed", "plan.log")
+        .with("policy", "broken.rego")
         .with("labels", "true");
     let run = run_blocking(&runner, &call, GitHubEnv::new(&fake, 61)).await;
     assert!(run.ok(), "{}", run.describe());
@@ -137,10 +147,18 @@ async fn failed_plans_policy_gates_and_labels_pass_through() {
         .with("fail-on", "destroy, replace")
         .with("protect", "null_*\n aws_db_*")
         .with("max-destroy", "5")
+        .with("policy", "policy\n")
+        .with("policy-namespace", "plans")
         .with("labels", "true");
     let run = run_blocking(&runner, &call, GitHubEnv::new(&fake, 62)).await;
     let step = run.step("Comment");
     assert_eq!(step.code, Some(3), "{}", run.describe());
+    assert!(
+        step.stderr
+            .contains("planmark: policy: null_resource.api[0]: replaced (plans.deny)"),
+        "{}",
+        step.stderr
+    );
     assert!(
         step.stderr
             .contains("planmark: policy: null_resource.api[0] is replaced (--fail-on replace)"),

@@ -1,0 +1,169 @@
+//! Pipeline stage, Rego policy files: reads the `--policy` paths (a `.rego` file, or a
+//! directory walked for `.rego` policies and `.json`/`.yaml`/`.yml` data), compiles them
+//! through the policy stage, and evaluates each loaded plan's JSON.
+//!
+//! Contract: a directory is walked recursively in name order, hidden entries and OPA's
+//! `*_test.rego` test files skipped; a path that gives no policy is an error naming it,
+//! never an empty success. Everything is read before any plan is.
+
+use std::path::{Path, PathBuf};
+
+use super::error::{PipelineError, Result};
+use super::load::{read_text, Loaded};
+use super::options::Options;
+use crate::input::error::InputError;
+use crate::policy::rego::{DataFile, Policies, PolicyReport, Source};
+use crate::policy::Violation;
+
+/// What the policies said about the plans, for the caller to judge once the output is
+/// written or the comment posted.
+#[derive(Debug, Clone, Default)]
+pub struct Verdicts {
+    /// The gates' violations (`--fail-on`, `--max-destroy`, `--protect`).
+    pub violations: Vec<Violation>,
+    /// Each plan's Rego report, in the plans' order, with the plan's name when there are
+    /// several (none without `--policy`).
+    pub rego: Vec<(Option<String>, PolicyReport)>,
+}
+
+impl Verdicts {
+    /// The gates' violations and the Rego reports of `loaded`.
+    pub(super) fn new(
+        violations: Vec<Violation>,
+        loaded: &[Loaded<'_>],
+        reports: &[PolicyReport],
+    ) -> Verdicts {
+        let several = loaded.len() > 1;
+        let rego = loaded
+            .iter()
+            .zip(reports)
+            .map(|(l, report)| (several.then(|| l.arg.name.clone()), report.clone()))
+            .collect();
+        Verdicts { violations, rego }
+    }
+}
+
+/// Directories deeper than this are refused: a symbolic link back up would be endless.
+const MAX_DEPTH: usize = 32;
+
+/// Reads and compiles the `--policy` files; `None` without any.
+pub(super) fn load(options: &Options) -> Result<Option<Policies>> {
+    if options.policy_paths.is_empty() {
+        return Ok(None);
+    }
+    let mut found = Found::default();
+    for path in &options.policy_paths {
+        collect(path, &mut found)?;
+    }
+    Ok(Some(Policies::compile(
+        &found.sources,
+        &found.data,
+        &options.rego,
+    )?))
+}
+
+/// Each loaded plan's report, in order (none without policies).
+pub(super) fn evaluate(
+    policies: Option<&mut Policies>,
+    loaded: &[Loaded<'_>],
+) -> Result<Vec<PolicyReport>> {
+    let Some(policies) = policies else {
+        return Ok(Vec::new());
+    };
+    loaded
+        .iter()
+        .map(|l| {
+            let json = std::str::from_utf8(l.json)
+                .map_err(|_| PipelineError::input(&l.arg.path, "is not UTF-8 text"))?;
+            Ok(policies.evaluate(&l.arg.path, json)?)
+        })
+        .collect()
+}
+
+#[derive(Default)]
+struct Found {
+    sources: Vec<Source>,
+    data: Vec<DataFile>,
+}
+
+/// One `--policy` argument: a `.rego` file, or a directory holding at least one.
+fn collect(path: &Path, found: &mut Found) -> Result<()> {
+    let display = path.display().to_string();
+    let meta = std::fs::metadata(path).map_err(|source| {
+        PipelineError::from(InputError::Read {
+            path: display.clone(),
+            source,
+        })
+    })?;
+    if meta.is_dir() {
+        let before = found.sources.len();
+        walk(path, &mut Vec::new(), found)?;
+        if found.sources.len() == before {
+            return Err(PipelineError::input(
+                &display,
+                "--policy: holds no .rego file (hidden entries and *_test.rego tests are \
+                 skipped): pass a directory of Rego policies or a .rego file",
+            ));
+        }
+        return Ok(());
+    }
+    if !display.ends_with(".rego") {
+        return Err(PipelineError::input(
+            &display,
+            "--policy: is not a .rego file: pass a Rego policy or a directory of them",
+        ));
+    }
+    found.sources.push(Source {
+        text: read_text(path)?,
+        path: display,
+    });
+    Ok(())
+}
+
+/// The policies and data under `dir`, in name order; `mount` is `dir`'s place under
+/// `data` (its path below the `--policy` directory).
+fn walk(dir: &Path, mount: &mut Vec<String>, found: &mut Found) -> Result<()> {
+    let display = dir.display().to_string();
+    if mount.len() > MAX_DEPTH {
+        return Err(PipelineError::input(
+            &display,
+            format!("--policy: directories nested over {MAX_DEPTH} deep (a symbolic link loop?)"),
+        ));
+    }
+    let read_error = |source| {
+        PipelineError::from(InputError::Read {
+            path: display.clone(),
+            source,
+        })
+    };
+    let mut entries: Vec<(String, PathBuf)> = std::fs::read_dir(dir)
+        .map_err(read_error)?
+        .map(|entry| entry.map(|e| (e.file_name().to_string_lossy().into_owned(), e.path())))
+        .collect::<std::io::Result<_>>()
+        .map_err(read_error)?;
+    entries.sort();
+    for (name, path) in entries {
+        if name.starts_with('.') {
+            continue;
+        }
+        if path.is_dir() {
+            mount.push(name);
+            walk(&path, mount, found)?;
+            mount.pop();
+        } else if name.ends_with(".rego") {
+            if !name.ends_with("_test.rego") {
+                found.sources.push(Source {
+                    text: read_text(&path)?,
+                    path: path.display().to_string(),
+                });
+            }
+        } else if [".json", ".yaml", ".yml"].iter().any(|x| name.ends_with(x)) {
+            found.data.push(DataFile {
+                text: read_text(&path)?,
+                path: path.display().to_string(),
+                mount: mount.clone(),
+            });
+        }
+    }
+    Ok(())
+}

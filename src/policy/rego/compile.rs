@@ -1,0 +1,303 @@
+//! Policy stage, Rego compile: policy files and data documents (as the pipeline read them)
+//! → [`Policies`], the rules to evaluate, found by conftest's naming conventions.
+//!
+//! Contract: pure (the pipeline reads the files); each file is parsed as Rego v1 (OPA
+//! 1.0's default) and, when that fails, as v0, so files of either syntax work unchanged;
+//! a file neither parses is an error with the v1 parser's place and message.
+
+use std::time::Duration;
+
+use regorus::utils::limits::ExecutionTimerConfig;
+use regorus::{Engine, Value};
+
+use super::error::RegoError;
+use super::input::Reads;
+use super::message::locate;
+use super::report::Level;
+
+/// A `.rego` file's text, named as it was found.
+#[derive(Debug, Clone)]
+pub struct Source {
+    /// The path, as errors name it.
+    pub path: String,
+    /// The policy.
+    pub text: String,
+}
+
+/// A data document (`.json`, `.yaml`, `.yml`: told by the path's extension) and where it
+/// lands under `data`, as OPA's loader places it: a file in the subdirectory `a/b/` of a
+/// policy directory at `data.a.b`.
+#[derive(Debug, Clone)]
+pub struct DataFile {
+    /// The path, as errors name it.
+    pub path: String,
+    /// The keys under `data` its object is merged at (empty: at the root).
+    pub mount: Vec<String>,
+    /// The document.
+    pub text: String,
+}
+
+/// How the rules are chosen and run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Settings {
+    /// The packages whose `deny`/`violation`/`warn` rules are evaluated (`main` by default).
+    pub namespaces: Vec<String>,
+    /// The longest one rule may run.
+    pub timeout: Duration,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            namespaces: vec!["main".to_string()],
+            timeout: DEFAULT_TIMEOUT,
+        }
+    }
+}
+
+/// `--policy-timeout`'s default.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// One rule to evaluate: `data.NAMESPACE.NAME`.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) struct RuleRef {
+    pub namespace: String,
+    pub name: String,
+    pub level: Level,
+    /// The first file defining it, for errors.
+    pub file: String,
+}
+
+impl RuleRef {
+    /// `namespace.name`, as errors and reports name it.
+    pub(super) fn qualified(&self) -> String {
+        format!("{}.{}", self.namespace, self.name)
+    }
+}
+
+/// The compiled policies: the engine holding them and the data, and the rules to run.
+#[derive(Debug)]
+pub struct Policies {
+    pub(super) engine: Engine,
+    pub(super) rules: Vec<RuleRef>,
+    /// What of the plan the rules can read, all that is converted.
+    pub(super) reads: Reads,
+    pub(super) timeout: Duration,
+}
+
+impl Policies {
+    /// Parses `sources` (each as v1, else v0), merges `data`, and finds the rules of
+    /// `settings.namespaces` named as conftest reads them: `deny`, `violation`, `warn`
+    /// and their `deny_*`, `violation_*`, `warn_*` forms (functions excepted).
+    pub fn compile(
+        sources: &[Source],
+        data: &[DataFile],
+        settings: &Settings,
+    ) -> Result<Policies, RegoError> {
+        super::clock::install();
+        let mut engine = Engine::new();
+        engine.set_execution_timer_config(ExecutionTimerConfig {
+            limit: settings.timeout,
+            check_interval: CHECK_INTERVAL,
+        });
+        for source in sources {
+            add_policy(&mut engine, source).map_err(RegoError::one_line)?;
+        }
+        for file in data {
+            add_data(&mut engine, file).map_err(RegoError::one_line)?;
+        }
+        let ast = syntax_trees(&engine, sources).map_err(RegoError::one_line)?;
+        let rules = rules(&ast, sources, &settings.namespaces).map_err(RegoError::one_line)?;
+        Ok(Policies {
+            engine,
+            rules,
+            reads: Reads::of(&ast),
+            timeout: settings.timeout,
+        })
+    }
+
+    /// How many rules each plan is checked against.
+    pub fn rule_count(&self) -> usize {
+        self.rules.len()
+    }
+}
+
+/// Work units between two looks at the clock: often enough that a runaway rule stops
+/// close to its limit, rarely enough that the clock costs nothing measurable.
+const CHECK_INTERVAL: std::num::NonZeroU32 = match std::num::NonZeroU32::new(64) {
+    Some(n) => n,
+    None => unreachable!(),
+};
+
+/// Adds one policy: as Rego v1, else as v0; the v1 parser's error when neither parses.
+fn add_policy(engine: &mut Engine, source: &Source) -> Result<(), RegoError> {
+    engine.set_rego_v0(false);
+    let v1 = match engine.add_policy(source.path.clone(), source.text.clone()) {
+        Ok(_) => return Ok(()),
+        Err(err) => err,
+    };
+    engine.set_rego_v0(true);
+    let v0 = engine.add_policy(source.path.clone(), source.text.clone());
+    engine.set_rego_v0(false);
+    if v0.is_ok() {
+        return Ok(());
+    }
+    let located = locate(&v1.to_string());
+    Err(RegoError::Parse {
+        file: source.path.clone(),
+        line: located.line,
+        column: located.column,
+        message: located.message,
+    })
+}
+
+/// Merges one data document under its mount point.
+fn add_data(engine: &mut Engine, file: &DataFile) -> Result<(), RegoError> {
+    let error = |message: String| RegoError::Data {
+        file: file.path.clone(),
+        message,
+    };
+    let yaml = file.path.ends_with(".yaml") || file.path.ends_with(".yml");
+    let parsed = match yaml {
+        true => Value::from_yaml_str(&file.text),
+        false => Value::from_json_str(&file.text),
+    };
+    let mut value = parsed.map_err(|e| error(locate(&e.to_string()).message))?;
+    match value {
+        // An empty YAML file is an empty document, as OPA reads it.
+        Value::Null if yaml => return Ok(()),
+        Value::Object(_) => {}
+        _ => return Err(error("the top level must be an object (key: value)".into())),
+    }
+    for key in file.mount.iter().rev() {
+        let mut object = Value::new_object();
+        if let Ok(map) = object.as_object_mut() {
+            map.insert(Value::from(key.as_str()), value);
+        }
+        value = object;
+    }
+    engine
+        .add_data(value)
+        .map_err(|e| error(locate(&e.to_string()).message))
+}
+
+/// The policies' syntax trees, one per source, as regorus writes them in JSON.
+fn syntax_trees(engine: &Engine, sources: &[Source]) -> Result<serde_json::Value, RegoError> {
+    let internal = |e: String| RegoError::Parse {
+        file: sources.first().map(|s| s.path.clone()).unwrap_or_default(),
+        line: 0,
+        column: 0,
+        message: e,
+    };
+    let ast = engine
+        .get_ast_as_json()
+        .map_err(|e| internal(e.to_string()))?;
+    serde_json::from_str(&ast).map_err(|e| internal(e.to_string()))
+}
+
+/// The rules conftest would evaluate in `namespaces`, sorted; every namespace must be a
+/// package of some file.
+fn rules(
+    modules: &serde_json::Value,
+    sources: &[Source],
+    namespaces: &[String],
+) -> Result<Vec<RuleRef>, RegoError> {
+    let modules = modules.as_array().map(Vec::as_slice).unwrap_or_default();
+    let mut found: Vec<RuleRef> = Vec::new();
+    let mut packages = Vec::new();
+    for (module, source) in modules.iter().zip(sources) {
+        let ast = &module["ast"];
+        let Some(package) = ref_path(&ast["package"]["refr"]) else {
+            continue;
+        };
+        let namespace = package.join(".");
+        packages.push(namespace.clone());
+        if !namespaces.contains(&namespace) {
+            continue;
+        }
+        let heads = ast["rules"]
+            .as_array()
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        for name in heads.iter().filter_map(rule_name) {
+            let Some(level) = level(&name) else { continue };
+            if found
+                .iter()
+                .any(|r| r.namespace == namespace && r.name == name)
+            {
+                continue;
+            }
+            found.push(RuleRef {
+                namespace: namespace.clone(),
+                name,
+                level,
+                file: source.path.clone(),
+            });
+        }
+    }
+    if let Some(missing) = namespaces.iter().find(|ns| !packages.contains(ns)) {
+        return Err(RegoError::Namespace {
+            namespace: missing.clone(),
+        });
+    }
+    found.sort();
+    Ok(found)
+}
+
+/// A rule's name when its head is a plain name (`deny`, `warn_tags`), not a function nor
+/// a reference (`deny.x`).
+fn rule_name(rule: &serde_json::Value) -> Option<String> {
+    let refr = match (&rule["Spec"]["head"], &rule["Default"]) {
+        (serde_json::Value::Object(head), _) => {
+            let (kind, head) = head.iter().next()?;
+            if kind == "Func" {
+                return None;
+            }
+            &head["refr"]
+        }
+        (_, serde_json::Value::Object(default)) => &default["refr"],
+        _ => return None,
+    };
+    refr["Var"]["value"].as_str().map(str::to_string)
+}
+
+/// The components of a package's reference (`a.b` → `["a", "b"]`).
+fn ref_path(refr: &serde_json::Value) -> Option<Vec<String>> {
+    if let Some(name) = refr["Var"]["value"].as_str() {
+        return Some(vec![name.to_string()]);
+    }
+    let dot = &refr["RefDot"];
+    let mut path = ref_path(&dot["refr"])?;
+    path.push(dot["field"][1].as_str()?.to_string());
+    Some(path)
+}
+
+/// Failure or warning, by conftest's names; `None` for any other rule.
+fn level(name: &str) -> Option<Level> {
+    let named = |base: &str| {
+        name.strip_prefix(base)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('_'))
+    };
+    if named("deny") || named("violation") {
+        Some(Level::Failure)
+    } else if named("warn") {
+        Some(Level::Warning)
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn conftest_names_say_the_level() {
+        assert_eq!(level("deny"), Some(Level::Failure));
+        assert_eq!(level("violation_public_bucket"), Some(Level::Failure));
+        assert_eq!(level("warn_tags"), Some(Level::Warning));
+        assert_eq!(level("denylist"), None);
+        assert_eq!(level("warning"), None);
+        assert_eq!(level("allow"), None);
+    }
+}
