@@ -216,3 +216,50 @@ fn a_policy_that_says_too_much_still_fits() {
             .all(|f| f.message.chars().count() <= 501));
     }
 }
+
+/// `fixtures/rego_comment/<case>/`: the policies in `policy/` evaluated over the Rego
+/// cases' plan by the whole pipeline, its comment equal to `expected.md`.
+#[test]
+fn golden_comments_with_real_policies() {
+    use clap::Parser;
+    use planmark::cli::{Cli, Command};
+    use planmark::pipeline::{self, Format, RunInfo};
+
+    let dir = fixtures_dir().join("rego_comment");
+    let cases = crate::support::case_dirs(&dir);
+    assert!(!cases.is_empty());
+    for (_, case) in &cases {
+        let policy = case.join("policy").display().to_string();
+        let plan = fixtures_dir().join("policy/rego-plan.json");
+        let args = [
+            "planmark",
+            "render",
+            "--policy",
+            &policy,
+            &plan.display().to_string(),
+        ];
+        let Command::Render(render) = Cli::try_parse_from(args).unwrap().command else {
+            unreachable!("a render command")
+        };
+        let run = RunInfo {
+            time: "2026-11-22T10:00:00Z".to_string(),
+            ..RunInfo::default()
+        };
+        let mut out = Vec::new();
+        let verdicts = pipeline::render(
+            &render.common.options(None, run),
+            Format::Markdown,
+            &mut out,
+        )
+        .unwrap();
+        assert!(!verdicts.rego.is_empty());
+        let md = String::from_utf8(out).unwrap();
+        let md = md.replace(&plan.display().to_string(), "rego-plan.json");
+        assert!(
+            planmark::render::check::check_markdown(&md).is_empty(),
+            "{md}"
+        );
+        crate::support::golden::check(&case.join("expected.md"), &md)
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+}
