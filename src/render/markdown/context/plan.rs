@@ -192,14 +192,16 @@ pub(super) fn plan_context(
     counts.deferred = plan.deferred.len();
     counts.invoke = plan.invocations.len();
 
-    // Destroys first, then replacements, each in plan order; only the banner's few are
+    // Destroys first, then replacements, each in natural order; only the banner's few are
     // diffed (for their reasons).
     let kind = |i: usize| Kind::of_summary(&summaries[i]);
     let is_dangerous = |i: &usize| kind(*i).is_dangerous();
     let mut dangerous = Vec::with_capacity(shown.iter().filter(|i| is_dangerous(i)).count());
     dangerous.extend(shown.iter().copied().filter(is_dangerous));
-    // Plan order within each kind: the index makes the key unique.
-    dangerous.sort_unstable_by_key(|i| (kind(*i), *i));
+    // Natural address order within each kind, as the comment lists them (the rank is
+    // unique per change).
+    let ranks = plans.ranks(p, ChangeList::Changes);
+    dangerous.sort_unstable_by_key(|i| (kind(*i), ranks[*i]));
     let items = dangerous
         .iter()
         .take(BANNER_ITEMS[tight])
