@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use crate::diff::PlanMode;
 use crate::input::plan::Tool;
 use crate::policy::Policy;
+use crate::render::markdown::MapMode;
 
 /// What to load and how to render it.
 #[derive(Debug, Clone)]
@@ -33,6 +34,8 @@ pub struct Options {
     pub title: Option<String>,
     /// Size limit of the comment, in UTF-16 code units.
     pub max_chars: usize,
+    /// When the comment draws a plan's change map.
+    pub map: MapMode,
     /// A template file replacing the main template.
     pub template: Option<PathBuf>,
     /// A directory of `NAME.hbs` files overriding the built-in templates.

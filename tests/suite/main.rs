@@ -12,6 +12,7 @@ mod action;
 mod actions;
 mod architecture;
 mod broken_input;
+mod change_map;
 mod cli;
 mod comment_cli;
 mod comment_corpus;

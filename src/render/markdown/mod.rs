@@ -17,6 +17,7 @@ pub mod diff_lines;
 pub mod escape;
 pub mod invocations;
 pub mod length;
+pub mod mermaid;
 pub mod phrases;
 pub mod problems;
 pub mod source;
@@ -25,7 +26,7 @@ pub mod templates;
 use crate::render::error::Result;
 use budget::{effective_limit, measure, Sizes};
 use catalog::Catalog;
-pub use context::{Context, Meta};
+pub use context::{Context, MapMode, Meta};
 pub use problems::Extras;
 pub use source::NamedPlan;
 use source::Plans;
@@ -81,7 +82,8 @@ fn fit(
 ) -> Result<Comment> {
     let limit = effective_limit(max_chars);
     let mut sizes = Sizes::new(plans, catalog);
-    let attempt = |plan: budget::Plan| -> Result<Comment> {
+    let maps = context::change_maps(plans, meta.map);
+    let attempt = |plan: budget::Plan, maps: &[Option<context::ChangeMap>]| -> Result<Comment> {
         let context = context::build(
             plans,
             meta,
@@ -89,6 +91,7 @@ fn fit(
             &plan.details,
             plan.truncation,
             (extras, max_chars),
+            maps,
         )?;
         // Compiled on first use (see `TemplateSet::registry_for`).
         let markdown = templates
@@ -98,16 +101,26 @@ fn fit(
         Ok(Comment { markdown, context })
     };
 
+    // The change maps are optional: the first thing left out when the comment does not
+    // fit, before any diff is shortened.
+    let with_maps = maps.iter().any(Option::is_some);
     for stage in 0..budget::UNIFORM.len() {
-        if let Some(plan) = budget::uniform(stage, &mut sizes, limit, max_chars)? {
-            let comment = attempt(plan)?;
-            if measure(&comment.markdown) <= limit {
-                return Ok(comment);
+        let tries: &[&[Option<context::ChangeMap>]] = if stage == 0 && with_maps {
+            &[&maps, &[]]
+        } else {
+            &[&[]]
+        };
+        for maps in tries {
+            if let Some(plan) = budget::uniform(stage, &mut sizes, limit, max_chars)? {
+                let comment = attempt(plan, maps)?;
+                if measure(&comment.markdown) <= limit {
+                    return Ok(comment);
+                }
             }
         }
     }
     // Greedy fills: the base is what the comment costs with every entry only counted.
-    let floor = attempt(budget::counts_only(catalog, max_chars))?;
+    let floor = attempt(budget::counts_only(catalog, max_chars), &[])?;
     let base = measure(&floor.markdown);
     if base <= limit {
         // The per-entry costs are estimates: each fill's real cost (its size above the
@@ -119,7 +132,7 @@ fn fit(
         for _ in 0..4 {
             let plan = budget::partial(&mut sizes, room, max_chars)?;
             let estimated = plan.estimated;
-            let comment = attempt(plan)?;
+            let comment = attempt(plan, &[])?;
             let size = measure(&comment.markdown);
             let real = size.saturating_sub(base).max(1);
             let fits = size <= limit;

@@ -99,6 +99,11 @@ impl<'a> Plans<'a> {
         self.list(p, list).address(i)
     }
 
+    /// The resource type of entry `i` of plan `p`'s `list`.
+    pub fn type_name(&self, p: usize, list: ChangeList, i: usize) -> &'a str {
+        self.list(p, list).type_name(i)
+    }
+
     /// Each entry's position in the natural order of plan `p`'s `list` (the order the
     /// comment lists them in: [`natural_ranks`]).
     pub fn ranks(&self, p: usize, list: ChangeList) -> &[u32] {

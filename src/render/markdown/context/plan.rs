@@ -14,6 +14,7 @@ use crate::render::markdown::{escape, source::Plans};
 
 use super::checks::{checks, Checks};
 use super::entry::{entry_context, listed, EntryContext, Section};
+use super::map::ChangeMap;
 
 /// How many destroyed/replaced resources the warning banner names before "and N more"
 /// (normally, and in the counts-only form).
@@ -53,6 +54,10 @@ pub struct PlanContext {
     pub actions: Vec<ActionCount>,
     /// Destroyed and replaced resources for the warning banner.
     pub danger: Danger,
+    /// Where the plan changes things, as a Mermaid flowchart (`--map`); `null` when not
+    /// drawn: `--map never`, one module only under `--map auto`, or left out first to
+    /// fit the size limit.
+    pub map: Option<ChangeMap>,
     /// Check results.
     pub checks: Checks,
     /// Resource changes shown with their diff, most dangerous first.
@@ -119,7 +124,7 @@ pub(super) fn bump(counts: &mut Vec<ActionCount>, kind: Kind) {
     }
 }
 
-fn action_count(kind: Kind, count: usize) -> ActionCount {
+pub(super) fn action_count(kind: Kind, count: usize) -> ActionCount {
     ActionCount {
         kind,
         label: kind.label().to_string(),
@@ -255,6 +260,7 @@ pub(super) fn plan_context(
             .collect(),
         counts,
         danger,
+        map: None,
         checks: checks(plan, tight),
         changes: Vec::new(),
         listed: Vec::new(),
