@@ -253,7 +253,7 @@ pub struct CommonArgs {
     /// Draw a map of where each plan changes things (a Mermaid flowchart of modules and
     /// resource types, by action) in the Markdown: `auto` when a plan changes more than
     /// one module, `always` whenever it changes a resource, or `never`. It is the first
-    /// thing left out when the comment is over the size limit.
+    /// thing left out past `--max-chars`.
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = MapArg::Auto)]
     pub map: MapArg,
     /// A template file replacing the main template (`NAME.hbs` of `planmark templates

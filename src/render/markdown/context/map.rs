@@ -15,7 +15,7 @@ use crate::render::markdown::mermaid::{flowchart, Group};
 use crate::render::markdown::phrases::Kind;
 use crate::render::markdown::source::Plans;
 
-use super::plan::{action_count, ActionCount};
+use super::count::{action_count, ActionCount};
 
 /// When a plan's comment draws its change map (`--map`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -22,14 +22,16 @@ use super::problems::{self, Diagnostics, Extras, FailedPlan, PolicyContext, Unre
 use super::source::Plans;
 
 mod checks;
+mod count;
 mod entry;
 mod map;
 mod plan;
 
 pub use checks::{CheckEntry, Checks};
+pub use count::ActionCount;
 pub use entry::{EntryContext, Section};
 pub use map::{ChangeMap, MapGroup, MapMode};
-pub use plan::{ActionCount, Danger, Outputs, PlanContext};
+pub use plan::{Danger, Outputs, PlanContext};
 
 use entry::{deferred_reason, entry_context, listed, place};
 pub use plan::Counts;

@@ -13,6 +13,7 @@ use crate::render::markdown::phrases::{self, icon, Kind};
 use crate::render::markdown::{escape, source::Plans};
 
 use super::checks::{checks, Checks};
+use super::count::{action_count, ActionCount};
 use super::entry::{entry_context, listed, EntryContext, Section};
 use super::map::ChangeMap;
 
@@ -78,19 +79,6 @@ pub struct PlanContext {
     pub invocations: Invocations,
 }
 
-/// A count of one kind of change.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct ActionCount {
-    /// `delete`, `replace`, `update`, `create`, `read`, `forget`, `import`, `move`, `unknown`.
-    pub kind: Kind,
-    /// The word shown (`destroy`, `replace`, …).
-    pub label: String,
-    /// Icon.
-    pub icon: String,
-    /// How many.
-    pub count: usize,
-}
-
 /// The danger banner's list.
 #[derive(Debug, Clone, Default, Serialize, JsonSchema)]
 pub struct Danger {
@@ -121,15 +109,6 @@ pub(super) fn bump(counts: &mut Vec<ActionCount>, kind: Kind) {
     match counts.iter_mut().find(|c| c.kind == kind) {
         Some(c) => c.count += 1,
         None => counts.push(action_count(kind, 1)),
-    }
-}
-
-pub(super) fn action_count(kind: Kind, count: usize) -> ActionCount {
-    ActionCount {
-        kind,
-        label: kind.label().to_string(),
-        icon: kind.icon().to_string(),
-        count,
     }
 }
 
