@@ -16,7 +16,14 @@ use super::ResourceChanges;
 /// texts compare equal.
 pub fn natural_cmp(a: &str, b: &str) -> Ordering {
     let (a, b) = (a.as_bytes(), b.as_bytes());
-    let (mut i, mut j) = (0, 0);
+    // Addresses in one list share long prefixes: skip the common one, backing up to the
+    // start of a run of digits it ends in (so that the run is compared whole); before
+    // that both texts are the same tokens.
+    let mut start = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    while start > 0 && a[start - 1].is_ascii_digit() {
+        start -= 1;
+    }
+    let (mut i, mut j) = (start, start);
     while i < a.len() && j < b.len() {
         let (x, y) = (a[i], b[j]);
         if x.is_ascii_digit() && y.is_ascii_digit() {
@@ -132,6 +139,9 @@ mod tests {
             Ordering::Greater
         );
         assert_eq!(natural_cmp("a2b", "a10a"), Ordering::Less);
+        // A shared prefix ending inside a number: the number is still compared whole.
+        assert_eq!(natural_cmp("x[12]", "x[100]"), Ordering::Less);
+        assert_eq!(natural_cmp("web10", "web1a"), Ordering::Greater);
         assert_eq!(
             sorted(&["x[10]", "x[9]", "x[1]", "x[100]", "x[0]"]),
             ["x[0]", "x[1]", "x[9]", "x[10]", "x[100]"]

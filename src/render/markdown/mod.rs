@@ -82,7 +82,6 @@ fn fit(
 ) -> Result<Comment> {
     let limit = effective_limit(max_chars);
     let mut sizes = Sizes::new(plans, catalog);
-    let maps = context::change_maps(plans, meta.map);
     let attempt = |plan: budget::Plan, maps: &[Option<context::ChangeMap>]| -> Result<Comment> {
         let context = context::build(
             plans,
@@ -101,16 +100,18 @@ fn fit(
         Ok(Comment { markdown, context })
     };
 
-    // The change maps are optional: the first thing left out when the comment does not
-    // fit, before any diff is shortened.
-    let with_maps = maps.iter().any(Option::is_some);
     for stage in 0..budget::UNIFORM.len() {
-        let tries: &[&[Option<context::ChangeMap>]] = if stage == 0 && with_maps {
-            &[&maps, &[]]
-        } else {
-            &[&[]]
-        };
-        for maps in tries {
+        // The change maps are optional: drawn only when every diff can be shown in full,
+        // and left out before any diff is shortened. A plan whose diffs cannot fit in full
+        // (a huge one) never groups its changes for a map.
+        let mut tries = vec![Vec::new()];
+        if stage == 0 && budget::uniform(stage, &mut sizes, limit, max_chars)?.is_some() {
+            let maps = context::change_maps(plans, meta.map);
+            if maps.iter().any(Option::is_some) {
+                tries.insert(0, maps);
+            }
+        }
+        for maps in &tries {
             if let Some(plan) = budget::uniform(stage, &mut sizes, limit, max_chars)? {
                 let comment = attempt(plan, maps)?;
                 if measure(&comment.markdown) <= limit {
