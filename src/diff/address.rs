@@ -72,11 +72,12 @@ pub fn natural_ranks(list: &dyn ResourceChanges) -> Vec<u32> {
 
 /// [`natural_ranks`] of `n` addresses given by `address`.
 pub fn natural_ranks_of<'a>(n: usize, address: impl Fn(usize) -> &'a str) -> Vec<u32> {
-    let mut order: Vec<usize> = (0..n).collect();
-    // Stable: equal addresses keep their plan order.
-    order.sort_by(|x, y| natural_cmp(address(*x), address(*y)));
+    // Read once (a list may be behind a trait object); equal addresses keep their plan
+    // order by the index, so the unstable sort (no scratch copy) orders as a stable one.
+    let mut order: Vec<(&str, usize)> = (0..n).map(|i| (address(i), i)).collect();
+    order.sort_unstable_by(|x, y| natural_cmp(x.0, y.0).then(x.1.cmp(&y.1)));
     let mut ranks = vec![0u32; n];
-    for (rank, i) in order.into_iter().enumerate() {
+    for (rank, (_, i)) in order.into_iter().enumerate() {
         ranks[i] = u32::try_from(rank).unwrap_or(u32::MAX);
     }
     ranks
