@@ -71,6 +71,7 @@ fn run() -> Result<(), String> {
         time: "2026-01-01T00:00:00Z".into(),
         marker: String::new(),
         tool: None,
+        map: Default::default(),
     };
     let mut best = [Duration::MAX; 6];
     let mut sizes = (0, 0, 0);

@@ -128,6 +128,8 @@ fn meta() -> Meta {
             ..MarkerData::default()
         }),
         tool: None,
+        // Every plan's change map, so that hostile names reach its labels too.
+        map: planmark::render::markdown::MapMode::Always,
     }
 }
 

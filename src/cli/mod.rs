@@ -18,7 +18,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use crate::diff::PlanMode;
 use crate::input::plan::Tool;
 use crate::pipeline::{self, parse_size};
-use crate::render::markdown::GITHUB_MAX_CHARS;
+use crate::render::markdown::{MapMode, GITHUB_MAX_CHARS};
 use error::{policy_result, Error, Result};
 
 pub use meta::run_info;
@@ -254,6 +254,12 @@ pub struct CommonArgs {
     /// by `--format text`.
     #[arg(long, value_name = "N", default_value_t = GITHUB_MAX_CHARS, value_parser = parse_max_chars)]
     pub max_chars: usize,
+    /// Draw a map of where each plan changes things (a Mermaid flowchart of modules and
+    /// resource types, by action) in the Markdown: `auto` when a plan changes more than
+    /// one module, `always` whenever it changes a resource, or `never`. It is the first
+    /// thing left out past `--max-chars`.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = MapArg::Auto)]
+    pub map: MapArg,
     /// A template file replacing the main template (`NAME.hbs` of `planmark templates
     /// export`: the one that includes the others).
     #[arg(long, value_name = "FILE")]
@@ -338,6 +344,27 @@ impl ModeArg {
             ModeArg::Normal => Some(PlanMode::Normal),
             ModeArg::Destroy => Some(PlanMode::Destroy),
             ModeArg::RefreshOnly => Some(PlanMode::RefreshOnly),
+        }
+    }
+}
+
+/// `--map` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum MapArg {
+    /// When a plan changes resources in more than one module.
+    Auto,
+    /// Whenever a plan changes a resource.
+    Always,
+    /// Never.
+    Never,
+}
+
+impl MapArg {
+    pub(crate) fn mode(self) -> MapMode {
+        match self {
+            MapArg::Auto => MapMode::Auto,
+            MapArg::Always => MapMode::Always,
+            MapArg::Never => MapMode::Never,
         }
     }
 }

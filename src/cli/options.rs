@@ -181,6 +181,7 @@ impl CommonArgs {
             key: self.key.clone(),
             title: self.title.clone(),
             max_chars: self.max_chars,
+            map: self.map.mode(),
             template: self.template.clone(),
             template_dir: self.templates.clone(),
             run,

@@ -6,6 +6,7 @@
 //! only lay it out. Sensitive values are never stored here: a sensitive node keeps its
 //! action and flags, not its value, so no renderer or template can leak it.
 
+pub mod address;
 mod changes;
 pub mod quote;
 

@@ -9,6 +9,7 @@ use serde_json::value::RawValue;
 
 use super::resource::{diff_output_paired, diff_resource_values, value_error, Relevance, Values};
 use super::sequence::Pairing;
+use crate::diff::address::module_names;
 use crate::diff::{
     Action, ActionReason, Block, CheckInstanceResult, CheckStatus, CheckSummary, DeferredDiff,
     Diff, Node, OutputDiff, PlanDiff, PlanHead, PlanMode, ResourceChanges, ResourceDiff,
@@ -522,49 +523,5 @@ impl<'a> ConfigIndex<'a> {
             .unwrap_or_default();
         let key = config_key(&modules, &rc.mode, &rc.type_, &rc.name);
         self.blocks.get(&key)?.as_ref()
-    }
-}
-
-/// `module.a["x"].module.b[0]` → `["a", "b"]`. Keys are skipped by bracket matching, so
-/// dots or brackets inside quoted keys do not confuse it.
-fn module_names(address: &str) -> Vec<&str> {
-    let mut names = Vec::new();
-    let mut rest = address;
-    while let Some(after) = rest.strip_prefix("module.") {
-        let end = after.find(['.', '[']).unwrap_or(after.len());
-        names.push(&after[..end]);
-        rest = &after[end..];
-        if rest.starts_with('[') {
-            rest = skip_key(rest);
-        }
-        rest = rest.strip_prefix('.').unwrap_or(rest);
-    }
-    names
-}
-
-/// Skips one `[...]` instance key (a number or a quoted string with escapes).
-fn skip_key(text: &str) -> &str {
-    let mut in_string = false;
-    let mut escaped = false;
-    for (i, c) in text.char_indices().skip(1) {
-        match c {
-            _ if escaped => escaped = false,
-            '\\' if in_string => escaped = true,
-            '"' => in_string = !in_string,
-            ']' if !in_string => return &text[i + 1..],
-            _ => {}
-        }
-    }
-    ""
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn module_names_skip_instance_keys() {
-        assert_eq!(module_names("module.a"), ["a"]);
-        assert_eq!(module_names(r#"module.a["x.y]"].module.b[0]"#), ["a", "b"]);
     }
 }

@@ -226,6 +226,7 @@ fn meta(options: &Options, loaded: &[Loaded<'_>], log: Option<&LoadedLog>) -> Me
         time: run.time,
         marker,
         tool: options.tool,
+        map: options.map,
     }
 }
 

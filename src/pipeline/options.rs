@@ -10,6 +10,7 @@ use crate::diff::PlanMode;
 use crate::input::plan::Tool;
 use crate::policy::rego::Settings;
 use crate::policy::Policy;
+use crate::render::markdown::MapMode;
 
 /// What to load and how to render it.
 #[derive(Debug, Clone)]
@@ -38,6 +39,8 @@ pub struct Options {
     pub title: Option<String>,
     /// Size limit of the comment, in UTF-16 code units.
     pub max_chars: usize,
+    /// When the comment draws a plan's change map.
+    pub map: MapMode,
     /// A template file replacing the main template.
     pub template: Option<PathBuf>,
     /// A directory of `NAME.hbs` files overriding the built-in templates.

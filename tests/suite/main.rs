@@ -13,6 +13,7 @@ mod actions;
 mod architecture;
 mod broken_input;
 mod budget_fill;
+mod change_map;
 mod cli;
 mod comment_cli;
 mod comment_corpus;

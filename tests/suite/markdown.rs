@@ -5,12 +5,12 @@ use crate::support;
 
 use std::path::{Path, PathBuf};
 
-use support::comment::{assert_sound, big_plan, json_files, load, render, render_file};
+use support::comment::{assert_sound, big_plan, json_files, load, render, render_file, render_map};
 use support::{case_dirs, fixtures_dir, golden};
 
 use crate::log_comments::LOG_CASES;
 use planmark::diff::PlanDiff;
-use planmark::render::markdown::GITHUB_MAX_CHARS;
+use planmark::render::markdown::{MapMode, GITHUB_MAX_CHARS};
 
 #[test]
 fn every_fixture_plan_makes_a_sound_comment() {
@@ -67,6 +67,19 @@ fn case_plans(dir: &Path) -> Vec<(String, PathBuf)> {
         .collect()
 }
 
+/// The case's `--map` (`map.txt`: `auto`, `always` or `never`), `auto` without one.
+fn case_map(dir: &Path) -> MapMode {
+    match std::fs::read_to_string(dir.join("map.txt"))
+        .as_deref()
+        .map(str::trim)
+    {
+        Ok("always") => MapMode::Always,
+        Ok("never") => MapMode::Never,
+        Ok("auto") | Err(_) => MapMode::Auto,
+        Ok(other) => panic!("{}: map.txt says {other:?}", dir.display()),
+    }
+}
+
 /// Every `tests/fixtures/comment/<case>/` but the log cases (`log_comments`): the comment
 /// on its plans must be sound and equal `expected.md` (`PLANMARK_BLESS=1` writes it).
 #[test]
@@ -88,7 +101,7 @@ fn golden_comments() {
             .zip(&diffs)
             .map(|((plan, _), diff)| (plan.as_str(), diff))
             .collect();
-        let comment = render(&named, GITHUB_MAX_CHARS);
+        let comment = render_map(&named, GITHUB_MAX_CHARS, case_map(dir));
         let all: Vec<_> = diffs.iter().collect();
         assert_sound(name, &all, &comment, GITHUB_MAX_CHARS);
         failures.extend(golden::check(&dir.join("expected.md"), &comment.markdown).err());

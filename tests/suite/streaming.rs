@@ -467,8 +467,9 @@ fn listed_changes_read_without_their_diffs_are_listed_as_the_whole_plan_lists_th
         for max_chars in [GITHUB_MAX_CHARS, 8_000] {
             let (lazy, _) = lazy_comment(plan.as_bytes(), None, max_chars).expect("renders");
             assert_eq!(lazy, whole_comment(&diff, max_chars), "within {max_chars}");
+            // (Within 8,000 characters diffs in risk order may take all the room.)
             assert!(
-                lazy.contains("listed by address only"),
+                max_chars < GITHUB_MAX_CHARS || lazy.contains("listed by address only"),
                 "within {max_chars}"
             );
             // Read whole (the escaped addresses' changes kept as read) or element by

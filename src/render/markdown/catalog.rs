@@ -2,6 +2,7 @@
 //! deferred changes, output changes) across all plans, in the order of importance the
 //! size budget degrades by, with how much detail each gets.
 
+use crate::diff::address::natural_ranks_of;
 use crate::diff::{Action, PlanMode, ResourceDiff, ResourceSummary};
 use crate::render::error::Result;
 use crate::render::text::{
@@ -38,16 +39,6 @@ pub enum Item {
     Invocation(usize),
     /// The plan's output changes, as one entry.
     Outputs,
-}
-
-impl Item {
-    /// The index within its section (0 for the outputs).
-    fn index(&self) -> usize {
-        match *self {
-            Item::Resource(i) | Item::Drift(i) | Item::Deferred(i) | Item::Invocation(i) => i,
-            Item::Outputs => 0,
-        }
-    }
 }
 
 /// One entry of one plan.
@@ -103,7 +94,8 @@ fn drift_shown(plans: &Plans<'_>, p: usize) -> Result<bool> {
 }
 
 impl Catalog {
-    /// Lists every entry of `plans`, ordered by section and risk, then plan, then plan order.
+    /// Lists every entry of `plans`, ordered by section and risk, then plan, then natural
+    /// address order.
     pub fn new(plans: &Plans<'_>) -> Result<Catalog> {
         // Sized for every entry up front: growing by doubling would leave a huge plan's
         // catalog copied several times over in the allocator's memory.
@@ -167,9 +159,24 @@ impl Catalog {
                 });
             }
         }
-        // Plan order within each rank; the key is unique (each section is one rank), so
-        // this in-place sort orders as a stable sort would, without its scratch copy.
-        entries.sort_unstable_by_key(|e| (rank(e), e.plan, e.item.index()));
+        // Natural address order within each rank (`web[2]` before `web[10]`), plan order
+        // among equal addresses; the key is unique (each section is one rank, each
+        // position one entry), so this in-place sort orders as a stable sort would,
+        // without its scratch copy.
+        let deferred: Vec<Vec<u32>> = (0..plans.named().len())
+            .map(|p| {
+                let list = &plans.head(p).deferred;
+                natural_ranks_of(list.len(), |i| &list[i].resource.address)
+            })
+            .collect();
+        let position = |e: &Entry| match e.item {
+            Item::Resource(i) => plans.ranks(e.plan, ChangeList::Changes)[i],
+            Item::Drift(i) => plans.ranks(e.plan, ChangeList::Drift)[i],
+            Item::Deferred(i) => deferred[e.plan][i],
+            Item::Invocation(i) => u32::try_from(i).unwrap_or(u32::MAX),
+            Item::Outputs => 0,
+        };
+        entries.sort_unstable_by_key(|e| (rank(e), e.plan, position(e)));
         Ok(Catalog {
             entries,
             drift_shown: drift,

@@ -276,6 +276,50 @@ pub fn fence(text: &str, lang: &str) -> String {
     format!("{ticks}{lang}\n{body}{ticks}")
 }
 
+/// A label for a quoted Mermaid node (`ID["label"]`): letters, digits, spaces and
+/// `_ - . / = + ~ ( )` as they are, everything else as Mermaid's entity code (`#quot;`,
+/// `#lt;`, `#gt;`, `#amp;`, else `#<decimal>;`, which Mermaid decodes to the character
+/// and never reads as syntax): no quote can end the label, no backtick start a Markdown
+/// string, no `<` open HTML, no line break or `;` start a statement. Invisible characters
+/// are made visible first (`<U+200B>`, then encoded), as everywhere else.
+pub fn mermaid_label(text: &str) -> String {
+    let mut shown = String::with_capacity(text.len());
+    for c in text.chars() {
+        if matches!(c, '\n' | '\t') {
+            // A label has one line: shown as the control's picture, as other controls.
+            shown.push(char::from_u32(0x2400 + c as u32).unwrap_or('\u{FFFD}'));
+        } else if !visible(&mut shown, c, false) {
+            shown.push(c);
+        }
+    }
+    let mut out = String::with_capacity(shown.len() + 8);
+    for c in shown.chars() {
+        match c {
+            'a'..='z'
+            | 'A'..='Z'
+            | '0'..='9'
+            | ' '
+            | '_'
+            | '-'
+            | '.'
+            | '/'
+            | '='
+            | '+'
+            | '~'
+            | '('
+            | ')' => out.push(c),
+            '"' => out.push_str("#quot;"),
+            '<' => out.push_str("#lt;"),
+            '>' => out.push_str("#gt;"),
+            '&' => out.push_str("#amp;"),
+            _ => {
+                let _ = write!(out, "#{};", c as u32);
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -376,6 +420,27 @@ mod tests {
         assert_eq!(
             html_code("a[\"</code><b>@x#1\"]"),
             "<code>a[&quot;&lt;/code&gt;&lt;b&gt;&#64;x&#35;1&quot;]</code>"
+        );
+    }
+    #[test]
+    fn mermaid_labels_keep_names_and_encode_everything_else() {
+        assert_eq!(
+            mermaid_label("module.app_1 (+2 ~1)"),
+            "module.app_1 (+2 ~1)"
+        );
+        let out =
+            mermaid_label("x\"]; click m0 \"javascript:alert(1)\" <img> `a` #1 @u &\n\u{200B}");
+        assert!(
+            out.chars()
+                .all(|c| c.is_ascii_alphanumeric() || " _-./=+~()#;".contains(c)),
+            "{out}"
+        );
+        assert!(out.contains("#quot;") && out.contains("#lt;img#gt;") && out.contains("#96;"));
+        assert!(out.contains("#35;1") && out.contains("#64;u") && out.contains("#amp;"));
+        // Line breaks and invisible characters are shown, then encoded.
+        assert!(
+            out.contains("#9226;") && out.contains("#lt;U+200B#gt;"),
+            "{out}"
         );
     }
 }

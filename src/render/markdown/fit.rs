@@ -23,7 +23,7 @@ pub(super) fn fit(
 ) -> Result<Comment> {
     let limit = effective_limit(max_chars);
     let mut sizes = Sizes::new(plans, catalog);
-    let attempt = |plan: budget::Plan| -> Result<Comment> {
+    let drawn = |plan: budget::Plan, maps: &[Option<context::ChangeMap>]| -> Result<Comment> {
         let context = context::build(
             plans,
             meta,
@@ -31,6 +31,7 @@ pub(super) fn fit(
             &plan.details,
             (plan.truncation, plan.tight, &plan.collapsed),
             (extras, max_chars),
+            maps,
         )?;
         // Compiled on first use (see `TemplateSet::registry_for`).
         let markdown = templates
@@ -39,7 +40,19 @@ pub(super) fn fit(
         let markdown = crate::marker::end_with_marker(markdown, &context.marker);
         Ok(Comment { markdown, context })
     };
+    let attempt = |plan: budget::Plan| drawn(plan, &[]);
 
+    // The change maps are optional: drawn only when every diff can be shown in full, and
+    // left out before any diff is shortened (a huge plan never groups its changes for one).
+    if let Some(plan) = budget::uniform(0, &mut sizes, limit, max_chars)? {
+        let maps = context::change_maps(plans, meta.map);
+        if maps.iter().any(Option::is_some) {
+            let comment = drawn(plan, &maps)?;
+            if measure(&comment.markdown) <= limit {
+                return Ok(comment);
+            }
+        }
+    }
     for stage in 0..budget::UNIFORM.len() {
         if let Some(plan) = budget::uniform(stage, &mut sizes, limit, max_chars)? {
             let chosen = plan.clone();

@@ -18,6 +18,7 @@ pub mod escape;
 mod fit;
 pub mod invocations;
 pub mod length;
+pub mod mermaid;
 pub mod phrases;
 pub mod problems;
 pub mod source;
@@ -25,7 +26,7 @@ pub mod templates;
 
 use crate::render::error::Result;
 use catalog::Catalog;
-pub use context::{Context, Meta};
+pub use context::{Context, MapMode, Meta};
 pub use problems::Extras;
 pub use source::NamedPlan;
 use source::Plans;

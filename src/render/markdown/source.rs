@@ -3,11 +3,12 @@
 //! drift are read through the differ lazily, so only the entries the size budget measures
 //! or the comment shows are ever diffed (a few hundred at most, whatever the plan's size).
 
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
 use std::ops::Deref;
 use std::rc::Rc;
 
+use crate::diff::address::natural_ranks;
 use crate::diff::{Changes, PlanHead, ResourceChanges, ResourceDiff, ResourceSummary};
 use crate::input::plan::ChangeList;
 use crate::render::error::Result;
@@ -30,6 +31,8 @@ pub struct Plans<'a> {
     kept: RefCell<HashMap<Key, Rc<ResourceDiff>>>,
     /// Headers (bodies left empty) read on demand, by (plan, list, entry).
     headers: RefCell<HashMap<Key, Rc<ResourceDiff>>>,
+    /// Per plan, each list's natural order (changes, drift), found on first use.
+    ranks: Vec<[OnceCell<Vec<u32>>; 2]>,
 }
 
 /// A resource change's diff: the plan's own, or one computed and kept.
@@ -58,6 +61,7 @@ impl<'a> Plans<'a> {
             named,
             kept: RefCell::default(),
             headers: RefCell::default(),
+            ranks: named.iter().map(|_| Default::default()).collect(),
         }
     }
 
@@ -93,6 +97,21 @@ impl<'a> Plans<'a> {
     /// The address of entry `i` of plan `p`'s `list`.
     pub fn address(&self, p: usize, list: ChangeList, i: usize) -> &'a str {
         self.list(p, list).address(i)
+    }
+
+    /// The resource type of entry `i` of plan `p`'s `list`.
+    pub fn type_name(&self, p: usize, list: ChangeList, i: usize) -> &'a str {
+        self.list(p, list).type_name(i)
+    }
+
+    /// Each entry's position in the natural order of plan `p`'s `list` (the order the
+    /// comment lists them in: [`natural_ranks`]).
+    pub fn ranks(&self, p: usize, list: ChangeList) -> &[u32] {
+        let slot = match list {
+            ChangeList::Changes => 0,
+            ChangeList::Drift => 1,
+        };
+        self.ranks[p][slot].get_or_init(|| natural_ranks(self.list(p, list)))
     }
 
     /// The diff of entry `i` of plan `p`'s `list`, computed on first use.

@@ -8,7 +8,7 @@ use planmark::input::schema::ProviderSchemas;
 use planmark::marker::{marker_line, MarkerData};
 use planmark::render::check::{check_markdown, live_references};
 use planmark::render::markdown::{
-    escape, render_comment, Comment, Meta, NamedPlan, TemplateSet, GITHUB_MAX_CHARS,
+    escape, render_comment, Comment, MapMode, Meta, NamedPlan, TemplateSet, GITHUB_MAX_CHARS,
 };
 
 /// Fixed metadata so golden files do not change with time or environment.
@@ -26,6 +26,7 @@ pub fn meta(key: &str) -> Meta {
             ..MarkerData::default()
         }),
         tool: None,
+        map: Default::default(),
     }
 }
 
@@ -44,9 +45,15 @@ pub fn load(plan: &Path) -> Result<PlanDiff, String> {
 
 /// Renders named plans with the built-in templates.
 pub fn render(plans: &[(&str, &PlanDiff)], max_chars: usize) -> Comment {
+    render_map(plans, max_chars, MapMode::Auto)
+}
+
+/// [`render`] with `--map` set to `map`.
+pub fn render_map(plans: &[(&str, &PlanDiff)], max_chars: usize, map: MapMode) -> Comment {
     let key = plans.iter().map(|(n, _)| *n).collect::<Vec<_>>().join("+");
+    let meta = Meta { map, ..meta(&key) };
     with_named(plans, |named| {
-        render_comment(named, &meta(&key), &TemplateSet::default(), max_chars)
+        render_comment(named, &meta, &TemplateSet::default(), max_chars)
     })
     .unwrap_or_else(|e| panic!("render failed: {e}"))
 }

@@ -22,13 +22,17 @@ use super::problems::{self, Diagnostics, Extras, FailedPlan, PolicyContext, Unre
 use super::source::Plans;
 
 mod checks;
+mod count;
 mod entry;
+mod map;
 mod plan;
 mod rego;
 
 pub use checks::{CheckEntry, Checks};
+pub use count::ActionCount;
 pub use entry::{EntryContext, Section};
-pub use plan::{ActionCount, Danger, Outputs, PlanContext};
+pub use map::{ChangeMap, MapGroup, MapMode};
+pub use plan::{Danger, Outputs, PlanContext};
 pub use rego::{FindingContext, RegoContext};
 
 use entry::{deferred_reason, entry_context, listed, place};
@@ -155,9 +159,19 @@ pub struct Meta {
     pub marker: String,
     /// `--tool`, when given: names the tool of a comment without plans (`--failed`).
     pub tool: Option<Tool>,
+    /// `--map`: when plans get a change map.
+    pub map: MapMode,
 }
 
-/// Builds the context with each catalog entry shown at `details[i]`.
+/// Each plan's change map under `mode` (`None` for a plan without one).
+pub fn change_maps(plans: &Plans<'_>, mode: MapMode) -> Vec<Option<ChangeMap>> {
+    (0..plans.named().len())
+        .map(|p| map::change_map(plans, p, mode))
+        .collect()
+}
+
+/// Builds the context with each catalog entry shown at `details[i]`, and the change maps
+/// `maps` (one per plan, none when empty: the size budget dropped them).
 pub fn build(
     plans: &Plans<'_>,
     meta: &Meta,
@@ -165,6 +179,7 @@ pub fn build(
     details: &[Detail],
     truncation: (Option<Truncation>, bool, &[bool]),
     extra: (&Extras<'_>, usize),
+    maps: &[Option<ChangeMap>],
 ) -> Result<Context> {
     let (extra, max_chars) = extra;
     // (what was left out, whether the banner and check lists are shortened too, and which
@@ -176,6 +191,9 @@ pub fn build(
     let mut contexts = (0..named.len())
         .map(|p| plan_context(plans, p, catalog.drift_shown[p], tight))
         .collect::<Result<Vec<PlanContext>>>()?;
+    for (plan, map) in contexts.iter_mut().zip(maps) {
+        plan.map.clone_from(map);
+    }
     for (i, entry) in catalog.entries.iter().enumerate() {
         let detail = details.get(i).copied().unwrap_or(Detail::Full);
         let plan = &mut contexts[entry.plan];

@@ -13,7 +13,9 @@ use crate::render::markdown::phrases::{self, icon, Kind};
 use crate::render::markdown::{escape, source::Plans};
 
 use super::checks::{checks, Checks};
+use super::count::{action_count, ActionCount};
 use super::entry::{entry_context, listed, EntryContext, Section};
+use super::map::ChangeMap;
 use super::rego::RegoContext;
 
 /// How many destroyed/replaced resources the warning banner names before "and N more"
@@ -54,6 +56,10 @@ pub struct PlanContext {
     pub actions: Vec<ActionCount>,
     /// Destroyed and replaced resources for the warning banner.
     pub danger: Danger,
+    /// Where the plan changes things, as a Mermaid flowchart (`--map`); `null` when not
+    /// drawn: `--map never`, one module only under `--map auto`, or left out first to
+    /// fit the size limit.
+    pub map: Option<ChangeMap>,
     /// Check results.
     pub checks: Checks,
     /// Resource changes shown with their diff, most dangerous first.
@@ -77,19 +83,6 @@ pub struct PlanContext {
     /// Its section is left out to fit the size limit (several plans only); its row in the
     /// overview table is kept.
     pub collapsed: bool,
-}
-
-/// A count of one kind of change.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct ActionCount {
-    /// `delete`, `replace`, `update`, `create`, `read`, `forget`, `import`, `move`, `unknown`.
-    pub kind: Kind,
-    /// The word shown (`destroy`, `replace`, …).
-    pub label: String,
-    /// Icon.
-    pub icon: String,
-    /// How many.
-    pub count: usize,
 }
 
 /// The danger banner's list.
@@ -122,15 +115,6 @@ pub(super) fn bump(counts: &mut Vec<ActionCount>, kind: Kind) {
     match counts.iter_mut().find(|c| c.kind == kind) {
         Some(c) => c.count += 1,
         None => counts.push(action_count(kind, 1)),
-    }
-}
-
-fn action_count(kind: Kind, count: usize) -> ActionCount {
-    ActionCount {
-        kind,
-        label: kind.label().to_string(),
-        icon: kind.icon().to_string(),
-        count,
     }
 }
 
@@ -198,14 +182,16 @@ pub(super) fn plan_context(
     counts.deferred = plan.deferred.len();
     counts.invoke = plan.invocations.len();
 
-    // Destroys first, then replacements, each in plan order; only the banner's few are
+    // Destroys first, then replacements, each in natural order; only the banner's few are
     // diffed (for their reasons).
     let kind = |i: usize| Kind::of_summary(&summaries[i]);
     let is_dangerous = |i: &usize| kind(*i).is_dangerous();
     let mut dangerous = Vec::with_capacity(shown.iter().filter(|i| is_dangerous(i)).count());
     dangerous.extend(shown.iter().copied().filter(is_dangerous));
-    // Plan order within each kind: the index makes the key unique.
-    dangerous.sort_unstable_by_key(|i| (kind(*i), *i));
+    // Natural address order within each kind, as the comment lists them (the rank is
+    // unique per change).
+    let ranks = plans.ranks(p, ChangeList::Changes);
+    dangerous.sort_unstable_by_key(|i| (kind(*i), ranks[*i]));
     let items = dangerous
         .iter()
         .take(BANNER_ITEMS[tight])
@@ -259,6 +245,7 @@ pub(super) fn plan_context(
             .collect(),
         counts,
         danger,
+        map: None,
         checks: checks(plan, tight),
         changes: Vec::new(),
         listed: Vec::new(),

@@ -51,6 +51,7 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     ("danger", include_str!("../../../../templates/danger.hbs")),
     ("checks", include_str!("../../../../templates/checks.hbs")),
     ("actions", include_str!("../../../../templates/actions.hbs")),
+    ("map", include_str!("../../../../templates/map.hbs")),
     ("changes", include_str!("../../../../templates/changes.hbs")),
     (
         "invocations",

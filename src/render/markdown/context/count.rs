@@ -1,0 +1,29 @@
+//! Markdown renderer, template context: a count of one kind of change, as the summary
+//! table, the omitted entries and the change map's groups show it.
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use crate::render::markdown::phrases::Kind;
+
+/// A count of one kind of change.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ActionCount {
+    /// `delete`, `replace`, `update`, `create`, `read`, `forget`, `import`, `move`, `unknown`.
+    pub kind: Kind,
+    /// The word shown (`destroy`, `replace`, …).
+    pub label: String,
+    /// Icon.
+    pub icon: String,
+    /// How many.
+    pub count: usize,
+}
+
+pub(super) fn action_count(kind: Kind, count: usize) -> ActionCount {
+    ActionCount {
+        kind,
+        label: kind.label().to_string(),
+        icon: kind.icon().to_string(),
+        count,
+    }
+}
