@@ -72,15 +72,52 @@ pub fn natural_ranks(list: &dyn ResourceChanges) -> Vec<u32> {
 
 /// [`natural_ranks`] of `n` addresses given by `address`.
 pub fn natural_ranks_of<'a>(n: usize, address: impl Fn(usize) -> &'a str) -> Vec<u32> {
-    // Read once (a list may be behind a trait object); equal addresses keep their plan
-    // order by the index, so the unstable sort (no scratch copy) orders as a stable one.
-    let mut order: Vec<(&str, usize)> = (0..n).map(|i| (address(i), i)).collect();
-    order.sort_unstable_by(|x, y| natural_cmp(x.0, y.0).then(x.1.cmp(&y.1)));
+    // Each address is read once and turned into a key whose bytes compare as
+    // [`natural_cmp`] compares the addresses, so the sort compares plain bytes; the keys
+    // share one buffer. Equal addresses keep their plan order by the index, so the
+    // unstable sort (no scratch copy) orders as a stable one.
+    let mut buffer = Vec::new();
+    let mut ends = Vec::with_capacity(n);
+    for i in 0..n {
+        push_natural_key(address(i), &mut buffer);
+        ends.push(buffer.len());
+    }
+    let key = |i: usize| &buffer[if i == 0 { 0 } else { ends[i - 1] }..ends[i]];
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_unstable_by(|x, y| key(*x).cmp(key(*y)).then(x.cmp(y)));
     let mut ranks = vec![0u32; n];
-    for (rank, (_, i)) in order.into_iter().enumerate() {
+    for (rank, i) in order.into_iter().enumerate() {
         ranks[i] = u32::try_from(rank).unwrap_or(u32::MAX);
     }
     ranks
+}
+
+/// Appends the natural sort key of `address` to `out`: other bytes as they are, and each
+/// run of digits as a byte that sorts where digits do, the count of its significant
+/// digits, those digits and the count of its leading zeros (so a key compares as
+/// [`natural_cmp`] compares: by value, then the shorter writing first).
+fn push_natural_key(address: &str, out: &mut Vec<u8>) {
+    let text = address.as_bytes();
+    let mut i = 0;
+    while i < text.len() {
+        if !text[i].is_ascii_digit() {
+            out.push(text[i]);
+            i += 1;
+            continue;
+        }
+        let end = digits_end(text, i);
+        let zeros = text[i..end].iter().take_while(|c| **c == b'0').count();
+        let significant = &text[i + zeros..end];
+        out.push(b'0');
+        out.extend_from_slice(
+            &u32::try_from(significant.len())
+                .unwrap_or(u32::MAX)
+                .to_be_bytes(),
+        );
+        out.extend_from_slice(significant);
+        out.extend_from_slice(&u32::try_from(zeros).unwrap_or(u32::MAX).to_be_bytes());
+        i = end;
+    }
 }
 
 /// The module calls an address is in, instance keys set aside:
@@ -121,6 +158,65 @@ fn skip_key(text: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn key(address: &str) -> Vec<u8> {
+        let mut out = Vec::new();
+        push_natural_key(address, &mut out);
+        out
+    }
+
+    /// The sort keys order every pair as `natural_cmp` does.
+    #[test]
+    fn keys_compare_as_the_addresses_do() {
+        let words = [
+            "",
+            "0",
+            "00",
+            "1",
+            "01",
+            "001",
+            "9",
+            "10",
+            "010",
+            "100",
+            "a",
+            "a0",
+            "a00",
+            "a1",
+            "a01",
+            "a10",
+            "a9b",
+            "a10a",
+            "web[2]",
+            "web[10]",
+            "web[\"n10\"]",
+            "web[\"n9\"]",
+            "x/",
+            "x:",
+            "x.",
+            "x0.",
+            "x[",
+            "x]",
+            "\u{e9}9",
+            "\u{e9}10",
+            "99999999999999999999",
+            "100000000000000000000",
+            "0099",
+            "99a",
+            "99/",
+            "99:",
+        ];
+        for a in words {
+            for b in words {
+                assert_eq!(key(a).cmp(&key(b)), natural_cmp(a, b), "{a:?} vs {b:?}");
+            }
+        }
+        let list = ["x[10]", "x[9]", "x[1]", "x[100]", "x[0]", "x[9]"];
+        assert_eq!(
+            natural_ranks_of(list.len(), |i| list[i]),
+            [4, 2, 1, 5, 0, 3]
+        );
+    }
 
     fn sorted(list: &[&str]) -> Vec<String> {
         let mut v: Vec<String> = list.iter().map(|s| s.to_string()).collect();

@@ -49,6 +49,8 @@ pub struct Sizes<'a> {
     /// entries as changes).
     full: Vec<u32>,
     compact: Vec<u32>,
+    /// Per entry, the length of its address (read by every fill, several times).
+    labels: std::cell::OnceCell<Vec<u32>>,
 }
 
 /// An entry not measured yet; lengths are stored saturated below it (one that long is far
@@ -64,6 +66,7 @@ impl<'a> Sizes<'a> {
             catalog,
             full: vec![UNMEASURED; n],
             compact: vec![UNMEASURED; n],
+            labels: std::cell::OnceCell::new(),
         }
     }
 
@@ -96,7 +99,15 @@ impl<'a> Sizes<'a> {
 
     /// Length of the address an entry is listed under.
     pub fn label(&self, i: usize) -> usize {
-        measure(entry_label(self.plans, &self.catalog.entries[i]))
+        let labels = self.labels.get_or_init(|| {
+            let entries = &self.catalog.entries;
+            let length = |e| measure(entry_label(self.plans, e));
+            entries
+                .iter()
+                .map(|e| u32::try_from(length(e)).unwrap_or(u32::MAX))
+                .collect()
+        });
+        labels[i] as usize
     }
 
     /// Estimated cost of entry `i` listed by address: the line (`- 🟢 create `address``),

@@ -22,10 +22,27 @@ use helpers::register_helpers;
 /// The name of the main template.
 pub const MAIN: &str = "comment";
 
-/// The built-in partial never copied in: the plan part, with everything it includes
+/// The built-in partials never copied in. The plan part, with everything it includes
 /// copied in, is big and nested, and handlebars compiles such a template in time that
 /// grows faster than its size (about as long as two renders of a 10k plan's comment).
-const NOT_INLINED: &str = "plan";
+/// The others are called only when there is something to show (the caller guards the
+/// call with the partial's own condition), so copying them in would only make the
+/// templates longer to compile for every comment, while calling them costs a copy of the
+/// context only for the comments that have them.
+const NOT_INLINED: [&str; 12] = [
+    "plan",
+    "overview",
+    "plan_failed",
+    "diagnostics",
+    "policy",
+    "rego",
+    "danger",
+    "checks",
+    "map",
+    "invocations",
+    "drift",
+    "deferred",
+];
 
 /// The built-in templates: (name, source). The first is the main template.
 pub const BUILT_IN: &[(&str, &str)] = &[
@@ -178,7 +195,7 @@ impl TemplateSet {
                 .strip_suffix('\n')
                 .and_then(|l| l.strip_prefix("{{> "))
                 .and_then(|l| l.strip_suffix("}}"))
-                .filter(|name| *name != NOT_INLINED)
+                .filter(|name| !NOT_INLINED.contains(name))
                 .and_then(|name| self.sources.get(name))
                 .filter(|p| depth < 8 && self.is_built_in(p) && p.text.ends_with('\n'));
             match partial {
@@ -432,8 +449,9 @@ mod tests {
         let mut set = TemplateSet::default();
         set.set_inline_from(0);
         set.registry_for(0).unwrap();
-        // The plan part is never copied in; check_cell is called within a line.
-        let expected = BTreeSet::from(["check_cell", "comment", "plan"].map(String::from));
+        // The partials never copied in stay registered; check_cell is called within a line.
+        let mut expected = BTreeSet::from(["check_cell", "comment"].map(String::from));
+        expected.extend(NOT_INLINED.map(String::from));
         assert_eq!(registered(&set), expected);
         // Partials as written: every template registered.
         let plain = TemplateSet::default();
@@ -458,7 +476,7 @@ mod tests {
         assert_eq!(registered(&small).len(), BUILT_IN.len());
         let big = TemplateSet::default();
         big.registry_for(10_000).unwrap();
-        assert_eq!(registered(&big).len(), 3);
+        assert_eq!(registered(&big).len(), 2 + NOT_INLINED.len());
         let mut never = TemplateSet::default();
         never.set_inline_from(usize::MAX);
         never.registry_for(10_000).unwrap();
