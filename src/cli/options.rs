@@ -74,6 +74,7 @@ impl RegoArgs {
     pub fn settings(&self) -> Settings {
         let mut settings = Settings {
             timeout: self.policy_timeout,
+            warn_only: self.policy_warn_only,
             ..Settings::default()
         };
         if !self.policy_namespace.is_empty() {

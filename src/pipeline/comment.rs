@@ -56,6 +56,7 @@ pub fn comment<T, E: From<PipelineError>>(
             log: log.as_ref().map(|l| &l.log),
             violations: &violations,
             rego: &rego,
+            rego_warn_only: options.rego.warn_only,
             unreadable,
         };
         let rendered = Rendered::first(options, loaded, log.as_ref(), &extras, &templates)

@@ -85,6 +85,7 @@ fn golden_log_and_policy_comments() {
                     log: Some(&failed_json),
                     violations: &[],
                     rego: &[],
+                    rego_warn_only: false,
                     unreadable: &[],
                 },
                 65_536,
@@ -99,6 +100,7 @@ fn golden_log_and_policy_comments() {
                     log: Some(&failed_color),
                     violations: &[],
                     rego: &[],
+                    rego_warn_only: false,
                     unreadable: &[],
                 },
                 65_536,
@@ -113,6 +115,7 @@ fn golden_log_and_policy_comments() {
                     log: Some(&warnings),
                     violations: &[],
                     rego: &[],
+                    rego_warn_only: false,
                     unreadable: &[],
                 },
                 65_536,
@@ -127,6 +130,7 @@ fn golden_log_and_policy_comments() {
                     log: None,
                     violations: &violations,
                     rego: &[],
+                    rego_warn_only: false,
                     unreadable: &[],
                 },
                 65_536,
@@ -230,6 +234,7 @@ fn hostile_log_text_stays_inert() {
             log: Some(log),
             violations: &[],
             rego: &[],
+            rego_warn_only: false,
             unreadable: &[],
         };
         let comment = render(&[], &extras, 65_536);
@@ -268,6 +273,7 @@ fn many_diagnostics_fit_the_limit_with_a_count() {
                 log: Some(&log),
                 violations: &[],
                 rego: &[],
+                rego_warn_only: false,
                 unreadable: &[],
             },
             max,
@@ -491,6 +497,7 @@ fn blocky_comment(text: &str) -> String {
         log: Some(&log),
         violations: &[],
         rego: &[],
+        rego_warn_only: false,
         unreadable: &[],
     };
     let comment = render(&[("plan", &diff)], &extras, 65_536);

@@ -27,6 +27,15 @@ fn finding(level: Level, rule: &str, message: &str, resource: Option<&str>) -> F
 }
 
 fn render(diff: &PlanDiff, report: PolicyReport, max_chars: usize) -> Comment {
+    render_with(diff, report, max_chars, false)
+}
+
+fn render_with(
+    diff: &PlanDiff,
+    report: PolicyReport,
+    max_chars: usize,
+    warn_only: bool,
+) -> Comment {
     let lists = DiffedPlan::new(diff);
     let named = [NamedPlan {
         name: "plan.json",
@@ -36,6 +45,7 @@ fn render(diff: &PlanDiff, report: PolicyReport, max_chars: usize) -> Comment {
     let reports = [report];
     let extras = Extras {
         rego: &reports,
+        rego_warn_only: warn_only,
         ..Extras::default()
     };
     let comment = render_comment_with(
@@ -104,6 +114,28 @@ fn failures_link_to_their_resource_and_name_the_rule() {
         "{md}"
     );
     assert!(md.contains("> - ⚠️ shards shrink (`warn`)"), "{md}");
+}
+
+#[test]
+fn failures_under_warn_only_say_the_job_does_not_fail() {
+    let diff = plan();
+    let report = PolicyReport {
+        failures: vec![finding(Level::Failure, "deny", "no", None)],
+        rules: 1,
+        ..PolicyReport::default()
+    };
+    let md = render_with(&diff, report, GITHUB_MAX_CHARS, true).markdown;
+    assert!(
+        md.lines()
+            .next()
+            .unwrap()
+            .ends_with(" · ⚠️ 1 policy failure"),
+        "{md}"
+    );
+    assert!(
+        md.contains("· reported only, the job does not fail (`--policy-warn-only`)"),
+        "{md}"
+    );
 }
 
 #[test]

@@ -44,6 +44,8 @@ pub struct Settings {
     pub namespaces: Vec<String>,
     /// The longest one rule may run.
     pub timeout: Duration,
+    /// Failures are reported without failing the job (`--policy-warn-only`).
+    pub warn_only: bool,
 }
 
 impl Default for Settings {
@@ -51,6 +53,7 @@ impl Default for Settings {
         Settings {
             namespaces: vec!["main".to_string()],
             timeout: DEFAULT_TIMEOUT,
+            warn_only: false,
         }
     }
 }

@@ -36,6 +36,8 @@ pub struct Extras<'a> {
     /// The Rego rules' verdict (`--policy`), one report per plan in the plans' order;
     /// empty without `--policy`.
     pub rego: &'a [PolicyReport],
+    /// Rego failures are reported without failing the job (`--policy-warn-only`).
+    pub rego_warn_only: bool,
     /// Plans among several that could not be read: (name, one-line reason).
     pub unreadable: &'a [(String, String)],
 }

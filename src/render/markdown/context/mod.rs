@@ -276,7 +276,7 @@ pub fn build(
             key: &meta.key,
             plan: &plan.name,
         };
-        plan.rego = Some(rego_context(report, linkable, tight));
+        plan.rego = Some(rego_context(report, extra.rego_warn_only, linkable, tight));
     }
     let mut totals = Counts::default();
     let mut statuses = StatusCounts::default();

@@ -41,6 +41,8 @@ pub struct RegoContext {
     pub warnings: Vec<FindingContext>,
     /// Warnings not listed.
     pub warnings_more: usize,
+    /// The failures do not fail the job (`--policy-warn-only`): they are reported only.
+    pub warn_only: bool,
 }
 
 /// One message a rule returned.
@@ -71,6 +73,7 @@ pub(super) struct Linkable<'a> {
 /// finding linked to its resource among `plan`'s entries, which get their anchors.
 pub(super) fn rego_context(
     report: &PolicyReport,
+    warn_only: bool,
     mut plan: Linkable<'_>,
     tight: usize,
 ) -> RegoContext {
@@ -93,6 +96,7 @@ pub(super) fn rego_context(
         failures_more,
         warnings,
         warnings_more,
+        warn_only,
     }
 }
 
