@@ -16,7 +16,7 @@ pub fn to_utf8(path: &str, bytes: Vec<u8>) -> Result<Vec<u8>> {
         _ => return Ok(bytes),
     };
     let body = &bytes[2..];
-    if body.len() % 2 != 0 {
+    if !body.len().is_multiple_of(2) {
         return Err(InputError::input(
             path,
             "is UTF-16 text (it starts with a UTF-16 byte-order mark) with an odd number of bytes: it was cut short; write it again",

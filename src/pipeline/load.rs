@@ -367,7 +367,7 @@ pub fn parse_size(text: &str) -> std::result::Result<u64, String> {
 fn human_size(n: u64) -> String {
     for (suffix, unit) in SIZE_UNITS {
         if n >= unit {
-            return if n % unit == 0 {
+            return if n.is_multiple_of(unit) {
                 format!("{} {suffix}iB", n / unit)
             } else {
                 format!("{:.1} {suffix}iB", n as f64 / unit as f64)

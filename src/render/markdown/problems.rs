@@ -294,7 +294,7 @@ mod tests {
     fn many_diagnostics_are_counted_not_all_listed() {
         let line = |i: usize| {
             format!("{{\"type\":\"diagnostic\",\"diagnostic\":{{\"severity\":\"{}\",\"summary\":\"S{i}\",\"detail\":\"{}\"}}}}\n",
-                if i % 2 == 0 { "warning" } else { "error" }, "d".repeat(900))
+                if i.is_multiple_of(2) { "warning" } else { "error" }, "d".repeat(900))
         };
         let text: String = (0..200).map(line).collect();
         let log = parse_log(text.as_bytes()).unwrap();
