@@ -65,10 +65,7 @@ pub struct Catalog {
 /// surely as a change), drift, deferred, outputs.
 fn rank(entry: &Entry) -> (u8, u8) {
     match entry.item {
-        Item::Resource(_) => (
-            0,
-            Kind::ALL.iter().position(|k| *k == entry.kind).unwrap_or(9) as u8,
-        ),
+        Item::Resource(_) => (0, entry.kind.risk() as u8),
         Item::Invocation(_) => (1, 0),
         Item::Drift(_) => (2, 0),
         Item::Deferred(_) => (3, 0),

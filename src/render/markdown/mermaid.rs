@@ -250,7 +250,7 @@ mod tests {
 
     fn group<'a>(module: &[&'a str], type_label: &str, kind: Kind, n: usize) -> Group<'a> {
         let mut counts = [0; 9];
-        counts[Kind::ALL.iter().position(|k| *k == kind).unwrap()] = n;
+        counts[kind.risk()] = n;
         Group {
             module: module.to_vec(),
             type_label: type_label.to_string(),

@@ -71,6 +71,12 @@ impl Kind {
         Kind::Unknown,
     ];
 
+    /// The kind's place in risk order: its index in [`Kind::ALL`], which lists the kinds
+    /// in the order they are declared (a test checks it).
+    pub fn risk(self) -> usize {
+        self as usize
+    }
+
     /// Classifies a resource change.
     pub fn of(r: &ResourceDiff) -> Kind {
         Kind::of_action(&r.action, r.importing.is_some())
@@ -280,6 +286,13 @@ pub fn thousands(n: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn risk_is_the_place_in_all() {
+        for (i, kind) in Kind::ALL.iter().enumerate() {
+            assert_eq!(kind.risk(), i, "{kind:?}");
+        }
+    }
 
     #[test]
     fn thousands_separators() {

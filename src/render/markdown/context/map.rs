@@ -76,7 +76,7 @@ pub(super) fn change_map(plans: &Plans<'_>, p: usize, mode: MapMode) -> Option<C
         let module = module_names(plans.address(p, ChangeList::Changes, i));
         let type_name = plans.type_name(p, ChangeList::Changes, i);
         let kind = Kind::of_summary(summary);
-        let slot = Kind::ALL.iter().position(|k| *k == kind).unwrap_or(8);
+        let slot = kind.risk();
         counted
             .entry((module, type_name, summary.data_source))
             .or_insert([0; 9])[slot] += 1;
