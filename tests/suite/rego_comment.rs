@@ -2,14 +2,14 @@
 //! passes laid out, findings linked to their resource's diff, hostile messages inert, and
 //! the size limit kept however much a policy says.
 
-use planmark::diff::{DiffedPlan, PlanDiff};
+use planmark::diff::PlanDiff;
 use planmark::policy::rego::{Finding, Level, PolicyReport};
 use planmark::render::markdown::{
-    render_comment_with, Comment, Extras, NamedPlan, TemplateSet, GITHUB_MAX_CHARS,
+    render_comment_with, Comment, Extras, TemplateSet, GITHUB_MAX_CHARS,
 };
 use pulldown_cmark::{Event, Options, Parser, Tag};
 
-use crate::support::comment::{assert_sound, load, meta};
+use crate::support::comment::{assert_sound, load, meta, with_named};
 use crate::support::fixtures_dir;
 
 fn plan() -> PlanDiff {
@@ -36,25 +36,21 @@ fn render_with(
     max_chars: usize,
     warn_only: bool,
 ) -> Comment {
-    let lists = DiffedPlan::new(diff);
-    let named = [NamedPlan {
-        name: "plan.json",
-        head: lists.head,
-        changes: lists.changes(),
-    }];
     let reports = [report];
     let extras = Extras {
         rego: &reports,
         rego_warn_only: warn_only,
         ..Extras::default()
     };
-    let comment = render_comment_with(
-        &named,
-        &meta("plan.json"),
-        &extras,
-        &TemplateSet::default(),
-        max_chars,
-    )
+    let comment = with_named(&[("plan.json", diff)], |named| {
+        render_comment_with(
+            named,
+            &meta("plan.json"),
+            &extras,
+            &TemplateSet::default(),
+            max_chars,
+        )
+    })
     .unwrap();
     assert_sound("rego", &[diff], &comment, max_chars);
     comment

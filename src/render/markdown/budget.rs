@@ -11,8 +11,8 @@
 use super::catalog::{entry_label, entry_text, Catalog, Detail, Item};
 use super::context::Truncation;
 pub use super::length::{diagnostics_room, measure};
-use super::phrases::thousands;
 use super::phrases::Kind;
+use super::phrases::{count_noun, thousands};
 use super::source::Plans;
 use crate::render::error::Result;
 
@@ -334,7 +334,7 @@ fn shown_per_plan(
     if let [(diffs, listed, omitted)] = tally[..] {
         let mut said = Vec::new();
         if diffs > 0 {
-            said.push(count(
+            said.push(count_noun(
                 diffs,
                 "change is shown with its diff",
                 "changes are shown with their diffs",
@@ -366,7 +366,7 @@ fn shown_per_plan(
         .map(|(plan, &(diffs, listed, omitted))| {
             let mut said = Vec::new();
             if diffs > 0 {
-                said.push(count(diffs, "diff", "diffs"));
+                said.push(count_noun(diffs, "diff", "diffs"));
             }
             if listed > 0 {
                 said.push(format!("{} listed", thousands(listed)));
@@ -435,14 +435,6 @@ pub fn nothing_shown(
         tight,
         collapsed,
     }
-}
-
-fn count(n: usize, singular: &str, plural: &str) -> String {
-    format!(
-        "{} {}",
-        thousands(n),
-        if n == 1 { singular } else { plural }
-    )
 }
 
 fn notice(stage: &str, what: String, max_chars: usize, plans: &Plans<'_>) -> Truncation {

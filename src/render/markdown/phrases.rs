@@ -270,6 +270,14 @@ pub fn count_noun(n: usize, singular: &str, plural: &str) -> String {
     )
 }
 
+/// `text` cut after `max` characters, with `…` when anything was cut.
+pub fn shorten(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_string(),
+    }
+}
+
 /// `12345` → `12,345`.
 pub fn thousands(n: usize) -> String {
     let digits = n.to_string();
@@ -286,6 +294,12 @@ pub fn thousands(n: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn text_is_shortened_on_a_character_boundary() {
+        assert_eq!(shorten("ééé", 2), "éé…");
+        assert_eq!(shorten("abc", 3), "abc");
+    }
 
     #[test]
     fn risk_is_the_place_in_all() {

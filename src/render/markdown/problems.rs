@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use super::escape;
 use super::length::{diagnostics_room, measure};
-use super::phrases::{count_noun, icon};
+use super::phrases::{count_noun, icon, shorten};
 use crate::input::log::{Diagnostic, LogFormat, PlanLog, Severity};
 use crate::policy::rego::PolicyReport;
 use crate::policy::Violation;
@@ -250,15 +250,6 @@ fn tail(lines: &[String], room: usize) -> Option<String> {
         ));
     }
     (start < lines.len()).then(|| lines[start..].join("\n"))
-}
-
-fn shorten(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        return text.to_string();
-    }
-    let mut short: String = text.chars().take(max).collect();
-    short.push('…');
-    short
 }
 
 /// The first `max_lines` lines (and at most `max_chars`), saying how many were left out.

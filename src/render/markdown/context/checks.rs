@@ -77,7 +77,7 @@ pub(super) fn checks(plan: &PlanHead, tight: usize) -> Checks {
                 status,
                 problems: problems
                     .iter()
-                    .map(|p| shorten(p, CHECK_MESSAGE_CHARS[tight]))
+                    .map(|p| phrases::shorten(p, CHECK_MESSAGE_CHARS[tight]))
                     .collect(),
             };
             match status {
@@ -119,13 +119,4 @@ pub(super) fn checks(plan: &PlanHead, tight: usize) -> Checks {
         .collect::<Vec<_>>()
         .join(" · ");
     checks
-}
-
-fn shorten(message: &str, max: usize) -> String {
-    if message.chars().count() <= max {
-        return message.to_string();
-    }
-    let mut short: String = message.chars().take(max).collect();
-    short.push('…');
-    short
 }

@@ -11,7 +11,7 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use crate::policy::rego::{Finding, PolicyReport};
-use crate::render::markdown::escape;
+use crate::render::markdown::{escape, phrases};
 
 use super::entry::EntryContext;
 
@@ -107,7 +107,7 @@ fn finding(f: &Finding, plan: &mut Linkable<'_>, tight: usize) -> FindingContext
         .and_then(|address| anchor(plan, address))
         .map(|id| format!("#{id}"));
     FindingContext {
-        message: shorten(&escape::one_line(&f.message), MESSAGE_CHARS[tight]),
+        message: phrases::shorten(&escape::one_line(&f.message), MESSAGE_CHARS[tight]),
         rule: escape::one_line(&f.rule),
         namespace: escape::one_line(&f.namespace),
         address: f.resource.clone(),
@@ -146,13 +146,6 @@ fn anchor_id(key: &str, plan: &str, address: &str) -> String {
     format!("planmark-{hex}")
 }
 
-fn shorten(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((end, _)) => format!("{}…", &text[..end]),
-        None => text.to_string(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -167,11 +160,5 @@ mod tests {
         assert!(a["planmark-".len()..]
             .chars()
             .all(|c| c.is_ascii_hexdigit()));
-    }
-
-    #[test]
-    fn long_messages_are_shortened_on_a_character_boundary() {
-        assert_eq!(shorten("ééé", 2), "éé…");
-        assert_eq!(shorten("abc", 3), "abc");
     }
 }
