@@ -269,11 +269,14 @@ fn the_readme_uses_line_installs_the_checksummed_release() {
         reference, line,
         "the README must show the line of Cargo.toml's version {version}"
     );
-    let example = std::fs::read_to_string(root().join("examples/workflow.yml")).unwrap();
-    assert!(
-        example.contains(&format!("uses: {repository}@{reference}\n")),
-        "examples/workflow.yml uses the README's ref"
-    );
+    for path in example_workflows() {
+        let example = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            example.contains(&format!("uses: {repository}@{reference}\n")),
+            "{} uses the README's ref",
+            path.display()
+        );
+    }
     let asset = format!("planmark-{target}.tar.gz");
     let install = || {
         let action = action();

@@ -62,7 +62,7 @@ fn outputs_come_from_existing_steps() {
     let names: BTreeSet<&str> = action.outputs.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(
         names,
-        STEP_OUTPUTS.iter().copied().collect(),
+        STEP_OUTPUTS.iter().chain(&APPLY_OUTPUTS).copied().collect(),
         "outputs mirror what planmark writes to GITHUB_OUTPUT"
     );
     for (name, value) in &action.outputs {
@@ -118,14 +118,15 @@ fn no_expression_inside_a_script() {
 
 /// `(file, job, step index, script)` of every bash `run:` step in the workflows.
 fn workflow_scripts() -> Vec<(String, String, usize, String)> {
-    let files = [
-        ".github/workflows/ci.yml",
-        ".github/workflows/release.yml",
-        "examples/workflow.yml",
+    let mut files = vec![
+        root().join(".github/workflows/ci.yml"),
+        root().join(".github/workflows/release.yml"),
     ];
+    files.extend(example_workflows());
     let mut scripts = Vec::new();
-    for file in files {
-        let doc = load_yaml(&root().join(file));
+    for path in files {
+        let file = path.strip_prefix(root()).unwrap().display().to_string();
+        let doc = load_yaml(&path);
         for (job, spec) in entries(&doc["jobs"]) {
             for (i, step) in spec["steps"].as_vec().into_iter().flatten().enumerate() {
                 let shell = step["shell"].as_str().unwrap_or("bash");

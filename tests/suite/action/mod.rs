@@ -53,6 +53,9 @@ const STEP_OUTPUTS: [&str; 10] = [
     "comment_url",
 ];
 
+/// Names `planmark comment --applied` writes to `GITHUB_OUTPUT` besides those above.
+const APPLY_OUTPUTS: [&str; 2] = ["applied", "failed"];
+
 /// What `.github/workflows/release.yml` must build, with the runner that runs each one.
 const RELEASE_TARGETS: [(&str, &str, &str); 5] = [
     ("Linux", "X64", "x86_64-unknown-linux-musl"),
@@ -75,6 +78,17 @@ fn fixtures() -> PathBuf {
 
 fn skipped(test: &str, why: &str) {
     eprintln!("skipped: {test}: {why}");
+}
+
+/// The example workflows in `examples/`, in name order.
+fn example_workflows() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("examples"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yml"))
+        .collect();
+    files.sort();
+    files
 }
 
 fn load_yaml(path: &Path) -> Yaml {

@@ -282,6 +282,78 @@ fn example_workflow_uses_the_action_with_the_right_permissions() {
     }
 }
 
+/// The apply examples: the plan is verified before it is applied, the apply's log goes to
+/// a file only (its `outputs` hold sensitive values in clear), and the result is reported
+/// on the pull request even when the apply failed.
+#[test]
+fn apply_examples_verify_before_applying_and_report_after() {
+    let declared: BTreeSet<String> = action().inputs.into_iter().map(|i| i.name).collect();
+    let applies: Vec<PathBuf> = example_workflows()
+        .into_iter()
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("apply-")
+        })
+        .collect();
+    assert_eq!(applies.len(), 2, "apply on merge and apply on comment");
+    for path in applies {
+        let name = path.display().to_string();
+        let doc = load_yaml(&path);
+        assert_eq!(
+            str_of(&doc["permissions"]["contents"]).as_deref(),
+            Some("read"),
+            "{name}"
+        );
+        assert_eq!(
+            str_of(&doc["permissions"]["pull-requests"]).as_deref(),
+            Some("write"),
+            "{name}"
+        );
+        let mut order = Vec::new();
+        for (_, job) in entries(&doc["jobs"]) {
+            for step in job["steps"].as_vec().into_iter().flatten() {
+                if let Some(run) = step["run"].as_str() {
+                    if run.contains("terraform apply") {
+                        assert!(
+                            run.contains("-json")
+                                && run.contains("> apply.log")
+                                && !run.contains("tee"),
+                            "{name}: the apply log goes to a file only: {run}"
+                        );
+                        order.push("apply".to_string());
+                    }
+                }
+                let uses = step["uses"].as_str().unwrap_or_default();
+                if uses.starts_with("planmark/planmark@") {
+                    for (input, _) in entries(&step["with"]) {
+                        assert!(
+                            declared.contains(&input),
+                            "{name}: with: {input} is not an input"
+                        );
+                    }
+                    let command = str_of(&step["with"]["command"]).unwrap_or_else(|| "plan".into());
+                    if command == "apply" {
+                        let condition = str_of(&step["if"]).unwrap_or_default();
+                        assert!(
+                            condition.contains("always()"),
+                            "{name}: report a failed apply too"
+                        );
+                        assert!(!step["with"]["apply-log"].is_badvalue(), "{name}");
+                    }
+                    order.push(command);
+                }
+            }
+        }
+        assert_eq!(
+            order,
+            ["verify", "apply", "apply"],
+            "{name}: verify, apply, report"
+        );
+    }
+}
+
 #[test]
 fn ci_workflow_runs_the_ci_script_on_linux_and_macos() {
     let doc = load_yaml(&root().join(".github/workflows/ci.yml"));
@@ -313,7 +385,7 @@ fn workflows_pass_actionlint() {
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "yml" || e == "yaml"))
         .collect();
-    files.push(root().join("examples/workflow.yml"));
+    files.extend(example_workflows());
     files.sort();
     let mut cmd = actionlint().expect(ACTIONLINT_GONE);
     let out = cmd.args(&files).current_dir(root()).output().unwrap();
