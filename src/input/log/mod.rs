@@ -10,8 +10,6 @@
 //! here: every string is hostile and the renderers escape and bound it.
 
 pub mod apply;
-mod apply_json;
-mod apply_text;
 
 use serde::Deserialize;
 use serde_json::Value as Json;

@@ -7,7 +7,7 @@
 
 use serde_json::Value as Json;
 
-use super::apply::{Action, AppliedOutput, Counts, Hook, Recorder};
+use super::model::{Action, AppliedOutput, Counts, Hook, Recorder};
 
 /// `hook.resource.addr` or `change.resource.addr`.
 fn address(object: &Json) -> Option<&str> {
@@ -23,7 +23,7 @@ fn action_of(object: &Json) -> Action {
 }
 
 /// One message of the stream that is not a diagnostic nor the version.
-pub(super) fn message(recorder: &mut Recorder, kind: &str, message: &Json) {
+pub(in crate::input::log) fn message(recorder: &mut Recorder, kind: &str, message: &Json) {
     if let Some(time) = message.get("@timestamp").and_then(Json::as_str) {
         // Kept only when it looks like a time: it reaches the comment.
         let plain = |c: char| c.is_ascii_digit() || "-:.TZ+".contains(c);

@@ -8,8 +8,8 @@
 //! brackets and is followed by one of Terraform's phrases, so a provisioner's output
 //! (`ADDR (local-exec): …`) never counts as one. `<sensitive>` outputs have no value.
 
-use super::apply::{Action, AppliedOutput, Counts, Hook, Recorder};
-use super::PlanLog;
+use super::super::PlanLog;
+use super::model::{Action, AppliedOutput, Counts, Hook, Recorder};
 
 /// The phrases after `ADDR: `, the stage and the action they mean.
 const PHRASES: [(&str, Hook, Action); 15] = [
@@ -32,7 +32,7 @@ const PHRASES: [(&str, Hook, Action); 15] = [
 
 /// Reads the lines of a plain-text apply log into `recorder`, and names the resource of
 /// each error in `log` that says `with ADDR,`.
-pub(super) fn read(lines: &[String], log: &mut PlanLog, recorder: &mut Recorder) {
+pub(in crate::input::log) fn read(lines: &[String], log: &mut PlanLog, recorder: &mut Recorder) {
     let mut outputs_at = None;
     for (i, line) in lines.iter().enumerate() {
         if let Some((address, rest)) = resource_line(line) {
@@ -64,7 +64,27 @@ pub(super) fn read(lines: &[String], log: &mut PlanLog, recorder: &mut Recorder)
         if d.address.is_none() {
             d.address = d.text.as_deref().and_then(with_address);
         }
+        // An unboxed block runs on to two blank lines: it must not take in what follows.
+        if let Some(text) = &mut d.text {
+            let end = text
+                .lines()
+                .position(ends_block)
+                .map(|n| text.lines().take(n).collect::<Vec<_>>().join("\n"));
+            if let Some(kept) = end {
+                *text = kept.trim_end().to_string();
+            }
+        }
+        d.text = d.text.take().filter(|t| !t.is_empty());
     }
+}
+
+/// A line of the apply itself, which no diagnostic block holds.
+fn ends_block(line: &str) -> bool {
+    let trimmed = line.trim();
+    resource_line(line).is_some()
+        || trimmed.starts_with("Apply complete! ")
+        || trimmed.starts_with("Destroy complete! ")
+        || trimmed == "Outputs:"
 }
 
 /// `ADDR: rest` (or `ADDR (deposed object KEY): rest`): the address and the rest, when
