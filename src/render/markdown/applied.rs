@@ -13,14 +13,14 @@ use serde::Serialize;
 
 use super::escape;
 use super::length::{applied_room, measure};
-use super::phrases::{shorten, Kind};
+use super::phrases::{shorten, thousands, Kind};
 use crate::diff::address::natural_cmp;
 use crate::input::log::apply::{Action, ApplyLog, Counts, ResourceApply, Status};
 use crate::input::log::Severity;
 
 /// Longest address, error summary and output value shown, in characters: normal, tight.
 const ADDRESS_CHARS: [usize; 2] = [300, 100];
-const ERROR_CHARS: [usize; 2] = [200, 80];
+const ERROR_CHARS: [usize; 2] = [200, 60];
 const VALUE_CHARS: [usize; 2] = [200, 40];
 
 /// The outcome of `terraform apply`.
@@ -261,10 +261,12 @@ fn resource(log: &ApplyLog, r: &ResourceApply, tight: usize) -> AppliedResource 
 fn counts(c: Counts) -> AppliedCounts {
     let mut text = format!(
         "{} added, {} changed, {} destroyed",
-        c.add, c.change, c.destroy
+        thousands(c.add),
+        thousands(c.change),
+        thousands(c.destroy)
     );
     if c.import > 0 {
-        text = format!("{} imported, {text}", c.import);
+        text = format!("{} imported, {text}", thousands(c.import));
     }
     AppliedCounts {
         add: c.add,

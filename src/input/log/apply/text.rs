@@ -192,7 +192,9 @@ fn output_start(line: &str) -> Option<(&str, &str)> {
 fn with_address(text: &str) -> Option<String> {
     text.lines().find_map(|l| {
         let address = l.trim().strip_prefix("with ")?.strip_suffix(',')?;
-        (!address.is_empty() && !address.contains(' ')).then(|| address.to_string())
+        let plain = address.starts_with(|c: char| c.is_ascii_alphabetic())
+            && !address[..address.find('[').unwrap_or(address.len())].contains(' ');
+        plain.then(|| address.to_string())
     })
 }
 
