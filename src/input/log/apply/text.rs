@@ -42,7 +42,9 @@ pub(in crate::input::log) fn read(lines: &[String], log: &mut PlanLog, recorder:
             continue;
         }
         let trimmed = line.trim();
-        if let Some(counts) = trimmed
+        if let Some((address, action)) = trimmed.strip_prefix("# ").and_then(planned) {
+            recorder.planned(address, action);
+        } else if let Some(counts) = trimmed
             .strip_prefix("Apply complete! Resources: ")
             .or_else(|| trimmed.strip_prefix("Destroy complete! Resources: "))
         {
@@ -130,6 +132,50 @@ fn resource_line(line: &str) -> Option<(&str, &str)> {
     let plain = address.starts_with(|c: char| c.is_ascii_alphabetic()) && address.contains('.');
     // `ADDR (local-exec): …` is a provisioner's output: the address holds a space.
     plain.then(|| (address, &line[end + 2..]))
+}
+
+/// What the plan printed before an apply without a plan file says of a resource
+/// (`# ADDR will be created`, `# ADDR (deposed object KEY) will be destroyed`, `# ADDR is
+/// tainted, so must be replaced`, `# OLD has moved to ADDR`): its address and action.
+fn planned(text: &str) -> Option<(&str, Action)> {
+    const ENDINGS: [(&str, Action); 7] = [
+        (" will be created", Action::Create),
+        (" will be destroyed", Action::Delete),
+        (" will be updated in-place", Action::Update),
+        (" must be replaced", Action::Replace),
+        (" will be read during apply", Action::Read),
+        (" will be imported", Action::Import),
+        (" will no longer be managed by Terraform", Action::Forget),
+    ];
+    if let Some((_, to)) = text.split_once(" has moved to ") {
+        return plain_address(to).map(|a| (a, Action::Move));
+    }
+    let (_, action) = ENDINGS.iter().find(|(end, _)| text.ends_with(end))?;
+    // The address ends at its first space outside brackets.
+    let (mut depth, mut quoted) = (0usize, false);
+    let mut end = text.len();
+    for (i, c) in text.char_indices() {
+        match c {
+            '"' if depth > 0 => quoted = !quoted,
+            '[' if !quoted => depth += 1,
+            ']' if !quoted => depth = depth.saturating_sub(1),
+            ' ' if depth == 0 && !quoted => {
+                end = i;
+                break;
+            }
+            _ => {}
+        }
+    }
+    plain_address(&text[..end]).map(|a| (a, *action))
+}
+
+/// `text` when it can be an address: a letter first, a dot, no space outside brackets.
+fn plain_address(text: &str) -> Option<&str> {
+    let outside = &text[..text.find('[').unwrap_or(text.len())];
+    let plain = text.starts_with(|c: char| c.is_ascii_alphabetic())
+        && outside.contains('.')
+        && !outside.contains(' ');
+    plain.then_some(text)
 }
 
 /// `1 imported, 3 added, 0 changed, 2 destroyed.`
@@ -235,5 +281,27 @@ mod tests {
             with_address("  with a.b,\n  on main.tf"),
             Some("a.b".into())
         );
+    }
+
+    #[test]
+    fn the_plan_printed_before_an_apply_names_what_was_planned() {
+        assert_eq!(
+            planned("null_resource.web[\"a b\"] will be created"),
+            Some(("null_resource.web[\"a b\"]", Action::Create))
+        );
+        assert_eq!(
+            planned("null_resource.db (deposed object 1a2b) will be destroyed"),
+            Some(("null_resource.db", Action::Delete))
+        );
+        assert_eq!(
+            planned("aws_x.y is tainted, so must be replaced"),
+            Some(("aws_x.y", Action::Replace))
+        );
+        assert_eq!(
+            planned("aws_x.old has moved to aws_x.new"),
+            Some(("aws_x.new", Action::Move))
+        );
+        assert_eq!(planned("aws_x.y has changed"), None);
+        assert_eq!(planned("no address will be created"), None);
     }
 }
