@@ -8,7 +8,7 @@ use super::error::{policy_result, Error, Result};
 use super::{run_info, CommentArgs, CommentMode, NoChangesArg};
 use crate::pipeline::{self, Rendered};
 use crate::publish::client::{GitHub, RetryPolicy};
-use crate::publish::labels::{self, Verdict};
+use crate::publish::labels;
 use crate::publish::target::{resolve, TargetHints};
 use crate::publish::{publish, unchecked, Done, Mode, OnNoChanges, Outcome, PublishError, Request};
 
@@ -77,12 +77,8 @@ fn comment_on(args: &CommentArgs, rendered: &Rendered<'_>, out: &mut dyn Write) 
                     labels::sync(github, &request.target, &names, verdict, args.dry_run).await?,
                 ),
                 (Some(verdict), None) => outcome.actions.push(format!(
-                    "keep only the label {} of our three (no token: current labels not checked)",
-                    match verdict {
-                        Verdict::NoChanges => &names.no_changes,
-                        Verdict::Changes => &names.changes,
-                        Verdict::Destroy => &names.destroy,
-                    }
+                    "keep only the label {} of ours (no token: current labels not checked)",
+                    names.wanted(verdict)
                 )),
             }
         }
@@ -211,8 +207,15 @@ fn actions_files(env: Env<'_>, rendered: &Rendered<'_>, outcome: &Outcome) -> Re
                 outcome.comment_url.clone().unwrap_or_default(),
             ),
         ];
+        // An apply's outcome (`--applied`): applied, or failed.
+        let applied = rendered.apply_failed().map(|failed| {
+            [
+                ("applied", (!failed).to_string()),
+                ("failed", failed.to_string()),
+            ]
+        });
         let mut text = String::new();
-        for (name, value) in outputs {
+        for (name, value) in outputs.into_iter().chain(applied.into_iter().flatten()) {
             // Values are numbers, booleans and a URL: one line each, newlines impossible.
             let value: String = value.chars().filter(|c| !c.is_control()).collect();
             text.push_str(&format!("{name}={value}\n"));

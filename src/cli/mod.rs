@@ -83,6 +83,7 @@ pub enum Command {
     #[command(
         after_help = EXIT_CODES,
         mut_arg("failed", |a| a.help(COMMENT_FAILED_HELP)),
+        mut_arg("applied", |a| a.help(COMMENT_APPLIED_HELP)),
         mut_arg("max_chars", |a| a.help(COMMENT_MAX_CHARS_HELP)),
     )]
     Comment(CommentArgs),
@@ -96,6 +97,15 @@ const COMMENT_FAILED_HELP: &str = "Terraform could not make the plan: post (or u
 the same key) a comment saying so, with the errors from LOG, what `terraform plan` printed (the \
 `-json` stream or plain text). `NAME=LOG` names it like a plan (the default key is NAME, else \
 the path). Takes no PLAN";
+
+/// `comment --applied`: what it posts.
+const COMMENT_APPLIED_HELP: &str = "Terraform applied the plan: update the plan's comment (same \
+key; a new one with --comment-mode new) with the outcome from LOG, what `terraform apply` printed \
+(the `-json` stream or plain text): applied or failed, when, by which run, each resource's result \
+(applied, failed with its error, not reached), the errors and warnings, the outputs (sensitive ones \
+hidden). PLAN, optional, is the reviewed plan: its changes stay below, collapsed. `NAME=LOG` names \
+it like a plan (the key is NAME, else the PLAN paths, else LOG's path). The policy gates are not \
+checked; a failed apply still exits 0 once the comment is out";
 
 /// `comment --max-chars`: the comment's size.
 const COMMENT_MAX_CHARS_HELP: &str = "Size limit of the comment in characters (UTF-16 code \
@@ -273,7 +283,7 @@ pub struct CommonArgs {
     /// memory, so a larger input is refused before it is read.
     #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_size)]
     pub max_input_size: u64,
-    /// Terraform's log (`--failed`, `--log`).
+    /// Terraform's log (`--failed`, `--applied`, `--log`).
     #[command(flatten)]
     pub log: options::LogArgs,
     /// Policy gates.
@@ -283,10 +293,9 @@ pub struct CommonArgs {
     #[command(flatten)]
     pub rego: options::RegoArgs,
     /// One or more plans: `terraform show -json` output files, or `-` for standard input
-    /// (read only when given); `NAME=PATH` names one. Required, except with `--failed`.
-    // Required, and not an error with `--failed` because the two conflict: clap then shows
-    // `<PLAN>...`, not `[PLAN]...`.
-    #[arg(value_name = "PLAN", required = true)]
+    /// (read only when given); `NAME=PATH` names one. Required, except with `--failed`
+    /// (which takes none) and `--applied` (the reviewed plan, optional).
+    #[arg(value_name = "PLAN", required_unless_present_any = ["failed", "applied"])]
     pub plans: Vec<String>,
 }
 

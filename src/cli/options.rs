@@ -1,4 +1,4 @@
-//! Command line, option groups: Terraform's log (`--failed`, `--log`), the policy gates
+//! Command line, option groups: Terraform's log (`--failed`, `--applied`, `--log`), the policy gates
 //! (`--fail-on`/`--max-destroy`/`--protect`) and Rego policies (`--policy` and its
 //! settings), shared by `render` and `comment`, and `--labels` (`comment` only); and the
 //! pipeline's options built from them.
@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use super::CommonArgs;
 use crate::diff::PlanMode;
-use crate::pipeline::{LogInput, Options, PlanArg, RunInfo};
+use crate::pipeline::{LogInput, LogKind, Options, PlanArg, RunInfo};
 use crate::policy::rego::Settings;
 use crate::policy::{Policy, Rule};
 use crate::publish::labels::LabelNames;
@@ -22,8 +22,16 @@ pub struct LogArgs {
     /// Terraform could not make the plan: render a report saying so, with the errors from
     /// LOG, what `terraform plan` printed (the `-json` stream or plain text). `NAME=LOG`
     /// names it like a plan. Takes no PLAN.
-    #[arg(long, value_name = "[NAME=]LOG", conflicts_with_all = ["plans", "log"])]
+    #[arg(long, value_name = "[NAME=]LOG", conflicts_with_all = ["plans", "log", "applied"])]
     pub failed: Option<String>,
+    /// Terraform applied the plan: render its outcome from LOG, what `terraform apply`
+    /// printed (the `-json` stream or plain text): applied or failed, when, each
+    /// resource's result (applied, failed with its error, not reached), the errors and
+    /// warnings, the outputs (sensitive ones hidden). PLAN, optional, is the reviewed plan:
+    /// its changes follow, collapsed. `NAME=LOG` names it like a plan. The policy gates
+    /// are not checked.
+    #[arg(long, value_name = "[NAME=]LOG", conflicts_with = "log")]
+    pub applied: Option<String>,
     /// What `terraform plan -json` (or plain `terraform plan`) printed for this plan: its
     /// warnings (and any errors) are added to the output.
     #[arg(long, value_name = "FILE")]
@@ -119,8 +127,8 @@ impl PolicyArgs {
 #[derive(Debug, Clone, clap::Args)]
 pub struct LabelArgs {
     /// Keep one label on the pull request saying what the plan does (no changes, changes,
-    /// destroys) and remove the other two; other labels are left alone. A failed plan
-    /// changes no label.
+    /// destroys), or what its apply did (applied, apply failed), and remove our other
+    /// four; other labels are left alone. A failed plan changes no label.
     #[arg(long)]
     pub labels: bool,
     /// Label for a plan without changes.
@@ -132,36 +140,48 @@ pub struct LabelArgs {
     /// Label for a plan that destroys or replaces something.
     #[arg(long, value_name = "NAME", default_value = "planmark:destroy")]
     pub label_destroy: String,
+    /// Label for a plan applied without error (`--applied`).
+    #[arg(long, value_name = "NAME", default_value = "planmark:applied")]
+    pub label_applied: String,
+    /// Label for an apply that failed (`--applied`).
+    #[arg(long, value_name = "NAME", default_value = "planmark:apply-failed")]
+    pub label_apply_failed: String,
 }
 
 impl LabelArgs {
-    /// The three names.
+    /// The five names.
     pub fn names(&self) -> LabelNames {
         LabelNames {
             no_changes: self.label_no_changes.clone(),
             changes: self.label_changes.clone(),
             destroy: self.label_destroy.clone(),
+            applied: self.label_applied.clone(),
+            apply_failed: self.label_apply_failed.clone(),
         }
     }
 }
 
 impl LogArgs {
-    /// The log given, `--failed` (which `NAME=` may name) or `--log`.
+    /// The log given, `--failed` or `--applied` (which `NAME=` may name) or `--log`.
     pub fn input(&self) -> Option<LogInput> {
-        match (&self.failed, &self.log) {
-            (Some(failed), _) => Some(LogInput {
+        match (&self.failed, &self.applied, &self.log) {
+            (Some(failed), _, _) => Some(LogInput {
                 arg: PlanArg::parse(failed),
-                failed: true,
+                kind: LogKind::Failed,
             }),
-            (None, Some(log)) => Some(LogInput {
+            (None, Some(applied), _) => Some(LogInput {
+                arg: PlanArg::parse(applied),
+                kind: LogKind::Applied,
+            }),
+            (None, None, Some(log)) => Some(LogInput {
                 arg: PlanArg {
                     name: String::new(),
                     path: log.clone(),
                     named: false,
                 },
-                failed: false,
+                kind: LogKind::Warnings,
             }),
-            (None, None) => None,
+            (None, None, None) => None,
         }
     }
 }

@@ -6,7 +6,9 @@
 //! [`Rendered`] has the same metadata, so only its size differs.
 
 use super::error::{PipelineError, Result};
-use super::load::{load_log, template_set, violations, with_loaded, Loaded, LoadedLog};
+use super::load::{
+    add_reviewed, load_log, template_set, violations, with_loaded, Loaded, LoadedLog,
+};
 use super::options::Options;
 use super::policy::{self, Verdicts};
 use crate::input::hash::plan_sha256;
@@ -44,10 +46,21 @@ pub fn comment<T, E: From<PipelineError>>(
     let templates = template_set(options)?;
     let mut policies = policy::load(options)?;
     with_loaded(options, Some(&templates), true, |loaded, unreadable| {
-        let log = load_log(options.log.as_ref())?;
-        // Evaluated before anything is written or posted, judged by the caller after.
-        let violations = violations(&options.policy, loaded);
-        let rego = policy::evaluate(policies.as_mut(), loaded)?;
+        let mut log = load_log(options.log.as_ref())?;
+        let applied = log.as_mut().and_then(|l| l.applied.as_mut());
+        if let Some(applied) = applied {
+            add_reviewed(applied, loaded);
+        }
+        let applying = log.as_ref().is_some_and(|l| l.applied.is_some());
+        // Evaluated before anything is written or posted, judged by the caller after. The
+        // gates judge a plan before it is applied: after an apply they are not checked.
+        let (violations, rego) = match applying {
+            true => (Vec::new(), Vec::new()),
+            false => (
+                violations(&options.policy, loaded),
+                policy::evaluate(policies.as_mut(), loaded)?,
+            ),
+        };
         let extras = Extras {
             failed: log
                 .as_ref()
@@ -58,6 +71,7 @@ pub fn comment<T, E: From<PipelineError>>(
             rego: &rego,
             rego_warn_only: options.rego.warn_only,
             unreadable,
+            applied: log.as_ref().and_then(|l| l.applied.as_ref()),
         };
         let rendered = Rendered::first(options, loaded, log.as_ref(), &extras, &templates)
             .map_err(PipelineError::from)?;
@@ -124,17 +138,31 @@ impl<'r> Rendered<'r> {
         self.comment.context.plans.iter().any(|p| p.has_changes)
     }
 
-    /// The comment says something new even without changes: a failed plan, or plans that
-    /// could not be read.
+    /// The comment says something new even without changes: a failed plan, plans that
+    /// could not be read, or an apply's outcome.
     pub fn is_news(&self) -> bool {
         let context = &self.comment.context;
-        self.has_changes() || context.failed.is_some() || !context.unreadable.is_empty()
+        self.has_changes()
+            || context.failed.is_some()
+            || !context.unreadable.is_empty()
+            || context.applied.is_some()
     }
 
-    /// The label verdict: destroys (replacements included) win over changes; `None` when a
-    /// plan failed, since then nobody knows what would change.
+    /// `--applied`: whether the apply failed; `None` for a plan's comment.
+    pub fn apply_failed(&self) -> Option<bool> {
+        self.comment.context.applied.as_ref().map(|a| a.failed)
+    }
+
+    /// The label verdict: an apply's outcome; for plans, destroys (replacements included)
+    /// win over changes; `None` when a plan failed, since then nobody knows what would
+    /// change.
     pub fn verdict(&self) -> Option<Verdict> {
         let context = &self.comment.context;
+        match self.apply_failed() {
+            Some(true) => return Some(Verdict::ApplyFailed),
+            Some(false) => return Some(Verdict::Applied),
+            None => {}
+        }
         if context.failed.is_some() || context.plans.iter().any(|p| p.errored) {
             return None;
         }
@@ -193,13 +221,21 @@ fn default_key(loaded: &[Loaded<'_>]) -> String {
 fn meta(options: &Options, loaded: &[Loaded<'_>], log: Option<&LoadedLog>) -> Meta {
     let run = options.run.clone();
     // A failed plan's comment has the key its plan's comment would have (`NAME=`, else the
-    // path), so that each run updates the other's comment in place.
+    // path), so that each run updates the other's comment in place; so has an apply's
+    // (`NAME=`, else the reviewed plans' key, else the log's path).
+    let applied = log.filter(|l| l.applied.is_some());
     let failed = log.filter(|l| l.failed);
-    let key = options.key.clone().unwrap_or_else(|| match failed {
-        Some(log) if log.arg.named => log.arg.name.clone(),
-        Some(log) => log.arg.path.clone(),
-        None => default_key(loaded),
-    });
+    let key = options
+        .key
+        .clone()
+        .unwrap_or_else(|| match (failed, applied) {
+            (Some(log), _) | (_, Some(log)) if log.arg.named => log.arg.name.clone(),
+            (None, Some(_)) if !loaded.is_empty() => default_key(loaded),
+            (Some(log), _) | (_, Some(log)) => log.arg.path.clone(),
+            (None, None) => default_key(loaded),
+        });
+    // An apply without its plan is known by its log.
+    let failed = failed.or(applied.filter(|_| loaded.is_empty()));
     let plan_sha256 = match (loaded, failed) {
         (_, Some(log)) => log.sha256.clone(),
         ([one], None) => one.sha256.clone(),

@@ -9,12 +9,13 @@ use std::io::Read;
 use std::path::Path;
 
 use super::error::{PipelineError, Result};
-use super::options::{LogInput, Options, PlanArg};
+use super::options::{LogInput, LogKind, Options, PlanArg};
 use crate::concurrency;
 use crate::diff::{Changes, PlanHead, ResourceChanges};
 use crate::differ::Differ;
 use crate::input::error::InputError;
 use crate::input::hash::plan_sha256;
+use crate::input::log::apply::{parse_apply_log, Action, ApplyLog};
 use crate::input::log::{parse_log, PlanLog};
 use crate::input::plan::{parse_plan, Plan};
 use crate::input::schema::ProviderSchemas;
@@ -308,12 +309,14 @@ pub fn read_input_at_most(path: &str, max: u64) -> Result<Vec<u8>> {
 
 /// A log read from [`Options::log`].
 pub(super) struct LoadedLog {
-    /// The argument (`--failed` may name it).
+    /// The argument (`--failed` and `--applied` may name it).
     pub arg: PlanArg,
     /// Terraform could not make the plan (`--failed`).
     pub failed: bool,
-    /// What it says.
+    /// What it says (an apply log's diagnostics, for `--applied`).
     pub log: PlanLog,
+    /// `--applied`: what the apply did.
+    pub applied: Option<ApplyLog>,
     /// Its identity in the marker.
     pub sha256: String,
 }
@@ -325,14 +328,39 @@ pub(super) fn load_log(input: Option<&LogInput>) -> Result<Option<LoadedLog>> {
     };
     let arg = input.arg.clone();
     let bytes = read_input(&arg.path)?;
-    let log = parse_log(&bytes).map_err(|e| PipelineError::input(&arg.path, e.to_string()))?;
+    let bad = |e: String| PipelineError::input(&arg.path, e);
+    let (log, applied) = match input.kind {
+        LogKind::Applied => {
+            let applied = parse_apply_log(&bytes).map_err(|e| bad(e.to_string()))?;
+            (applied.log.clone(), Some(applied))
+        }
+        _ => (parse_log(&bytes).map_err(|e| bad(e.to_string()))?, None),
+    };
     let sha256 = plan_sha256(&bytes);
     Ok(Some(LoadedLog {
         arg,
-        failed: input.failed,
+        failed: input.kind == LogKind::Failed,
         log,
+        applied,
         sha256,
     }))
+}
+
+/// Adds the reviewed plans' changes to what the apply log says: those it never names were
+/// not reached (the plain-text log does not list what was planned).
+pub(super) fn add_reviewed(applied: &mut ApplyLog, loaded: &[Loaded<'_>]) {
+    let mut planned = Vec::new();
+    for l in loaded {
+        for (i, s) in l.resources.summaries().iter().enumerate() {
+            if !s.is_shown() {
+                continue;
+            }
+            if let Some(action) = Action::planned(s.action, s.importing, s.moved) {
+                planned.push((l.resources.address(i), action));
+            }
+        }
+    }
+    applied.add_planned(planned);
 }
 
 /// The default largest input (`--max-input-size`): 1 GiB. Parsed, a plan takes several

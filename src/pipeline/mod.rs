@@ -22,7 +22,7 @@ use crate::render::error::RenderError;
 pub use comment::{comment, smaller, Rendered};
 pub use error::{PipelineError, Result};
 pub use load::{parse_size, read_input, read_input_at_most, DEFAULT_MAX_INPUT_SIZE};
-pub use options::{LogInput, Options, PlanArg, RunInfo};
+pub use options::{LogInput, LogKind, Options, PlanArg, RunInfo};
 pub use policy::Verdicts;
 
 /// What [`render`] writes.

@@ -49,13 +49,28 @@ pub struct Options {
     pub run: RunInfo,
 }
 
-/// Terraform's log, what `terraform plan` printed (the `-json` stream or plain text).
+/// Terraform's log, what `terraform plan` (or `terraform apply`) printed (the `-json`
+/// stream or plain text).
 #[derive(Debug, Clone)]
 pub struct LogInput {
-    /// The file; a name given (`NAME=LOG`) names the failed plan and keys its comment.
+    /// The file; a name given (`NAME=LOG`) names the failed plan (or the apply) and keys
+    /// its comment.
     pub arg: PlanArg,
-    /// Terraform could not make the plan: the output is the report of that, with no plan.
-    pub failed: bool,
+    /// What the log is of.
+    pub kind: LogKind,
+}
+
+/// What a log given is of, and so what the output says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LogKind {
+    /// A plan's warnings (`--log`), added to the plan's output.
+    Warnings,
+    /// Terraform could not make the plan (`--failed`): the output is the report of that,
+    /// with no plan.
+    Failed,
+    /// `terraform apply`'s output (`--applied`): the output is the apply's outcome, the
+    /// plans (if any) the reviewed ones below it.
+    Applied,
 }
 
 /// Facts about the run, each optional, for the comment's footer and marker.

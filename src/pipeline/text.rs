@@ -54,9 +54,27 @@ fn write_text(
         write_plan(&l.head, l.changes(), out)?;
     }
     if let Some(log) = log {
+        let tool = options.tool.unwrap_or_default();
         if log.failed {
-            let tool = options.tool.unwrap_or_default();
             write(out, &format!("{} could not make the plan.\n", tool.name()))?;
+        }
+        if let Some(applied) = &log.applied {
+            let c = applied.summary.unwrap_or(applied.done);
+            let outcome = if applied.failed() {
+                "failed"
+            } else {
+                "applied"
+            };
+            write(
+                out,
+                &format!(
+                    "{} apply {outcome}: {} added, {} changed, {} destroyed.\n",
+                    tool.name(),
+                    c.add,
+                    c.change,
+                    c.destroy
+                ),
+            )?;
         }
         write(out, &log_text(&log.log))?;
     }

@@ -1,7 +1,8 @@
-//! Publish stage, labels: keeps one of three labels (no changes, changes, destroy) on the
-//! pull request, through the same client and retry policy as the comment.
+//! Publish stage, labels: keeps one of our labels on the pull request — for a plan: no
+//! changes, changes, destroy; for an apply: applied, apply failed — through the same client
+//! and retry policy as the comment.
 //!
-//! Contract: only our three label names are ever added or removed; other labels are left
+//! Contract: only our five label names are ever added or removed; other labels are left
 //! alone. Nothing is sent when the labels are already right. A label that is gone already
 //! (404 on removal) counts as removed. Adding a label that the repository does not have
 //! creates it (GitHub's behaviour).
@@ -14,7 +15,8 @@ use super::client::{GitHub, Repeat};
 use super::target::Target;
 use super::PublishError;
 
-/// The three label names (`--label-no-changes`, `--label-changes`, `--label-destroy`).
+/// The label names (`--label-no-changes`, `--label-changes`, `--label-destroy`,
+/// `--label-applied`, `--label-apply-failed`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LabelNames {
     /// No changes.
@@ -23,9 +25,13 @@ pub struct LabelNames {
     pub changes: String,
     /// Destroys or replacements.
     pub destroy: String,
+    /// The apply succeeded.
+    pub applied: String,
+    /// The apply failed.
+    pub apply_failed: String,
 }
 
-/// What the plans do, as far as labels say.
+/// What the plans do, or what their apply did, as far as labels say.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Verdict {
     /// Nothing changes.
@@ -34,15 +40,32 @@ pub enum Verdict {
     Changes,
     /// Something is destroyed or replaced (wins over changes).
     Destroy,
+    /// The apply succeeded.
+    Applied,
+    /// The apply failed.
+    ApplyFailed,
 }
 
 impl LabelNames {
-    fn wanted(&self, verdict: Verdict) -> &str {
+    /// The label for `verdict`.
+    pub fn wanted(&self, verdict: Verdict) -> &str {
         match verdict {
             Verdict::NoChanges => &self.no_changes,
             Verdict::Changes => &self.changes,
             Verdict::Destroy => &self.destroy,
+            Verdict::Applied => &self.applied,
+            Verdict::ApplyFailed => &self.apply_failed,
         }
+    }
+
+    fn all(&self) -> [&String; 5] {
+        [
+            &self.no_changes,
+            &self.changes,
+            &self.destroy,
+            &self.applied,
+            &self.apply_failed,
+        ]
     }
 }
 
@@ -61,7 +84,7 @@ pub fn change(current: &[String], names: &LabelNames, verdict: Verdict) -> Label
     let has = |name: &str| current.iter().any(|c| c.eq_ignore_ascii_case(name));
     let wanted = names.wanted(verdict);
     let mut remove = Vec::new();
-    for name in [&names.no_changes, &names.changes, &names.destroy] {
+    for name in names.all() {
         if !name.eq_ignore_ascii_case(wanted) {
             // Remove it under the name the pull request has it by.
             if let Some(present) = current.iter().find(|c| c.eq_ignore_ascii_case(name)) {
@@ -163,6 +186,8 @@ mod tests {
             no_changes: "planmark:no-changes".into(),
             changes: "planmark:changes".into(),
             destroy: "planmark:destroy".into(),
+            applied: "planmark:applied".into(),
+            apply_failed: "planmark:apply-failed".into(),
         }
     }
 
@@ -177,6 +202,13 @@ mod tests {
             super::change(&right, &names(), Verdict::Destroy),
             LabelChange::default()
         );
+        // An apply's label replaces the plan's, and the other way round.
+        let change = super::change(&right, &names(), Verdict::ApplyFailed);
+        assert_eq!(change.add.as_deref(), Some("planmark:apply-failed"));
+        assert_eq!(change.remove, ["planmark:destroy"]);
+        let applied = vec!["planmark:applied".to_string()];
+        let change = super::change(&applied, &names(), Verdict::Changes);
+        assert_eq!(change.remove, ["planmark:applied"]);
     }
 
     #[test]

@@ -87,6 +87,7 @@ fn golden_log_and_policy_comments() {
                     rego: &[],
                     rego_warn_only: false,
                     unreadable: &[],
+                    applied: None,
                 },
                 65_536,
             ),
@@ -102,6 +103,7 @@ fn golden_log_and_policy_comments() {
                     rego: &[],
                     rego_warn_only: false,
                     unreadable: &[],
+                    applied: None,
                 },
                 65_536,
             ),
@@ -117,6 +119,7 @@ fn golden_log_and_policy_comments() {
                     rego: &[],
                     rego_warn_only: false,
                     unreadable: &[],
+                    applied: None,
                 },
                 65_536,
             ),
@@ -132,6 +135,7 @@ fn golden_log_and_policy_comments() {
                     rego: &[],
                     rego_warn_only: false,
                     unreadable: &[],
+                    applied: None,
                 },
                 65_536,
             ),
@@ -236,6 +240,7 @@ fn hostile_log_text_stays_inert() {
             rego: &[],
             rego_warn_only: false,
             unreadable: &[],
+            applied: None,
         };
         let comment = render(&[], &extras, 65_536);
         assert_wellformed(label, &comment, 65_536);
@@ -275,6 +280,7 @@ fn many_diagnostics_fit_the_limit_with_a_count() {
                 rego: &[],
                 rego_warn_only: false,
                 unreadable: &[],
+                applied: None,
             },
             max,
         );
@@ -499,6 +505,7 @@ fn blocky_comment(text: &str) -> String {
         rego: &[],
         rego_warn_only: false,
         unreadable: &[],
+        applied: None,
     };
     let comment = render(&[("plan", &diff)], &extras, 65_536);
     assert_wellformed(text, &comment, 65_536);

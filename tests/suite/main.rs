@@ -10,6 +10,7 @@ mod support;
 
 mod action;
 mod actions;
+mod applied;
 mod architecture;
 mod broken_input;
 mod budget_fill;

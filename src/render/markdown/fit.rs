@@ -190,6 +190,16 @@ fn minimal(floor: Comment, max_chars: usize) -> Comment {
         phrases::thousands(max_chars)
     );
     let limit = effective_limit(max_chars) - context.marker.len() - 200;
+    // An apply's outcome is the one thing its comment must say.
+    if let Some(applied) = &context.applied {
+        markdown.push_str(&format!(
+            "\n- {} {} apply: {} ({})",
+            phrases::icon(&applied.outcome),
+            context.tool.name(),
+            applied.outcome,
+            applied.changed.text
+        ));
+    }
     for plan in &context.plans {
         let line = format!(
             "\n- {} {}: {}",

@@ -16,3 +16,14 @@ pub fn diagnostics_room(max_chars: usize, tight: bool) -> usize {
         max_chars / 3
     }
 }
+
+/// Characters the apply's resource table and outputs may take (`--applied`): a quarter of
+/// the limit, a twentieth in the counts-only form (the diagnostics have their own share).
+/// What does not fit is counted, failed resources listed first (see `applied.rs`).
+pub fn applied_room(max_chars: usize, tight: bool) -> usize {
+    if tight {
+        max_chars / 20
+    } else {
+        max_chars / 4
+    }
+}

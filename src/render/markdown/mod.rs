@@ -10,6 +10,7 @@
 //! (see [`budget`]) and says so; text is never cut. No I/O: the caller supplies the time,
 //! commit and run link in [`Meta`].
 
+pub mod applied;
 pub mod budget;
 pub mod catalog;
 pub mod context;

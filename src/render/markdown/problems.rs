@@ -13,6 +13,7 @@ use serde::Serialize;
 use super::escape;
 use super::length::{diagnostics_room, measure};
 use super::phrases::{count_noun, icon, shorten};
+use crate::input::log::apply::ApplyLog;
 use crate::input::log::{Diagnostic, LogFormat, PlanLog, Severity};
 use crate::policy::rego::PolicyReport;
 use crate::policy::Violation;
@@ -40,6 +41,9 @@ pub struct Extras<'a> {
     pub rego_warn_only: bool,
     /// Plans among several that could not be read: (name, one-line reason).
     pub unreadable: &'a [(String, String)],
+    /// `--applied`: what `terraform apply` printed; the plans, if any, are the reviewed
+    /// ones, and `log` is this log's diagnostics.
+    pub applied: Option<&'a ApplyLog>,
 }
 
 /// A plan among several that could not be read; the others are shown.

@@ -13,6 +13,7 @@ use crate::diff::PlanHead;
 use crate::input::plan::{ChangeList, Tool};
 use crate::render::error::Result;
 
+use super::applied::{applied, AppliedContext};
 use super::catalog::{entry_text, Catalog, Detail, Item};
 use super::diff_lines::diff_body;
 use super::escape;
@@ -97,6 +98,9 @@ pub struct Context {
     /// How many plans' sections are left out to fit the size limit (their `collapsed` is
     /// true; the overview table has a row for each).
     pub collapsed_plans: usize,
+    /// `--applied`: the outcome of `terraform apply`, shown first; `plans` are then the
+    /// reviewed plans (possibly none) and `diagnostics` the apply's. `null` otherwise.
+    pub applied: Option<AppliedContext>,
 }
 
 /// How many plans have each status.
@@ -341,6 +345,9 @@ pub fn build(
         policy: problems::policy(extra.violations, tight),
         rego_failed: extra.rego.iter().map(|r| r.failures.len()).sum(),
         collapsed_plans: collapsed.iter().filter(|c| **c).count(),
+        applied: extra
+            .applied
+            .map(|log| applied(log, !named.is_empty(), &meta.time, max_chars, tight)),
     })
 }
 

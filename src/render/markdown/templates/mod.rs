@@ -29,8 +29,9 @@ pub const MAIN: &str = "comment";
 /// call with the partial's own condition), so copying them in would only make the
 /// templates longer to compile for every comment, while calling them costs a copy of the
 /// context only for the comments that have them.
-const NOT_INLINED: [&str; 12] = [
+const NOT_INLINED: [&str; 13] = [
     "plan",
+    "applied",
     "overview",
     "plan_failed",
     "diagnostics",
@@ -91,6 +92,7 @@ pub const BUILT_IN: &[(&str, &str)] = &[
         "diagnostics",
         include_str!("../../../../templates/diagnostics.hbs"),
     ),
+    ("applied", include_str!("../../../../templates/applied.hbs")),
 ];
 
 /// A template source and where it came from (for error messages).

@@ -1,5 +1,6 @@
 //! Input stage: Terraform's own output of `terraform plan` →
-//! typed [`Diagnostic`]s, for `--failed LOG` and `--log FILE`.
+//! typed [`Diagnostic`]s, for `--failed LOG` and `--log FILE`; the output of `terraform
+//! apply` is read on top of this by [`apply`] (`--applied LOG`).
 //!
 //! Contract: bytes in, a [`PlanLog`] out, no I/O. Two formats are read: the machine-readable
 //! stream of `terraform plan -json` (one JSON object per line; lines that are not JSON, such
@@ -7,6 +8,8 @@
 //! prints (ANSI colours and the `╷ │ ╵` boxes removed; each `Error:`/`Warning:` block kept as
 //! printed, or the log's last lines when there is none). Nothing is escaped or shortened
 //! here: every string is hostile and the renderers escape and bound it.
+
+pub mod apply;
 
 use serde::Deserialize;
 use serde_json::Value as Json;
@@ -125,15 +128,20 @@ impl PlanLog {
 
 /// Reads a log in either format.
 pub fn parse_log(bytes: &[u8]) -> Result<PlanLog, LogError> {
-    if bytes.contains(&0) {
-        return Err(LogError::Binary);
-    }
-    let text = std::str::from_utf8(bytes).map_err(|_| LogError::NotText)?;
-    let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
+    let text = log_text(bytes)?;
     match parse_json_stream(text)? {
         Some(log) => Ok(log),
         None => Ok(parse_text(text)),
     }
+}
+
+/// A log's text: not binary, UTF-8, without a byte-order mark.
+fn log_text(bytes: &[u8]) -> Result<&str, LogError> {
+    if bytes.contains(&0) {
+        return Err(LogError::Binary);
+    }
+    let text = std::str::from_utf8(bytes).map_err(|_| LogError::NotText)?;
+    Ok(text.strip_prefix('\u{FEFF}').unwrap_or(text))
 }
 
 /// The `diagnostic` object of a JSON message, as Terraform's `views/json` writes it.
@@ -170,6 +178,16 @@ struct JsonSnippet {
 
 /// The stream's diagnostics, or `None` when no line is a JSON message (plain text).
 fn parse_json_stream(text: &str) -> Result<Option<PlanLog>, LogError> {
+    read_json_stream(text, |_, _, _| {})
+}
+
+/// Reads a JSON stream: keeps its diagnostics and version, and hands every other message
+/// to `other` (its 1-based line, its `type`, the message); `None` when no line is a JSON
+/// message (plain text).
+pub(super) fn read_json_stream(
+    text: &str,
+    mut other: impl FnMut(usize, &str, &Json),
+) -> Result<Option<PlanLog>, LogError> {
     let mut log = PlanLog {
         format: LogFormat::Json,
         diagnostics: Vec::new(),
@@ -203,7 +221,7 @@ fn parse_json_stream(text: &str) -> Result<Option<PlanLog>, LogError> {
                     .map(str::to_string);
             }
             Some("diagnostic") => log.diagnostics.push(diagnostic(&message, i + 1)?),
-            _ => {}
+            kind => other(i + 1, kind.unwrap_or(""), &message),
         }
     }
     Ok((messages > 0).then_some(log))
@@ -321,10 +339,19 @@ fn text_diagnostic(lines: &[String]) -> Option<Diagnostic> {
 /// Plain `terraform plan` output: boxed blocks (`╷`, `│ `, `╵`, Terraform 0.15 and later
 /// with colours, every version since 1.1), else unboxed `Error:`/`Warning:` paragraphs.
 fn parse_text(text: &str) -> PlanLog {
-    let lines: Vec<String> = strip_ansi(text)
+    parse_text_lines(&text_lines(text))
+}
+
+/// A plain-text log's lines, colours removed and trailing blanks trimmed.
+pub(super) fn text_lines(text: &str) -> Vec<String> {
+    strip_ansi(text)
         .lines()
         .map(|l| l.trim_end().to_string())
-        .collect();
+        .collect()
+}
+
+/// [`parse_text`] of the lines of [`text_lines`].
+pub(super) fn parse_text_lines(lines: &[String]) -> PlanLog {
     let mut diagnostics = Vec::new();
     let mut i = 0;
     while i < lines.len() {
