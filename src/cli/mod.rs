@@ -260,6 +260,10 @@ pub struct CommonArgs {
     /// thing left out past `--max-chars`.
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = MapArg::Auto)]
     pub map: MapArg,
+    /// Show every resource change on its own: do not group look-alike changes (the same
+    /// diff but for the instance key, or for a few values in a table) under one diff.
+    #[arg(long)]
+    pub no_group: bool,
     /// A template file replacing the main template (`NAME.hbs` of `planmark templates
     /// export`: the one that includes the others).
     #[arg(long, value_name = "FILE")]

@@ -22,7 +22,7 @@ pub(super) fn fit(
     max_chars: usize,
 ) -> Result<Comment> {
     let limit = effective_limit(max_chars);
-    let mut sizes = Sizes::new(plans, catalog);
+    let mut sizes = Sizes::new(plans, catalog, !meta.no_group);
     let drawn = |plan: budget::Plan, maps: &[Option<context::ChangeMap>]| -> Result<Comment> {
         let context = context::build(
             plans,
