@@ -506,6 +506,15 @@ pub fn nothing_shown(
     }
 }
 
+/// `truncation`'s notice, saying the change map was left out too.
+pub fn map_left_out(truncation: &mut Truncation) {
+    let what = "The change map is left out. ";
+    match truncation.notice.find("For everything") {
+        Some(at) => truncation.notice.insert_str(at, what),
+        None => truncation.notice.push_str(what.trim_end()),
+    }
+}
+
 fn notice(stage: &str, what: String, max_chars: usize, plans: &Plans<'_>) -> Truncation {
     let (these, them, json) = if plans.named().len() > 1 {
         ("These plans are", "the plans", "the plan JSON files")
