@@ -258,7 +258,7 @@ pub struct CommonArgs {
     /// resource types, by action) in the Markdown: `auto` when a plan changes more than
     /// one module, `always` whenever it changes a resource, or `never`. It is left out
     /// before any diff is shortened; past `--max-chars` it is kept when it fits beside
-    /// what the comment shows, else the size notice says so.
+    /// the rest, else the size notice says so.
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = MapArg::Auto)]
     pub map: MapArg,
     /// Show every resource change on its own: do not group look-alike changes (the same

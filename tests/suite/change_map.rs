@@ -321,7 +321,10 @@ fn a_plan_over_the_limit_keeps_its_map_beside_the_names_or_says_it_is_left_out()
         match &comment.context.plans[0].map {
             Some(map) => {
                 kept += 1;
-                assert_eq!(mermaid_blocks(&comment.markdown), std::slice::from_ref(&map.mermaid));
+                assert_eq!(
+                    mermaid_blocks(&comment.markdown),
+                    std::slice::from_ref(&map.mermaid)
+                );
                 assert!(!notice.contains("map"), "{label}: {notice}");
             }
             None => {

@@ -22,6 +22,12 @@ use super::phrases::Kind;
 /// table); more, and a table stops being easier to read than the diffs.
 pub const MAX_COLUMNS: usize = 3;
 
+/// The most changes that join groups in one comment. Each is diffed to be compared, and a
+/// member costs the comment only its address, so without a bound a plan of thousands of
+/// identical changes would be diffed as far as its addresses fill the limit; past it,
+/// changes are shown on their own (the size budget then stops as it does without groups).
+pub const MAX_JOINED: usize = 512;
+
 /// An entry in no group (not measured, or not a resource change).
 const NONE: u32 = u32::MAX;
 
@@ -32,6 +38,8 @@ pub struct Grouping {
     groups: Vec<Group>,
     /// Groups by the hash of their key (plan, kind, module path, diff skeleton).
     index: HashMap<u64, Vec<u32>>,
+    /// How many entries joined a group (at most [`MAX_JOINED`]).
+    joined: usize,
 }
 
 struct Group {
@@ -64,6 +72,7 @@ impl Grouping {
             of: vec![NONE; n],
             groups: Vec::new(),
             index: HashMap::new(),
+            joined: 0,
         }
     }
 
@@ -81,9 +90,10 @@ impl Grouping {
     }
 
     /// Places entry `i` (measured for the first time): in the group it looks like, or
-    /// leading a new one; nowhere when its text does not name its address first.
+    /// leading a new one; nowhere when its text does not name its address first, or once
+    /// [`MAX_JOINED`] entries have joined groups.
     pub fn add(&mut self, i: usize, entry: &Candidate<'_>) {
-        if self.of[i] != NONE {
+        if self.of[i] != NONE || self.joined >= MAX_JOINED {
             return;
         }
         let Some(text) = normalized(entry.text, entry.address) else {
@@ -105,6 +115,7 @@ impl Grouping {
             if let Some(columns) = joined_columns(&group.text, &text, &group.columns, near) {
                 group.columns = columns;
                 group.members += 1;
+                self.joined += 1;
                 self.of[i] = *g;
                 return;
             }
