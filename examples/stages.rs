@@ -72,6 +72,7 @@ fn run() -> Result<(), String> {
         marker: String::new(),
         tool: None,
         map: Default::default(),
+        no_group: false,
     };
     let mut best = [Duration::MAX; 6];
     let mut sizes = (0, 0, 0);

@@ -266,10 +266,15 @@ pub struct CommonArgs {
     pub max_chars: usize,
     /// Draw a map of where each plan changes things (a Mermaid flowchart of modules and
     /// resource types, by action) in the Markdown: `auto` when a plan changes more than
-    /// one module, `always` whenever it changes a resource, or `never`. It is the first
-    /// thing left out past `--max-chars`.
+    /// one module, `always` whenever it changes a resource, or `never`. It is left out
+    /// before any diff is shortened; past `--max-chars` it is kept when it fits beside
+    /// the rest, else the size notice says so.
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = MapArg::Auto)]
     pub map: MapArg,
+    /// Show every resource change on its own: do not group look-alike changes (the same
+    /// diff but for the instance key, or for a few values in a table) under one diff.
+    #[arg(long)]
+    pub no_group: bool,
     /// A template file replacing the main template (`NAME.hbs` of `planmark templates
     /// export`: the one that includes the others).
     #[arg(long, value_name = "FILE")]

@@ -203,6 +203,7 @@ impl CommonArgs {
             title: self.title.clone(),
             max_chars: self.max_chars,
             map: self.map.mode(),
+            no_group: self.no_group,
             template: self.template.clone(),
             template_dir: self.templates.clone(),
             run,

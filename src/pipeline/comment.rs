@@ -264,6 +264,7 @@ fn meta(options: &Options, loaded: &[Loaded<'_>], log: Option<&LoadedLog>) -> Me
         marker,
         tool: options.tool,
         map: options.map,
+        no_group: options.no_group,
     }
 }
 

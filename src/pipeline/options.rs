@@ -41,6 +41,8 @@ pub struct Options {
     pub max_chars: usize,
     /// When the comment draws a plan's change map.
     pub map: MapMode,
+    /// `--no-group`: look-alike changes are shown one by one, not grouped.
+    pub no_group: bool,
     /// A template file replacing the main template.
     pub template: Option<PathBuf>,
     /// A directory of `NAME.hbs` files overriding the built-in templates.

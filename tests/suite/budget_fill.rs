@@ -12,18 +12,18 @@ use crate::support::fixtures_dir;
 use crate::support::golden;
 
 #[path = "../../benches/support/generator.rs"]
-mod generator;
+pub(crate) mod generator;
 
 use generator::{Kind, Options};
 
-const LIMITS: [usize; 3] = [5_000, 20_000, GITHUB_MAX_CHARS];
+pub(crate) const LIMITS: [usize; 3] = [5_000, 20_000, GITHUB_MAX_CHARS];
 
-fn diffed(name: &str, json: &[u8]) -> PlanDiff {
+pub(crate) fn diffed(name: &str, json: &[u8]) -> PlanDiff {
     let plan = planmark::input::plan::parse_plan(name, json).unwrap();
     planmark::differ::diff_plan(name, &plan, None, None).unwrap()
 }
 
-fn generated(kind: Kind, resources: usize, seed: u64) -> PlanDiff {
+pub(crate) fn generated(kind: Kind, resources: usize, seed: u64) -> PlanDiff {
     let options = Options {
         seed,
         ..Options::new(kind, resources)
@@ -34,24 +34,38 @@ fn generated(kind: Kind, resources: usize, seed: u64) -> PlanDiff {
 /// Renders `plans` at each limit; each comment must be sound, use at least 90 % of the
 /// limit when it had to leave something out, and at GitHub's limit equal the case's golden.
 fn check_fill(case: &str, plans: &[(&str, &PlanDiff)]) -> Vec<Comment> {
+    check_limits(&["fill", case], plans, true)
+}
+
+/// [`check_fill`] for the golden `tests/fixtures/<folder>/<case>/expected.md`; a comment
+/// that shows everything is accepted unless `over` says each must be over the limit.
+pub(crate) fn check_limits(
+    place: &[&str; 2],
+    plans: &[(&str, &PlanDiff)],
+    over: bool,
+) -> Vec<Comment> {
     let diffs: Vec<&PlanDiff> = plans.iter().map(|(_, d)| *d).collect();
     let mut comments = Vec::new();
     for max_chars in LIMITS {
         let comment = render(plans, max_chars);
-        let label = format!("{case}@{max_chars}");
+        let label = format!("{}@{max_chars}", place[1]);
         assert_sound(&label, &diffs, &comment, max_chars);
         let size = comment.markdown.encode_utf16().count();
+        let truncated = comment.context.truncated;
         assert!(
-            comment.context.truncated,
+            truncated || !over,
             "{label}: expected a plan over the limit"
         );
         assert!(
-            size * 10 >= max_chars * 9,
+            !truncated || size * 10 >= max_chars * 9,
             "{label}: {size} characters is under 90 % of the limit"
         );
         comments.push(comment);
     }
-    let golden = fixtures_dir().join("fill").join(case).join("expected.md");
+    let golden = fixtures_dir()
+        .join(place[0])
+        .join(place[1])
+        .join("expected.md");
     golden::check(&golden, &comments[2].markdown).unwrap_or_else(|e| panic!("{e}"));
     comments
 }

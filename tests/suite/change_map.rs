@@ -308,3 +308,34 @@ fn the_map_flag_reaches_the_comment() {
     let out = support::bin::run(&["render", "--map", "sometimes", plan], None);
     assert_eq!(out.code(), 2);
 }
+
+#[test]
+fn a_plan_over_the_limit_keeps_its_map_beside_the_names_or_says_it_is_left_out() {
+    let diff = parse(&wide_plan(12, 4, 30));
+    let mut kept = 0;
+    for max_chars in [GITHUB_MAX_CHARS, 20_000, 5_000, 2_000] {
+        let label = format!("wide plan at {max_chars}");
+        let comment = render_map(&[("plan", &diff)], max_chars, MapMode::Auto);
+        assert_sound(&label, &[&diff], &comment, max_chars);
+        let notice = &comment.context.truncation.as_ref().expect(&label).notice;
+        match &comment.context.plans[0].map {
+            Some(map) => {
+                kept += 1;
+                assert_eq!(
+                    mermaid_blocks(&comment.markdown),
+                    std::slice::from_ref(&map.mermaid)
+                );
+                assert!(!notice.contains("map"), "{label}: {notice}");
+            }
+            None => {
+                assert!(mermaid_blocks(&comment.markdown).is_empty(), "{label}");
+                assert!(
+                    notice.contains("The change map is left out."),
+                    "{label}: {notice}"
+                );
+            }
+        }
+    }
+    // The map fits beside the names at the larger limits, not at the smallest.
+    assert!((1..4).contains(&kept), "{kept} comments kept the map");
+}

@@ -24,6 +24,7 @@ mod equivalence;
 mod fake_github_selftest;
 mod forged_markers;
 mod fuzz_corpus;
+mod grouping;
 mod hostile_sweep;
 mod log_comments;
 mod markdown;

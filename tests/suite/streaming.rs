@@ -16,7 +16,7 @@ use planmark::diff::{
 use planmark::differ::{diff_plan, Differ};
 use planmark::input::plan::parse_plan;
 use planmark::input::schema::ProviderSchemas;
-use planmark::render::markdown::{render_comment, NamedPlan, TemplateSet, GITHUB_MAX_CHARS};
+use planmark::render::markdown::{render_comment, Meta, NamedPlan, TemplateSet, GITHUB_MAX_CHARS};
 use planmark::render::text::{render_plan, write_plan};
 use support::*;
 
@@ -185,6 +185,16 @@ fn lazy_comment(
     schemas: Option<&ProviderSchemas>,
     max_chars: usize,
 ) -> planmark::render::error::Result<(String, usize)> {
+    lazy_comment_grouped(plan_json, schemas, max_chars, true)
+}
+
+/// [`lazy_comment`], look-alike changes grouped or (`--no-group`) not.
+fn lazy_comment_grouped(
+    plan_json: &[u8],
+    schemas: Option<&ProviderSchemas>,
+    max_chars: usize,
+    grouped: bool,
+) -> planmark::render::error::Result<(String, usize)> {
     let plan = parse_plan("plan.json", plan_json)?;
     let differ = Differ::new("plan.json", &plan, schemas);
     let head = differ.head(None)?;
@@ -205,7 +215,10 @@ fn lazy_comment(
             drift: &counting_drift,
         },
     }];
-    let meta = support::comment::meta("plan");
+    let meta = Meta {
+        no_group: !grouped,
+        ..support::comment::meta("plan")
+    };
     let comment = render_comment(&plans, &meta, &TemplateSet::default(), max_chars)?;
     Ok((
         comment.markdown,
@@ -214,13 +227,20 @@ fn lazy_comment(
 }
 
 fn whole_comment(diff: &PlanDiff, max_chars: usize) -> String {
+    whole_comment_grouped(diff, max_chars, true)
+}
+
+fn whole_comment_grouped(diff: &PlanDiff, max_chars: usize, grouped: bool) -> String {
     let lists = DiffedPlan::new(diff);
     let plans = [NamedPlan {
         name: "plan",
         head: lists.head,
         changes: lists.changes(),
     }];
-    let meta = support::comment::meta("plan");
+    let meta = Meta {
+        no_group: !grouped,
+        ..support::comment::meta("plan")
+    };
     render_comment(&plans, &meta, &TemplateSet::default(), max_chars)
         .expect("renders")
         .markdown
@@ -261,8 +281,12 @@ fn a_huge_plan_comment_diffs_only_what_it_measures_or_shows() {
         let diff = whole(plan.as_bytes(), None).expect("diffs");
         assert_eq!(lazy, whole_comment(&diff, GITHUB_MAX_CHARS));
         // The same bound whatever the plan's size: what fits in the limit, the greedy
-        // fill's misfits and the banner.
-        assert!(asked < 600, "{n} replacements: {asked} diffs asked");
+        // fill's misfits, the banner, and the look-alikes compared to join a group (each
+        // diffed; at most `MAX_JOINED`).
+        assert!(
+            asked < 600 + planmark::render::markdown::group::MAX_JOINED,
+            "{n} replacements: {asked} diffs asked"
+        );
     }
 }
 
@@ -465,8 +489,11 @@ fn listed_changes_read_without_their_diffs_are_listed_as_the_whole_plan_lists_th
     for plan in [mixed, deletes, imports] {
         let diff = whole(plan.as_bytes(), None).expect("diffs");
         for max_chars in [GITHUB_MAX_CHARS, 8_000] {
-            let (lazy, _) = lazy_comment(plan.as_bytes(), None, max_chars).expect("renders");
-            assert_eq!(lazy, whole_comment(&diff, max_chars), "within {max_chars}");
+            // Not grouped: look-alike changes would fit the limit, and listing is the point.
+            let (lazy, _) =
+                lazy_comment_grouped(plan.as_bytes(), None, max_chars, false).expect("renders");
+            let whole = whole_comment_grouped(&diff, max_chars, false);
+            assert_eq!(lazy, whole, "within {max_chars}");
             // (Within 8,000 characters diffs in risk order may take all the room.)
             assert!(
                 max_chars < GITHUB_MAX_CHARS || lazy.contains("listed by address only"),
@@ -475,7 +502,7 @@ fn listed_changes_read_without_their_diffs_are_listed_as_the_whole_plan_lists_th
             // Read whole (the escaped addresses' changes kept as read) or element by
             // element (every change read again from where it starts): the same comment.
             let big = padded(plan.as_bytes());
-            let (big, _) = lazy_comment(&big, None, max_chars).expect("renders");
+            let (big, _) = lazy_comment_grouped(&big, None, max_chars, false).expect("renders");
             assert_eq!(big, lazy, "within {max_chars}, read element by element");
             said.push_str(&lazy);
         }

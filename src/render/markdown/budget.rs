@@ -10,6 +10,7 @@
 
 use super::catalog::{entry_label, entry_text, Catalog, Detail, Item};
 use super::context::Truncation;
+use super::group::{Candidate, Grouping};
 pub use super::length::{diagnostics_room, measure};
 use super::phrases::Kind;
 use super::phrases::{count_noun, thousands};
@@ -51,6 +52,9 @@ pub struct Sizes<'a> {
     compact: Vec<u32>,
     /// Per entry, the length of its address (read by every fill, several times).
     labels: std::cell::OnceCell<Vec<u32>>,
+    /// Look-alike changes found among the entries measured so far; `None` with grouping
+    /// off (`--no-group`).
+    grouping: Option<Grouping>,
 }
 
 /// An entry not measured yet; lengths are stored saturated below it (one that long is far
@@ -58,8 +62,8 @@ pub struct Sizes<'a> {
 const UNMEASURED: u32 = u32::MAX;
 
 impl<'a> Sizes<'a> {
-    /// Sizes of `catalog`'s entries.
-    pub fn new(plans: &'a Plans<'a>, catalog: &'a Catalog) -> Self {
+    /// Sizes of `catalog`'s entries, grouping look-alike changes when `group`.
+    pub fn new(plans: &'a Plans<'a>, catalog: &'a Catalog, group: bool) -> Self {
         let n = catalog.entries.len();
         Sizes {
             plans,
@@ -67,7 +71,24 @@ impl<'a> Sizes<'a> {
             full: vec![UNMEASURED; n],
             compact: vec![UNMEASURED; n],
             labels: std::cell::OnceCell::new(),
+            grouping: group.then(|| Grouping::new(n)),
         }
+    }
+
+    /// The entry whose group entry `i` joined (measuring it first), or `None` when it
+    /// joined none or leads its own.
+    pub fn leader_of(&mut self, i: usize) -> Result<Option<usize>> {
+        if self.grouping.is_none() {
+            return Ok(None);
+        }
+        self.compact(i)?;
+        Ok(self.grouping.as_ref().and_then(|g| g.leader_of(i)))
+    }
+
+    /// Estimated cost of entry `i` named in its group's list of addresses (or a row of
+    /// its table of values).
+    pub fn grouped(&self, i: usize) -> usize {
+        self.label(i) + GROUPED_LINE
     }
 
     /// Diff text length of entry `i` in full.
@@ -86,8 +107,20 @@ impl<'a> Sizes<'a> {
         if known[i] != UNMEASURED {
             return Ok(known[i] as usize);
         }
-        let text = entry_text(self.plans, &self.catalog.entries[i], compact)?;
+        let entry = &self.catalog.entries[i];
+        let text = entry_text(self.plans, entry, compact)?;
         let n = measure(&text.text);
+        // Groups are found from the diffs as the comment shows them in a group.
+        if let (true, Some(grouping), Item::Resource(_)) = (compact, &mut self.grouping, entry.item)
+        {
+            let candidate = Candidate {
+                plan: entry.plan,
+                kind: entry.kind,
+                address: entry_label(self.plans, entry),
+                text: &text.text,
+            };
+            grouping.add(i, &candidate);
+        }
         let known = if compact {
             &mut self.compact
         } else {
@@ -136,6 +169,9 @@ impl<'a> Sizes<'a> {
 
 /// A listed line's characters besides the address: bullet, icon, kind, code span, newline.
 const LISTED_LINE: usize = 16;
+/// A grouped address's characters besides the address: a list item or a table row with
+/// a few short values.
+const GROUPED_LINE: usize = 24;
 /// A likely reason's characters (` — `replace_triggered_by` changed`).
 const LIKELY_REASON: usize = 40;
 
@@ -160,11 +196,25 @@ pub fn uniform(
     max_chars: usize,
 ) -> Result<Option<Plan>> {
     let detail = UNIFORM[stage];
+    let n = sizes.catalog.entries.len();
+    let mut details = vec![detail; n];
     let mut bound = 0usize;
-    for i in 0..sizes.catalog.entries.len() {
-        bound += match detail {
+    for i in 0..n {
+        let own = match detail {
             Detail::Full => sizes.full(i)?,
             _ => sizes.compact(i)?,
+        };
+        bound += match sizes.leader_of(i)? {
+            Some(leader) => {
+                // A group's diff hides unchanged context (its members' ids differ).
+                if details[leader] == Detail::Full {
+                    details[leader] = Detail::Compact;
+                    bound = (bound + sizes.compact(leader)?).saturating_sub(sizes.full(leader)?);
+                }
+                details[i] = Detail::Grouped(leader);
+                sizes.grouped(i)
+            }
+            None => own,
         };
         if bound > budget {
             return Ok(None);
@@ -179,7 +229,7 @@ pub fn uniform(
         )
     });
     Ok(Some(Plan {
-        details: vec![detail; sizes.catalog.entries.len()],
+        details,
         truncation,
         estimated: 0,
         tight: false,
@@ -223,7 +273,7 @@ pub fn partial(
     // fit, or after a long run of misfits (a plan of ten thousand replacements would
     // otherwise render every one to place none).
     let mut misfits = 0;
-    for (i, detail) in details.iter_mut().enumerate() {
+    for i in 0..n {
         if !names_first && !catalog.dangerous(i) {
             // Dangerous entries come first in the catalog: none is left.
             break;
@@ -236,10 +286,18 @@ pub fn partial(
         }
         // An entry already named gives back its address line when it gets a diff.
         let refund = if names_first { sizes.listed(i) } else { 0 };
+        // A look-alike of a diff shown is named in its group instead.
+        if let Some(leader) = sizes.leader_of(i)? {
+            if matches!(details[leader], Detail::Compact) {
+                left = (left + refund).saturating_sub(sizes.grouped(i));
+                details[i] = Detail::Grouped(leader);
+                continue;
+            }
+        }
         let cost = detailed_cost(sizes.compact(i)?, sizes.label(i)).saturating_sub(refund);
         if cost <= left {
             left -= cost;
-            *detail = Detail::Compact;
+            details[i] = Detail::Compact;
             misfits = 0;
         } else {
             misfits += 1;
@@ -274,11 +332,22 @@ pub fn restore_context(plan: &Plan, sizes: &mut Sizes<'_>, room: usize) -> Resul
     let mut details = plan.details.clone();
     let mut left = room;
     let (mut restored, mut diffs) = (0, 0);
+    // A group's diff keeps unchanged context hidden: its members' differ.
+    let leaders: std::collections::HashSet<usize> = details
+        .iter()
+        .filter_map(|d| match d {
+            Detail::Grouped(leader) => Some(*leader),
+            _ => None,
+        })
+        .collect();
     for (i, detail) in details.iter_mut().enumerate() {
         if *detail != Detail::Compact {
             continue;
         }
         diffs += 1;
+        if leaders.contains(&i) {
+            continue;
+        }
         let extra = sizes.full(i)?.saturating_sub(sizes.compact(i)?);
         if extra <= left {
             left -= extra;
@@ -326,7 +395,7 @@ fn shown_per_plan(
     for (entry, detail) in catalog.entries.iter().zip(details) {
         let t = &mut tally[entry.plan];
         match detail {
-            Detail::Full | Detail::Compact => t.0 += 1,
+            Detail::Full | Detail::Compact | Detail::Grouped(_) => t.0 += 1,
             Detail::Listed => t.1 += 1,
             Detail::Omitted => t.2 += 1,
         }
@@ -434,6 +503,15 @@ pub fn nothing_shown(
         estimated: 0,
         tight,
         collapsed,
+    }
+}
+
+/// `truncation`'s notice, saying the change map was left out too.
+pub fn map_left_out(truncation: &mut Truncation) {
+    let what = "The change map is left out. ";
+    match truncation.notice.find("For everything") {
+        Some(at) => truncation.notice.insert_str(at, what),
+        None => truncation.notice.push_str(what.trim_end()),
     }
 }
 

@@ -20,6 +20,9 @@ pub enum Detail {
     Full,
     /// Its diff without unchanged context.
     Compact,
+    /// Its address in the group of look-alike changes led by this entry, whose diff is
+    /// shown (resource changes only; see [`super::group`]).
+    Grouped(usize),
     /// Its address (or name) in a list.
     Listed,
     /// Only counted.

@@ -22,7 +22,7 @@ pub(super) fn fit(
     max_chars: usize,
 ) -> Result<Comment> {
     let limit = effective_limit(max_chars);
-    let mut sizes = Sizes::new(plans, catalog);
+    let mut sizes = Sizes::new(plans, catalog, !meta.no_group);
     let drawn = |plan: budget::Plan, maps: &[Option<context::ChangeMap>]| -> Result<Comment> {
         let context = context::build(
             plans,
@@ -40,22 +40,39 @@ pub(super) fn fit(
         let markdown = crate::marker::end_with_marker(markdown, &context.marker);
         Ok(Comment { markdown, context })
     };
-    let attempt = |plan: budget::Plan| drawn(plan, &[]);
+    // The change maps are optional: drawn when every diff can be shown in full, and left
+    // out before any diff is shortened; past that, kept when they fit beside what the
+    // comment shows (they are small: a node per module and type), else the notice says
+    // they were left out.
+    let maps = match meta.map {
+        context::MapMode::Never => Vec::new(),
+        mode => context::change_maps(plans, mode),
+    };
+    let mapped = maps.iter().any(Option::is_some);
+    let attempt = |mut plan: budget::Plan| {
+        if let (true, Some(truncation)) = (mapped, plan.truncation.as_mut()) {
+            budget::map_left_out(truncation);
+        }
+        drawn(plan, &[])
+    };
+    let with_maps = |plan: budget::Plan| drawn(plan, &maps);
 
-    // The change maps are optional: drawn only when every diff can be shown in full, and
-    // left out before any diff is shortened (a huge plan never groups its changes for one).
-    if let Some(plan) = budget::uniform(0, &mut sizes, limit, max_chars)? {
-        let maps = context::change_maps(plans, meta.map);
-        if maps.iter().any(Option::is_some) {
-            let comment = drawn(plan, &maps)?;
-            if measure(&comment.markdown) <= limit {
-                return Ok(comment);
-            }
+    if let (true, Some(plan)) = (mapped, budget::uniform(0, &mut sizes, limit, max_chars)?) {
+        let comment = with_maps(plan)?;
+        if measure(&comment.markdown) <= limit {
+            return Ok(comment);
         }
     }
     for stage in 0..budget::UNIFORM.len() {
         if let Some(plan) = budget::uniform(stage, &mut sizes, limit, max_chars)? {
             let chosen = plan.clone();
+            if stage > 0 && mapped {
+                let comment = with_maps(plan.clone())?;
+                let size = measure(&comment.markdown);
+                if size <= limit {
+                    return restore_context(comment, &chosen, &mut sizes, limit - size, with_maps);
+                }
+            }
             let comment = attempt(plan)?;
             let size = measure(&comment.markdown);
             if size <= limit {
@@ -71,6 +88,15 @@ pub(super) fn fit(
         let empty = attempt(base_plan.clone())?;
         let base = measure(&empty.markdown);
         if base <= limit {
+            // The maps stay when they take at most a quarter of the room the fill has.
+            if mapped {
+                let drawn = with_maps(base_plan.clone())?;
+                let size = measure(&drawn.markdown);
+                if size <= limit && (size - base.min(size)) * 4 <= limit - base {
+                    let base = (drawn, &base_plan, size);
+                    return greedy(&mut sizes, base, limit, max_chars, &with_maps);
+                }
+            }
             let base = (empty, &base_plan, base);
             return greedy(&mut sizes, base, limit, max_chars, &attempt);
         }

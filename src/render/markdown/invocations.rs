@@ -54,7 +54,7 @@ impl Invocations {
     pub(super) fn place(&mut self, entry: InvocationContext, detail: Detail) {
         match detail {
             Detail::Full | Detail::Compact => self.entries.push(entry),
-            Detail::Listed => self.listed.push(InvocationContext {
+            Detail::Listed | Detail::Grouped(_) => self.listed.push(InvocationContext {
                 diff: None,
                 ..entry
             }),

@@ -17,6 +17,7 @@ pub mod context;
 pub mod diff_lines;
 pub mod escape;
 mod fit;
+pub mod group;
 pub mod invocations;
 pub mod length;
 pub mod mermaid;

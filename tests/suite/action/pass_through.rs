@@ -179,3 +179,48 @@ async fn failed_plans_policy_gates_and_labels_pass_through() {
     );
     assert_eq!(fake.labels("octo", "infra", 7), ["planmark:destroy"]);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn group_false_shows_look_alike_changes_one_by_one() {
+    if let Some(why) = e2e_missing_tool() {
+        return skipped("group_false_shows_look_alike_changes_one_by_one", why);
+    }
+    let Some((os, arch, _)) = host_runner() else {
+        return skipped("group_false", "no release target for this machine");
+    };
+    let fake = fake_github().await;
+    let runner = Runner::new("terraform", os, arch);
+    runner.shim(&["curl", "cargo"]);
+    let dir = infra(&runner);
+    // Three instances, each `tags.Env` from dev to prod.
+    let change = |i: usize| {
+        format!(
+            r#"{{"address":"aws_instance.web[{i}]","mode":"managed","type":"aws_instance","name":"web","index":{i},"provider_name":"registry.terraform.io/hashicorp/aws","change":{{"actions":["update"],"before":{{"id":"i-{i}","tags":{{"Env":"dev"}}}},"after":{{"id":"i-{i}","tags":{{"Env":"prod"}}}},"after_unknown":{{}},"before_sensitive":{{}},"after_sensitive":{{}}}}}}"#
+        )
+    };
+    let changes: Vec<String> = (0..3).map(change).collect();
+    let plan = format!(
+        r#"{{"format_version":"1.2","terraform_version":"1.9.0","resource_changes":[{}]}}"#,
+        changes.join(",")
+    );
+    std::fs::write(dir.join("alike.json"), plan).unwrap();
+    for (run_id, group, grouped) in [(55, None, true), (56, Some("false"), false)] {
+        let key = format!("alike{run_id}");
+        let mut call = base_call()
+            .with("version", "source")
+            .with("working-directory", "infra")
+            .with("plan", "alike.json")
+            .with("key", &key);
+        if let Some(group) = group {
+            call = call.with("group", group);
+        }
+        let run = run_blocking(&runner, &call, GitHubEnv::new(&fake, run_id)).await;
+        assert!(run.ok(), "{}", run.describe());
+        let comments = fake.comments("octo", "infra", 7);
+        let marker = format!("\"key\":\"{key}\"");
+        let found = comments.iter().find(|c| c.body.contains(&marker));
+        let body = &found.unwrap_or_else(|| panic!("{key}: {comments:?}")).body;
+        assert_eq!(body.contains("<b>× 3</b> alike"), grouped, "{body}");
+        assert_eq!(body.matches("```diff").count(), if grouped { 1 } else { 3 });
+    }
+}

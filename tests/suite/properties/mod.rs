@@ -132,6 +132,7 @@ fn meta() -> Meta {
         tool: None,
         // Every plan's change map, so that hostile names reach its labels too.
         map: planmark::render::markdown::MapMode::Always,
+        no_group: false,
     }
 }
 

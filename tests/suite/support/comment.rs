@@ -27,6 +27,7 @@ pub fn meta(key: &str) -> Meta {
         }),
         tool: None,
         map: Default::default(),
+        no_group: false,
     }
 }
 

@@ -37,6 +37,40 @@ pub struct EntryContext {
     /// The name of an anchor before the entry, which a policy finding naming this
     /// resource links to (`#name`); `null` when no finding names it.
     pub anchor: Option<String>,
+    /// The look-alike changes this entry's diff stands for, itself included (resource
+    /// changes shown with a diff only; absent when it stands for itself alone, and always
+    /// with `--no-group`). Its diff then hides unchanged context, and on the lines whose
+    /// values differ per address it shows a placeholder instead of a value.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub group: Option<Group>,
+}
+
+/// Look-alike resource changes shown as one diff: of one kind, in one module and resource
+/// (instance keys set aside), whose diffs are the same but for the address and, in
+/// `columns`, a few values.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Group {
+    /// How many changes the diff stands for (at least 2).
+    pub count: usize,
+    /// Every address, the entry's own first, then in natural order.
+    pub addresses: Vec<String>,
+    /// Near-identical changes: the attribute paths whose values differ between addresses
+    /// (as the diff names them, e.g. `tags."Env"`), at most 3; empty when every diff is
+    /// the same.
+    pub columns: Vec<String>,
+    /// Near-identical changes: per address, in the order of `addresses`, the values on
+    /// the `columns` lines as the diff shows them (`"dev" -> "prod"`); empty when
+    /// `columns` is.
+    pub rows: Vec<GroupRow>,
+}
+
+/// One address's values in a group's table.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct GroupRow {
+    /// The address.
+    pub address: String,
+    /// Its values, one per column.
+    pub values: Vec<String>,
 }
 
 /// A collapsible section of entries (drift, deferred changes).
@@ -71,7 +105,7 @@ pub(super) fn listed<'a>(
 pub(super) fn place(section: &mut Section, entry: EntryContext, detail: Detail) {
     match detail {
         Detail::Full | Detail::Compact => section.entries.push(entry),
-        Detail::Listed => section.listed.push(EntryContext {
+        Detail::Listed | Detail::Grouped(_) => section.listed.push(EntryContext {
             diff: None,
             ..entry
         }),
@@ -133,5 +167,6 @@ pub(super) fn entry_context(r: &ResourceDiff, diff: Option<String>, compact: boo
         diff,
         compact,
         anchor: None,
+        group: None,
     }
 }

@@ -68,18 +68,35 @@ pub(super) fn change_map(plans: &Plans<'_>, p: usize, mode: MapMode) -> Option<C
     if mode == MapMode::Never {
         return None;
     }
-    let mut counted: HashMap<(Vec<&str>, &str, bool), [usize; 9]> = HashMap::new();
+    type Key<'k> = (Vec<&'k str>, &'k str, bool);
+    let mut counted: HashMap<Key<'_>, [usize; 9]> = HashMap::new();
+    // Plans list a module's changes together: a run of one key is counted apart and
+    // added to the table when the key changes, so a huge plan hashes once per run.
+    let mut run: Option<(Key<'_>, [usize; 9])> = None;
     for (i, summary) in plans.summaries(p).iter().enumerate() {
         if !summary.is_shown() {
             continue;
         }
         let module = module_names(plans.address(p, ChangeList::Changes, i));
-        let type_name = plans.type_name(p, ChangeList::Changes, i);
-        let kind = Kind::of_summary(summary);
-        let slot = kind.risk();
-        counted
-            .entry((module, type_name, summary.data_source))
-            .or_insert([0; 9])[slot] += 1;
+        let key = (
+            module,
+            plans.type_name(p, ChangeList::Changes, i),
+            summary.data_source,
+        );
+        let slot = Kind::of_summary(summary).risk();
+        match &mut run {
+            Some((current, counts)) if *current == key => counts[slot] += 1,
+            _ => {
+                let mut counts = [0; 9];
+                counts[slot] = 1;
+                if let Some((done, n)) = run.replace((key, counts)) {
+                    add_counts(counted.entry(done).or_insert([0; 9]), &n);
+                }
+            }
+        }
+    }
+    if let Some((done, n)) = run {
+        add_counts(counted.entry(done).or_insert([0; 9]), &n);
     }
     let mut groups: Vec<Group<'_>> = counted
         .into_iter()
@@ -113,6 +130,12 @@ pub(super) fn change_map(plans: &Plans<'_>, p: usize, mode: MapMode) -> Option<C
         groups: chart.drawn.iter().map(|i| map_group(&groups[*i])).collect(),
         folded: chart.folded,
     })
+}
+
+fn add_counts(total: &mut [usize; 9], more: &[usize; 9]) {
+    for (t, m) in total.iter_mut().zip(more) {
+        *t += m;
+    }
 }
 
 /// Module paths in tree order: call by call, each in natural order.

@@ -25,13 +25,14 @@ use super::source::Plans;
 mod checks;
 mod count;
 mod entry;
+mod grouped;
 mod map;
 mod plan;
 mod rego;
 
 pub use checks::{CheckEntry, Checks};
 pub use count::ActionCount;
-pub use entry::{EntryContext, Section};
+pub use entry::{EntryContext, Group, GroupRow, Section};
 pub use map::{ChangeMap, MapGroup, MapMode};
 pub use plan::{Danger, Outputs, PlanContext};
 pub use rego::{FindingContext, RegoContext};
@@ -165,6 +166,8 @@ pub struct Meta {
     pub tool: Option<Tool>,
     /// `--map`: when plans get a change map.
     pub map: MapMode,
+    /// `--no-group`: every change is shown on its own, look-alikes too.
+    pub no_group: bool,
 }
 
 /// Each plan's change map under `mode` (`None` for a plan without one).
@@ -198,6 +201,7 @@ pub fn build(
     for (plan, map) in contexts.iter_mut().zip(maps) {
         plan.map.clone_from(map);
     }
+    let members = grouped::members(details);
     for (i, entry) in catalog.entries.iter().enumerate() {
         let detail = details.get(i).copied().unwrap_or(Detail::Full);
         let plan = &mut contexts[entry.plan];
@@ -223,9 +227,20 @@ pub fn build(
                             listed(plans, entry.plan, ChangeList::Changes, r, entry.kind)?;
                         plan.listed.push(entry_context(&resource, None, false));
                     }
+                    // Named in its group, with its leader.
+                    Detail::Grouped(_) => {}
                     _ => {
                         let resource = plans.resource(entry.plan, ChangeList::Changes, r)?;
-                        let mut e = entry_context(&resource, diff, compact);
+                        let mut e = match members.get(&i) {
+                            Some(members) => {
+                                let (group, diff) =
+                                    grouped::group(plans, catalog, i, members, diff)?;
+                                let mut e = entry_context(&resource, diff, compact);
+                                e.group = Some(group);
+                                e
+                            }
+                            None => entry_context(&resource, diff, compact),
+                        };
                         e.open = e.dangerous
                             && dangerous_count <= OPEN_DANGEROUS
                             && e.diff

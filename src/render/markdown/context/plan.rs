@@ -57,8 +57,9 @@ pub struct PlanContext {
     /// Destroyed and replaced resources for the warning banner.
     pub danger: Danger,
     /// Where the plan changes things, as a Mermaid flowchart (`--map`); `null` when not
-    /// drawn: `--map never`, one module only under `--map auto`, or left out first to
-    /// fit the size limit.
+    /// drawn: `--map never`, one module only under `--map auto`, or left out to fit the
+    /// size limit (before any diff is shortened; past the limit, when it does not fit
+    /// beside the rest, and the truncation notice then says so).
     pub map: Option<ChangeMap>,
     /// Check results.
     pub checks: Checks,

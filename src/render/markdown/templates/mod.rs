@@ -29,7 +29,7 @@ pub const MAIN: &str = "comment";
 /// call with the partial's own condition), so copying them in would only make the
 /// templates longer to compile for every comment, while calling them costs a copy of the
 /// context only for the comments that have them.
-const NOT_INLINED: [&str; 13] = [
+const NOT_INLINED: [&str; 14] = [
     "plan",
     "applied",
     "overview",
@@ -43,6 +43,7 @@ const NOT_INLINED: [&str; 13] = [
     "invocations",
     "drift",
     "deferred",
+    "group",
 ];
 
 /// The built-in templates: (name, source). The first is the main template.
@@ -71,6 +72,7 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     ("actions", include_str!("../../../../templates/actions.hbs")),
     ("map", include_str!("../../../../templates/map.hbs")),
     ("changes", include_str!("../../../../templates/changes.hbs")),
+    ("group", include_str!("../../../../templates/group.hbs")),
     (
         "invocations",
         include_str!("../../../../templates/invocations.hbs"),
