@@ -2,13 +2,17 @@
 //! metadata and marker, within a size limit, and again within a smaller one when asked.
 //!
 //! Contract: the marker names the plans by their inputs' hashes (computed on other cores
-//! while the comment renders) and the run by [`Options::run`]; every render of one
-//! [`Rendered`] has the same metadata, so only its size differs.
+//! while they are parsed), what reviewers see by the hashes of the changes as rendered
+//! ([`super::digest`], computed on other cores while the comment renders), and the run by
+//! [`Options::run`]; every render of one [`Rendered`] has the same metadata, so only its
+//! size differs.
 
+use super::digest::{self, Reviewed};
 use super::error::{PipelineError, Result};
 use super::load::{load_log, template_set, violations, with_loaded, Loaded, LoadedLog};
 use super::options::Options;
 use super::policy::{self, Verdicts};
+use crate::concurrency;
 use crate::input::hash::plan_sha256;
 use crate::marker::{marker_line, MarkerData};
 use crate::policy::Violation;
@@ -74,9 +78,21 @@ impl<'r> Rendered<'r> {
         extras: &'r Extras<'r>,
         templates: &'r TemplateSet,
     ) -> Result<Rendered<'r>, RenderError> {
-        let meta = meta(options, loaded, log);
-        let comment =
-            render_comment_with(&named(loaded), &meta, extras, templates, options.max_chars)?;
+        // The changes' hashes are made beside the comment, which meanwhile carries a
+        // marker of the same length (so it fits the same), replaced once they are known.
+        let hashed = log.is_none_or(|l| !l.failed);
+        let stand_in = Reviewed::placeholder(digest::count(loaded));
+        let placeholder = meta(options, loaded, log, hashed.then_some(&stand_in));
+        let (reviewed, comment) = concurrency::beside(
+            || hashed.then(|| digest::reviewed(loaded)).transpose(),
+            || {
+                let named = named(loaded);
+                render_comment_with(&named, &placeholder, extras, templates, options.max_chars)
+            },
+        );
+        let (reviewed, mut comment) = (reviewed.map_err(RenderError::from)?, comment?);
+        let meta = meta(options, loaded, log, reviewed.as_ref());
+        swap_marker(&mut comment, &placeholder.marker, &meta.marker);
         Ok(Rendered {
             comment,
             meta,
@@ -156,6 +172,16 @@ pub fn smaller(max_chars: usize) -> Option<usize> {
     (max_chars > MIN_MAX_CHARS).then(|| (max_chars * 3 / 4).max(MIN_MAX_CHARS))
 }
 
+/// `comment` with `real` for the marker `stand_in` of the same length: on its last line
+/// (the only place it is, see [`crate::marker::end_with_marker`]) and in its context.
+fn swap_marker(comment: &mut Comment, stand_in: &str, real: &str) {
+    debug_assert_eq!(stand_in.len(), real.len());
+    if let Some(at) = comment.markdown.rfind(stand_in) {
+        comment.markdown.replace_range(at..at + stand_in.len(), real);
+    }
+    comment.context.marker = real.to_string();
+}
+
 /// The plans as the renderer takes them.
 fn named<'a>(loaded: &'a [Loaded<'_>]) -> Vec<NamedPlan<'a>> {
     loaded
@@ -169,7 +195,7 @@ fn named<'a>(loaded: &'a [Loaded<'_>]) -> Vec<NamedPlan<'a>> {
 }
 
 /// Default key: the names given, else the paths, joined with `+`.
-fn default_key(loaded: &[Loaded<'_>]) -> String {
+pub(super) fn default_key(loaded: &[Loaded<'_>]) -> String {
     loaded
         .iter()
         .map(|l| {
@@ -190,7 +216,12 @@ fn default_key(loaded: &[Loaded<'_>]) -> String {
 }
 
 /// The comment's metadata; its marker identifies the plans by their hashes.
-fn meta(options: &Options, loaded: &[Loaded<'_>], log: Option<&LoadedLog>) -> Meta {
+fn meta(
+    options: &Options,
+    loaded: &[Loaded<'_>],
+    log: Option<&LoadedLog>,
+    reviewed: Option<&Reviewed>,
+) -> Meta {
     let run = options.run.clone();
     // A failed plan's comment has the key its plan's comment would have (`NAME=`, else the
     // path), so that each run updates the other's comment in place.
@@ -211,6 +242,9 @@ fn meta(options: &Options, loaded: &[Loaded<'_>], log: Option<&LoadedLog>) -> Me
             plan_sha256(serde_json::to_string(&lines).unwrap_or_default().as_bytes())
         }
     };
+    let (changes_sha256, changes_count, changes) = reviewed
+        .map(Reviewed::marker_fields)
+        .unwrap_or_default();
     let marker = marker_line(&MarkerData {
         key: key.clone(),
         plan_sha256,
@@ -218,6 +252,9 @@ fn meta(options: &Options, loaded: &[Loaded<'_>], log: Option<&LoadedLog>) -> Me
         run_id: run.run_id,
         run_attempt: run.run_attempt,
         time: run.time.clone(),
+        changes_sha256,
+        changes_count,
+        changes,
     });
     Meta {
         title: options.title.clone(),
