@@ -40,3 +40,4 @@ mod rules;
 mod sensitive;
 mod several_plans;
 mod streaming;
+mod verify;
