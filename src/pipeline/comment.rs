@@ -84,7 +84,7 @@ impl<'r> Rendered<'r> {
         let stand_in = Reviewed::placeholder(digest::count(loaded));
         let placeholder = meta(options, loaded, log, hashed.then_some(&stand_in));
         let (reviewed, comment) = concurrency::beside(
-            || hashed.then(|| digest::reviewed(loaded)).transpose(),
+            || hashed.then(|| digest::reviewed(loaded, false)).transpose(),
             || {
                 let named = named(loaded);
                 render_comment_with(&named, &placeholder, extras, templates, options.max_chars)

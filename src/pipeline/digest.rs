@@ -21,11 +21,13 @@ use crate::render::text::{change_text, invocation_text, output_change_text};
 /// Names this way of hashing in the overall hash: a later one never matches it by chance.
 const SCHEME: &[u8] = b"planmark changes v1\n";
 
-/// One change: what it is called (the plan's name first when there are several) and the
-/// SHA-256 of that name and of its rendered change.
+/// One change: what it is called (the plan's name first when there are several; kept
+/// only when asked for, by `verify`) and the SHA-256 of that name and of its rendered
+/// change.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Item {
-    /// The address shown, e.g. `aws_s3_bucket.logs` or `prod: output.url`.
+    /// The address shown, e.g. `aws_s3_bucket.logs` or `prod: output.url` (empty when
+    /// not kept).
     pub label: String,
     /// SHA-256 of the label.
     pub address: [u8; 32],
@@ -34,11 +36,19 @@ pub struct Item {
 }
 
 impl Item {
-    fn new(label: String, text: &str) -> Item {
+    /// Change `address` of plan `scope` (empty for the only plan) rendered as `text`.
+    fn new(scope: &Scope<'_>, address: &str, text: &str) -> Item {
+        let prefix = scope.name.map(|n| [n, ": "]).unwrap_or_default();
+        let mut hash = Sha256::new();
+        prefix.iter().for_each(|p| hash.update(p));
+        hash.update(address);
         Item {
-            address: Sha256::digest(label.as_bytes()).into(),
+            address: hash.finalize().into(),
             change: Sha256::digest(text.as_bytes()).into(),
-            label,
+            label: match scope.labels {
+                true => prefix.concat() + address,
+                false => String::new(),
+            },
         }
     }
 
@@ -47,6 +57,23 @@ impl Item {
         ChangeDigest {
             address: short(&self.address),
             change: short(&self.change),
+        }
+    }
+}
+
+/// Whose changes are hashed: a plan's name when there are several (an address is then
+/// `NAME: ADDRESS`), and whether to keep the labels.
+#[derive(Clone, Copy)]
+struct Scope<'s> {
+    name: Option<&'s str>,
+    labels: bool,
+}
+
+impl<'s> Scope<'s> {
+    fn of(loaded: &'s [Loaded<'_>], plan: &'s Loaded<'_>, labels: bool) -> Self {
+        Scope {
+            name: (loaded.len() > 1).then_some(plan.arg.name.as_str()),
+            labels,
         }
     }
 }
@@ -90,14 +117,6 @@ impl Reviewed {
     }
 }
 
-/// The label of change `address` of plan `name` among `plans` plans.
-fn label(plans: usize, name: &str, address: &str) -> String {
-    match plans {
-        1 => address.to_string(),
-        _ => format!("{name}: {address}"),
-    }
-}
-
 /// How many changes [`reviewed`] hashes, without diffing anything.
 pub(super) fn count(loaded: &[Loaded<'_>]) -> usize {
     loaded
@@ -111,18 +130,19 @@ pub(super) fn count(loaded: &[Loaded<'_>]) -> usize {
 }
 
 /// The changes of the loaded plans, hashed: each shown resource change (diffed and
-/// rendered on every core), each output change and each action invoked.
-pub(super) fn reviewed(loaded: &[Loaded<'_>]) -> Result<Reviewed> {
+/// rendered on every core), each output change and each action invoked; with their
+/// labels when `labels` asks (to name them).
+pub(super) fn reviewed(loaded: &[Loaded<'_>], labels: bool) -> Result<Reviewed> {
     let mut items = Vec::with_capacity(count(loaded));
     let mut text = String::new();
     for l in loaded {
-        let name = l.arg.name.as_str();
-        resources(loaded.len(), name, &*l.resources, &mut items)?;
+        let scope = Scope::of(loaded, l, labels);
+        resources(scope, &*l.resources, &mut items)?;
         for output in l.head.outputs.iter() {
             if output.diff.action != Action::NoOp {
                 output_change_text(output, &mut text);
                 let address = format!("output.{}", output.name);
-                items.push(Item::new(label(loaded.len(), name, &address), &text));
+                items.push(Item::new(&scope, &address, &text));
             }
         }
         let mut seen: Vec<&str> = Vec::new();
@@ -139,7 +159,7 @@ pub(super) fn reviewed(loaded: &[Loaded<'_>]) -> Result<Reviewed> {
                 trigger(&invocation.trigger),
                 invocation_text(invocation).text
             );
-            items.push(Item::new(label(loaded.len(), name, &address), &text));
+            items.push(Item::new(&scope, &address, &text));
         }
     }
     let mut sorted: Vec<(&[u8; 32], &[u8; 32])> =
@@ -172,12 +192,7 @@ fn trigger(trigger: &InvocationTrigger) -> String {
 }
 
 /// The shown resource changes of one plan, hashed a part at a time on every core.
-fn resources(
-    plans: usize,
-    name: &str,
-    list: &dyn ResourceChanges,
-    items: &mut Vec<Item>,
-) -> Result<()> {
+fn resources(scope: Scope<'_>, list: &dyn ResourceChanges, items: &mut Vec<Item>) -> Result<()> {
     let shown: Vec<usize> = (0..list.summaries().len())
         .filter(|&i| list.summaries()[i].is_shown())
         .collect();
@@ -188,11 +203,14 @@ fn resources(
         for &i in *part {
             let r = list.diff(i)?;
             change_text(&r, &mut text);
-            let address = match r.deposed.as_deref() {
-                Some(key) if !key.is_empty() => format!("{} (deposed object {key})", r.address),
-                _ => r.address.clone(),
+            let item = match r.deposed.as_deref() {
+                Some(key) if !key.is_empty() => {
+                    let address = format!("{} (deposed object {key})", r.address);
+                    Item::new(&scope, &address, &text)
+                }
+                _ => Item::new(&scope, &r.address, &text),
             };
-            made.push(Item::new(label(plans, name, &address), &text));
+            made.push(item);
         }
         Ok(made)
     };
@@ -209,15 +227,14 @@ fn resources(
 pub(super) fn known_addresses(loaded: &[Loaded<'_>], reviewed: &Reviewed) -> Vec<Item> {
     let mut known: Vec<Item> = reviewed.items.clone();
     for l in loaded {
-        let name = l.arg.name.as_str();
+        let scope = Scope::of(loaded, l, true);
         for list in [&*l.resources, &*l.drift] {
             for i in 0..list.summaries().len() {
-                known.push(Item::new(label(loaded.len(), name, list.address(i)), ""));
+                known.push(Item::new(&scope, list.address(i), ""));
             }
         }
         for output in &l.head.outputs {
-            let address = format!("output.{}", output.name);
-            known.push(Item::new(label(loaded.len(), name, &address), ""));
+            known.push(Item::new(&scope, &format!("output.{}", output.name), ""));
         }
     }
     known

@@ -43,7 +43,7 @@ impl Fresh {
 /// Reads and diffs the plans in `options` and hashes their changes as `comment` does.
 pub fn fresh(options: &Options) -> Result<Fresh> {
     with_loaded(options, None, false, |loaded, _| {
-        let reviewed = digest::reviewed(loaded)?;
+        let reviewed = digest::reviewed(loaded, true)?;
         let known = digest::known_addresses(loaded, &reviewed);
         let key = options.key.clone().unwrap_or_else(|| default_key(loaded));
         Ok(Fresh {
