@@ -178,7 +178,7 @@ pub struct CommentArgs {
     #[arg(long, value_name = "OWNER/NAME")]
     pub repo: Option<String>,
     /// Pull request number, 1 or more (default: from the Actions event; for `push`, the
-    /// open pull request whose head is the commit).
+    /// open pull request whose head is the commit, else the one merged as the commit).
     #[arg(long, value_name = "N")]
     pub pr: Option<u64>,
     /// `update` edits our comment in place, `new` always posts, `recreate` deletes ours and
