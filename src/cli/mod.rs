@@ -461,7 +461,10 @@ pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<()> {
 /// `planmark render`: the pipeline's output in the chosen format, then the gates' verdict.
 fn render(args: &RenderArgs, out: &mut dyn std::io::Write) -> Result<()> {
     let run = run_info(&|name| std::env::var(name).ok());
-    let options = args.common.options(args.plan_mode().plan_mode(), run);
+    let mut options = args.common.options(args.plan_mode().plan_mode(), run);
+    // Only a posted comment's marker is read back (by `verify`): hashing every change
+    // would cost `render` a diff of each.
+    options.hash_changes = false;
     let verdicts = pipeline::render(&options, args.format.format(), out)?;
     policy_result(&verdicts, args.common.rego.policy_warn_only)
 }

@@ -69,6 +69,7 @@ impl VerifyArgs {
             template: None,
             template_dir: None,
             run: RunInfo::default(),
+            hash_changes: true,
         }
     }
 }

@@ -3,9 +3,9 @@
 //!
 //! Contract: the marker names the plans by their inputs' hashes (computed on other cores
 //! while they are parsed), what reviewers see by the hashes of the changes as rendered
-//! ([`super::digest`], computed on other cores while the comment renders), and the run by
-//! [`Options::run`]; every render of one [`Rendered`] has the same metadata, so only its
-//! size differs.
+//! ([`super::digest`], computed on other cores while the comment renders, when
+//! [`Options::hash_changes`] asks), and the run by [`Options::run`]; every render of one
+//! [`Rendered`] has the same metadata, so only its size differs.
 
 use super::digest::{self, Reviewed};
 use super::error::{PipelineError, Result};
@@ -78,21 +78,30 @@ impl<'r> Rendered<'r> {
         extras: &'r Extras<'r>,
         templates: &'r TemplateSet,
     ) -> Result<Rendered<'r>, RenderError> {
-        // The changes' hashes are made beside the comment, which meanwhile carries a
-        // marker of the same length (so it fits the same), replaced once they are known.
-        let hashed = log.is_none_or(|l| !l.failed);
-        let stand_in = Reviewed::placeholder(digest::count(loaded));
-        let placeholder = meta(options, loaded, log, hashed.then_some(&stand_in));
-        let (reviewed, comment) = concurrency::beside(
-            || hashed.then(|| digest::reviewed(loaded, false)).transpose(),
-            || {
-                let named = named(loaded);
-                render_comment_with(&named, &placeholder, extras, templates, options.max_chars)
-            },
-        );
-        let (reviewed, mut comment) = (reviewed.map_err(RenderError::from)?, comment?);
-        let meta = meta(options, loaded, log, reviewed.as_ref());
-        swap_marker(&mut comment, &placeholder.marker, &meta.marker);
+        let render = |meta: &Meta| {
+            render_comment_with(&named(loaded), meta, extras, templates, options.max_chars)
+        };
+        let (meta, comment) = match options.hash_changes && log.is_none_or(|l| !l.failed) {
+            false => {
+                let meta = meta(options, loaded, log, None);
+                let comment = render(&meta)?;
+                (meta, comment)
+            }
+            // The changes' hashes are made beside the comment, which meanwhile carries a
+            // marker of the same length (so it fits the same), replaced once they are known.
+            true => {
+                let stand_in = Reviewed::placeholder(digest::count(loaded));
+                let placeholder = meta(options, loaded, log, Some(&stand_in));
+                let (reviewed, comment) = concurrency::beside(
+                    || digest::reviewed(loaded, false),
+                    || render(&placeholder),
+                );
+                let (reviewed, mut comment) = (reviewed?, comment?);
+                let meta = meta(options, loaded, log, Some(&reviewed));
+                swap_marker(&mut comment, &placeholder.marker, &meta.marker);
+                (meta, comment)
+            }
+        };
         Ok(Rendered {
             comment,
             meta,

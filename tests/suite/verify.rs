@@ -177,11 +177,16 @@ async fn a_marker_forged_by_someone_else_is_ignored() {
         json!("lifo");
     let changed = write(&dir, "changed", &changed);
     let marker = |key: &str| {
-        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_planmark"));
-        cmd.args(["render", "--key", key]).arg(&changed);
+        // The body a comment would post (a dry run without a token prints it).
+        let mut cmd = subcommand(&gh, "comment", 9);
+        cmd.env_remove("GITHUB_TOKEN")
+            .args(["--pr", "35", "--dry-run", "--key", key])
+            .arg(&changed);
         let out = cmd.output().unwrap();
         let body = String::from_utf8(out.stdout).unwrap();
-        body.trim_end().rsplit('\n').next().unwrap().to_string()
+        let line = body.trim_end().rsplit('\n').next().unwrap().to_string();
+        assert!(line.contains("changes_sha256"), "{body}");
+        line
     };
     let mallory = User::human("mallory", 666);
     for key in ["main", "mallory"] {

@@ -83,6 +83,7 @@ fn options(path: &std::path::Path) -> Options {
         template: None,
         template_dir: None,
         run: RunInfo::default(),
+        hash_changes: true,
     }
 }
 
