@@ -87,7 +87,9 @@ pub fn decode_digests(text: &str) -> Option<Vec<ChangeDigest>> {
     }
     let value = |c: u8| BASE64.iter().position(|&b| b == c).map(|v| v as u32);
     let three = |chunk: &[u8]| -> Option<[u8; 3]> {
-        let n = chunk.iter().try_fold(0u32, |n, &c| Some(n << 6 | value(c)?))?;
+        let n = chunk
+            .iter()
+            .try_fold(0u32, |n, &c| Some(n << 6 | value(c)?))?;
         let [_, a, b, c] = n.to_be_bytes();
         Some([a, b, c])
     };

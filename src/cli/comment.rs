@@ -96,7 +96,11 @@ fn comment_on(args: &CommentArgs, rendered: &Rendered<'_>, out: &mut dyn Write) 
     policy_result(&rendered.verdicts(), args.common.rego.policy_warn_only)
 }
 
-pub(super) fn client(env: Env<'_>, token: &str, max_wait: u64) -> std::result::Result<GitHub, PublishError> {
+pub(super) fn client(
+    env: Env<'_>,
+    token: &str,
+    max_wait: u64,
+) -> std::result::Result<GitHub, PublishError> {
     let api = env("GITHUB_API_URL").unwrap_or_else(|| "https://api.github.com".to_string());
     let api = api.trim_end_matches('/').to_string();
     let graphql = env("GITHUB_GRAPHQL_URL").unwrap_or_else(|| match api.strip_suffix("/api/v3") {

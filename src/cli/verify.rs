@@ -97,7 +97,10 @@ pub(super) fn verify(args: VerifyArgs, out: &mut dyn Write) -> Result<()> {
         let comment = crate::publish::find(&github, &target, &fresh.key).await?;
         Ok::<_, PublishError>((target, comment))
     })?;
-    let pr = format!("pull request #{} of {}/{}", target.number, target.owner, target.repo);
+    let pr = format!(
+        "pull request #{} of {}/{}",
+        target.number, target.owner, target.repo
+    );
     let (Some(comment), Some(marker)) = (&comment, comment.as_ref().and_then(|c| c.marker()))
     else {
         return Err(Error::Unreviewed(format!(
@@ -109,7 +112,8 @@ pub(super) fn verify(args: VerifyArgs, out: &mut dyn Write) -> Result<()> {
     let url = &comment.html_url;
     let lines = match compare(&fresh, &marker) {
         Comparison::Matches => {
-            let changes = crate::render::markdown::phrases::count_noun(fresh.count(), "change", "changes");
+            let changes =
+                crate::render::markdown::phrases::count_noun(fresh.count(), "change", "changes");
             let text = format!("planmark: the plan matches the one reviewed ({changes}): {url}\n");
             return out.write_all(text.as_bytes()).map_err(Error::Write);
         }

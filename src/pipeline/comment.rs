@@ -186,7 +186,9 @@ pub fn smaller(max_chars: usize) -> Option<usize> {
 fn swap_marker(comment: &mut Comment, stand_in: &str, real: &str) {
     debug_assert_eq!(stand_in.len(), real.len());
     if let Some(at) = comment.markdown.rfind(stand_in) {
-        comment.markdown.replace_range(at..at + stand_in.len(), real);
+        comment
+            .markdown
+            .replace_range(at..at + stand_in.len(), real);
     }
     comment.context.marker = real.to_string();
 }
@@ -251,9 +253,8 @@ fn meta(
             plan_sha256(serde_json::to_string(&lines).unwrap_or_default().as_bytes())
         }
     };
-    let (changes_sha256, changes_count, changes) = reviewed
-        .map(Reviewed::marker_fields)
-        .unwrap_or_default();
+    let (changes_sha256, changes_count, changes) =
+        reviewed.map(Reviewed::marker_fields).unwrap_or_default();
     let marker = marker_line(&MarkerData {
         key: key.clone(),
         plan_sha256,

@@ -123,7 +123,11 @@ pub(super) fn count(loaded: &[Loaded<'_>]) -> usize {
         .iter()
         .map(|l| {
             let shown = l.resources.summaries().iter().filter(|s| s.is_shown());
-            let outputs = l.head.outputs.iter().filter(|o| o.diff.action != Action::NoOp);
+            let outputs = l
+                .head
+                .outputs
+                .iter()
+                .filter(|o| o.diff.action != Action::NoOp);
             shown.count() + outputs.count() + l.head.invocations.len()
         })
         .sum()

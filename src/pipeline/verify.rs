@@ -100,7 +100,10 @@ impl fmt::Display for Difference {
                 write!(f, "gone: {label} (reviewed, no longer in the plan)")
             }
             Difference::GoneUnnamed => {
-                write!(f, "gone: a reviewed change to a resource no longer in the plan")
+                write!(
+                    f,
+                    "gone: a reviewed change to a resource no longer in the plan"
+                )
             }
             Difference::Unnamed { reviewed, now } => {
                 let had = match reviewed {

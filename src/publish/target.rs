@@ -179,12 +179,14 @@ mod tests {
     #[test]
     fn pushed_commits_find_their_open_or_merged_pull_request() {
         let sha = "abc";
-        let open = |n: u64, head: &str| json!({"number": n, "state": "open", "head": {"ref": head}});
+        let open =
+            |n: u64, head: &str| json!({"number": n, "state": "open", "head": {"ref": head}});
         let merged = |n: u64, merge_sha: &str| {
             json!({"number": n, "state": "closed", "merged_at": "2026-11-22T10:00:00Z",
                    "merge_commit_sha": merge_sha, "head": {"ref": "f"}})
         };
-        let closed = json!({"number": 9, "state": "closed", "merged_at": null, "head": {"ref": "f"}});
+        let closed =
+            json!({"number": 9, "state": "closed", "merged_at": null, "head": {"ref": "f"}});
         // A push to a pull request's branch: its open pull request, by branch first.
         let pulls = [open(1, "a"), open(2, "b"), merged(3, sha)];
         assert_eq!(choose_pull(&pulls, sha, Some("b")), Some(2));

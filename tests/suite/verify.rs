@@ -96,7 +96,13 @@ async fn a_plan_that_differs_is_refused_naming_each_change() {
     let comment = format!("#issuecomment-{}", gh.comments(OWNER, REPO, 32)[0].id);
     let expect = |name: &str, plan: Value, expected: &[&str]| {
         let path = write(&dir, name, &plan);
-        (path, expected.iter().map(|l| format!("planmark: {l}")).collect::<Vec<_>>())
+        (
+            path,
+            expected
+                .iter()
+                .map(|l| format!("planmark: {l}"))
+                .collect::<Vec<_>>(),
+        )
     };
     let mut more = reviewed_plan();
     let mut extra = change(&mut more, "null_resource.queue").clone();
@@ -120,7 +126,11 @@ async fn a_plan_that_differs_is_refused_naming_each_change() {
         .unwrap()
         .retain(|r| r["address"] != "null_resource.queue");
     let cases = [
-        expect("more", more, &["new: null_resource.extra (not in the reviewed plan)"]),
+        expect(
+            "more",
+            more,
+            &["new: null_resource.extra (not in the reviewed plan)"],
+        ),
         expect(
             "changed",
             changed,
@@ -163,7 +173,10 @@ async fn no_comment_for_the_key_is_refused_clearly() {
     // A pull request without any comment alike.
     gh.add_pull(OWNER, REPO, 34, HEAD, "other", "open");
     let (_, stderr) = refused(&verify(&gh, 34, &plan, &[]).await);
-    assert!(stderr.contains("no reviewed plan for key `main`"), "{stderr}");
+    assert!(
+        stderr.contains("no reviewed plan for key `main`"),
+        "{stderr}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -198,7 +211,10 @@ async fn a_marker_forged_by_someone_else_is_ignored() {
         ["planmark: changed: null_resource.queue (not the change reviewed)"]
     );
     let (_, stderr) = refused(&verify(&gh, 35, &changed, &["--key", "mallory"]).await);
-    assert!(stderr.contains("no reviewed plan for key `mallory`"), "{stderr}");
+    assert!(
+        stderr.contains("no reviewed plan for key `mallory`"),
+        "{stderr}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -214,7 +230,10 @@ async fn a_push_on_merge_finds_the_merged_pull_request() {
         .env("GITHUB_EVENT_PATH", &event)
         .env("GITHUB_SHA", merge)
         .env("GITHUB_REF_NAME", "main")
-        .arg(format!("main={}", support::manifest_dir().join(PLAN).display()));
+        .arg(format!(
+            "main={}",
+            support::manifest_dir().join(PLAN).display()
+        ));
     let (stdout, _) = exited_with(&output(cmd).await, 0, TOKEN);
     assert!(stdout.contains("/pull/36#issuecomment-"), "{stdout}");
 }

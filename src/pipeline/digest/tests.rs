@@ -55,7 +55,10 @@ const BUCKET: &str = r#",{"address":"aws_s3_bucket.logs","mode":"managed","type"
 fn plan(name: &str, changes: &[(&str, &str)]) -> std::path::PathBuf {
     let mut text = PLAN.to_string();
     for (slot, default) in DEFAULTS {
-        let value = changes.iter().find(|(s, _)| *s == slot).map_or(default, |c| c.1);
+        let value = changes
+            .iter()
+            .find(|(s, _)| *s == slot)
+            .map_or(default, |c| c.1);
         text = text.replace(slot, value);
     }
     let dir = std::env::temp_dir().join(format!("planmark-digest-{}", std::process::id()));
@@ -111,7 +114,10 @@ fn what_reviewers_do_not_see_is_not_compared() {
     // Another run of the same change: time, version, format, drift, an unchanged
     // attribute's identity, the JSON's key order and spacing.
     let reordered = PLAN
-        .replace(r#""format_version":"%FORMAT%","terraform_version":"%VERSION%","#, "")
+        .replace(
+            r#""format_version":"%FORMAT%","terraform_version":"%VERSION%","#,
+            "",
+        )
         .replace(
             r#""output_changes":{"#,
             r#""terraform_version":"1.14.2", "format_version":"1.2", "output_changes":{"#,
@@ -133,7 +139,12 @@ fn what_reviewers_do_not_see_is_not_compared() {
         },
     ];
     for other in &same {
-        assert_eq!(verify(&base, other), Comparison::Matches, "{}", other.display());
+        assert_eq!(
+            verify(&base, other),
+            Comparison::Matches,
+            "{}",
+            other.display()
+        );
     }
 }
 
@@ -190,7 +201,10 @@ fn every_change_reviewers_see_is_named() {
     );
     // A marker without the hash (a failed plan's) is no review.
     assert_eq!(
-        compare(&fresh(&options(&base)).unwrap(), &serde_json::json!({"key": "main"})),
+        compare(
+            &fresh(&options(&base)).unwrap(),
+            &serde_json::json!({"key": "main"})
+        ),
         Comparison::NoHash
     );
 }
