@@ -7,7 +7,9 @@
 //! but the renderer always ends the body with its own ([`end_with_marker`]), so no value
 //! can be the last line. The marker carries only our own fields, in JSON of printable
 //! ASCII with `-`, `<` and `>` escaped too, so no value (a key, say) can end the HTML
-//! comment early, open another, break the line or hide a bidi control in it.
+//! comment early, open another, break the line or hide a bidi control in it. What the
+//! reviewers saw is recorded as hashes only ([`ChangeDigest`]): plan text, addresses
+//! included, never goes into the hidden line.
 
 use serde::Serialize;
 
@@ -33,6 +35,73 @@ pub struct MarkerData {
     pub run_attempt: Option<u64>,
     /// Render time (RFC 3339, UTC).
     pub time: String,
+    /// SHA-256 (lowercase hex) of the changes as the comment renders them, what
+    /// `planmark verify` compares (none for a failed plan's comment).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub changes_sha256: Option<String>,
+    /// How many changes that hash covers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub changes_count: Option<usize>,
+    /// Each change's [`ChangeDigest`] ([`encode_digests`]), when there are at most
+    /// [`MAX_DIGESTS`] of them, so that `verify` can name the ones that differ.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub changes: Option<String>,
+}
+
+/// Changes at most whose digests the marker lists: 800 characters, so the marker stays a
+/// small part of the smallest comment (2,000 characters).
+pub const MAX_DIGESTS: usize = 100;
+
+/// One change as the marker records it: short hashes of its address and of its rendered
+/// change, never the text itself. Three bytes each: enough to tell a hundred changes
+/// apart, and to name a differing change; the overall SHA-256 is what decides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ChangeDigest {
+    /// The first bytes of the address's SHA-256.
+    pub address: [u8; 3],
+    /// The first bytes of the rendered change's SHA-256.
+    pub change: [u8; 3],
+}
+
+const BASE64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/// The digests as the marker writes them: eight base64 characters each (no `-`, `<`
+/// or `>`), one after the other.
+pub fn encode_digests(digests: &[ChangeDigest]) -> String {
+    let mut out = String::with_capacity(digests.len() * 8);
+    for d in digests {
+        for three in [d.address, d.change] {
+            let n = u32::from_be_bytes([0, three[0], three[1], three[2]]);
+            for shift in [18, 12, 6, 0] {
+                out.push(char::from(BASE64[(n >> shift) as usize & 63]));
+            }
+        }
+    }
+    out
+}
+
+/// Reads back [`encode_digests`]; `None` for anything it did not write.
+pub fn decode_digests(text: &str) -> Option<Vec<ChangeDigest>> {
+    if !text.len().is_multiple_of(8) {
+        return None;
+    }
+    let value = |c: u8| BASE64.iter().position(|&b| b == c).map(|v| v as u32);
+    let three = |chunk: &[u8]| -> Option<[u8; 3]> {
+        let n = chunk
+            .iter()
+            .try_fold(0u32, |n, &c| Some(n << 6 | value(c)?))?;
+        let [_, a, b, c] = n.to_be_bytes();
+        Some([a, b, c])
+    };
+    text.as_bytes()
+        .chunks(8)
+        .map(|chunk| {
+            Some(ChangeDigest {
+                address: three(&chunk[..4])?,
+                change: three(&chunk[4..])?,
+            })
+        })
+        .collect()
 }
 
 /// The marker line: one line of printable ASCII.
@@ -202,6 +271,29 @@ mod tests {
             let back = parse_marker(&format!("text\n{marker}\n")).expect(name);
             assert_eq!(back["key"], name);
         }
+    }
+
+    #[test]
+    fn digests_read_back_and_stay_in_the_marker_alphabet() {
+        let digests: Vec<ChangeDigest> = (0..=255u8)
+            .map(|b| ChangeDigest {
+                address: [b, 255 - b, b / 3],
+                change: [b ^ 0x5a, 0, 255],
+            })
+            .collect();
+        let text = encode_digests(&digests);
+        assert_eq!(text.len(), digests.len() * 8);
+        assert!(!text.contains(['-', '<', '>']));
+        assert_eq!(decode_digests(&text), Some(digests));
+        assert_eq!(decode_digests("abc"), None);
+        assert_eq!(decode_digests("abcdefg-"), None);
+        let line = marker_line(&MarkerData {
+            key: "k".into(),
+            changes: Some(text.clone()),
+            ..MarkerData::default()
+        });
+        let back = parse_marker(&line).unwrap();
+        assert_eq!(back["changes"].as_str(), Some(text.as_str()));
     }
 
     #[test]

@@ -50,7 +50,7 @@ fn comment_on(args: &CommentArgs, rendered: &Rendered<'_>, out: &mut dyn Write) 
                 )))
             }
         };
-        let target = resolve(&hints(args, &env), github.as_ref()).await?;
+        let target = resolve(&hints(args.repo.clone(), args.pr, &env), github.as_ref()).await?;
         let request = Request {
             target,
             key: rendered.meta.key.clone(),
@@ -92,7 +92,11 @@ fn comment_on(args: &CommentArgs, rendered: &Rendered<'_>, out: &mut dyn Write) 
     policy_result(&rendered.verdicts(), args.common.rego.policy_warn_only)
 }
 
-fn client(env: Env<'_>, token: &str, max_wait: u64) -> std::result::Result<GitHub, PublishError> {
+pub(super) fn client(
+    env: Env<'_>,
+    token: &str,
+    max_wait: u64,
+) -> std::result::Result<GitHub, PublishError> {
     let api = env("GITHUB_API_URL").unwrap_or_else(|| "https://api.github.com".to_string());
     let api = api.trim_end_matches('/').to_string();
     let graphql = env("GITHUB_GRAPHQL_URL").unwrap_or_else(|| match api.strip_suffix("/api/v3") {
@@ -107,13 +111,15 @@ fn client(env: Env<'_>, token: &str, max_wait: u64) -> std::result::Result<GitHu
     GitHub::new(&api, &graphql, token, policy)
 }
 
-fn hints(args: &CommentArgs, env: Env<'_>) -> TargetHints {
+/// Where the pull request is: `--repo` and `--pr` when given, else the Actions
+/// environment.
+pub(super) fn hints(repo: Option<String>, pr: Option<u64>, env: Env<'_>) -> TargetHints {
     let event = env("GITHUB_EVENT_PATH")
         .and_then(|path| std::fs::read(path).ok())
         .and_then(|bytes| serde_json::from_slice(&bytes).ok());
     TargetHints {
-        repository: args.repo.clone().or_else(|| env("GITHUB_REPOSITORY")),
-        number: args.pr,
+        repository: repo.or_else(|| env("GITHUB_REPOSITORY")),
+        number: pr,
         event_name: env("GITHUB_EVENT_NAME"),
         event,
         sha: env("GITHUB_SHA"),

@@ -16,6 +16,9 @@ pub const EXIT_BAD_INPUT: i32 = 2;
 /// Exit code for a plan that breaks a policy gate (`--fail-on`, `--max-destroy`,
 /// `--protect`) or a Rego rule (`--policy`); the comment was still written.
 pub const EXIT_POLICY: i32 = 3;
+/// Exit code of `planmark verify` for a plan that is not the reviewed one, or when no
+/// reviewed plan is found on the pull request.
+pub const EXIT_UNREVIEWED: i32 = 4;
 
 /// What went wrong in a command.
 #[derive(Debug, thiserror::Error)]
@@ -36,6 +39,10 @@ pub enum Error {
     /// (main prints each as `planmark: policy: LINE`).
     #[error("policy: {}", .0.join("; "))]
     Policy(Vec<String>),
+    /// The plan about to be applied is not the one reviewed on the pull request, or no
+    /// reviewed plan was found there: what to do.
+    #[error("{0}")]
+    Unreviewed(String),
 }
 
 impl From<InputError> for Error {
@@ -72,6 +79,7 @@ impl Error {
             Error::Publish(e) if e.is_usage() => EXIT_BAD_INPUT,
             Error::Publish(_) => EXIT_FAILURE,
             Error::Policy(_) => EXIT_POLICY,
+            Error::Unreviewed(_) => EXIT_UNREVIEWED,
         }
     }
 

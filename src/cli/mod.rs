@@ -9,6 +9,7 @@ pub mod error;
 mod meta;
 pub mod options;
 pub mod templates;
+mod verify;
 mod workflow;
 
 use std::path::PathBuf;
@@ -33,7 +34,9 @@ Exit codes:
      runs past --policy-timeout, no token, repository or pull request)
   3  the plan breaks a policy gate (--fail-on, --max-destroy, --protect) or a Rego rule
      (--policy, unless --policy-warn-only); the output or comment was still written, and
-     each violation is one line on standard error";
+     each violation is one line on standard error
+  4  planmark verify: the plan is not the one reviewed on the pull request (one line per
+     change that differs), or no reviewed plan was found there";
 
 /// `render` talks to nobody: its failures are local.
 const RENDER_EXIT_CODES: &str = "\
@@ -46,6 +49,16 @@ Exit codes:
   3  the plan breaks a policy gate (--fail-on, --max-destroy, --protect) or a Rego rule
      (--policy, unless --policy-warn-only); the output was still written, and each
      violation is one line on standard error";
+
+/// `verify` reads the pull request and writes nothing.
+const VERIFY_EXIT_CODES: &str = "\
+Exit codes:
+  0  the plan is the one reviewed (one line saying so, with the comment's link)
+  1  GitHub unreachable or refusing
+  2  bad input or usage (unreadable file, not a plan, bad flags, no token, repository or
+     pull request)
+  4  the plan is not the one reviewed: one line per change that differs (new, gone or
+     changed), then what to do; or the pull request has no reviewed plan for the key";
 
 /// `templates export` writes files and nothing else.
 const EXPORT_EXIT_CODES: &str = "\
@@ -87,6 +100,13 @@ pub enum Command {
         mut_arg("max_chars", |a| a.help(COMMENT_MAX_CHARS_HELP)),
     )]
     Comment(CommentArgs),
+    /// Check that the plan about to be applied is the one reviewed: compare its changes,
+    /// as the comment renders them, with the hashes in the pull request's planmark comment
+    /// for the key (only our identity's, found as `comment` finds it). Exit 0 when they
+    /// match, 4 when they do not (one line per change that differs) or when there is no
+    /// reviewed plan. Reads the pull request; writes nothing.
+    #[command(after_help = VERIFY_EXIT_CODES)]
+    Verify(verify::VerifyArgs),
     /// Work with the comment templates.
     #[command(subcommand)]
     Templates(TemplatesCommand),
@@ -168,7 +188,7 @@ pub struct CommentArgs {
     #[arg(long, value_name = "OWNER/NAME")]
     pub repo: Option<String>,
     /// Pull request number, 1 or more (default: from the Actions event; for `push`, the
-    /// open pull request whose head is the commit).
+    /// open pull request whose head is the commit, else the one merged as the commit).
     #[arg(long, value_name = "N")]
     pub pr: Option<u64>,
     /// `update` edits our comment in place, `new` always posts, `recreate` deletes ours and
@@ -435,6 +455,16 @@ pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<()> {
             }
             comment::comment(args, out)
         }
+        Command::Verify(args) => {
+            if args.pr == Some(0) {
+                return Err(Error::Publish(crate::publish::PublishError::Config(
+                    "--pr 0: pull request numbers start at 1; pass the number in the pull \
+                     request's URL (.../pull/N)"
+                        .into(),
+                )));
+            }
+            verify::verify(args, out)
+        }
         Command::Templates(TemplatesCommand::Export { dir, force }) => {
             templates::export(&dir, force, out)
         }
@@ -445,7 +475,10 @@ pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<()> {
 /// `planmark render`: the pipeline's output in the chosen format, then the gates' verdict.
 fn render(args: &RenderArgs, out: &mut dyn std::io::Write) -> Result<()> {
     let run = run_info(&|name| std::env::var(name).ok());
-    let options = args.common.options(args.plan_mode().plan_mode(), run);
+    let mut options = args.common.options(args.plan_mode().plan_mode(), run);
+    // Only a posted comment's marker is read back (by `verify`): hashing every change
+    // would cost `render` a diff of each.
+    options.hash_changes = false;
     let verdicts = pipeline::render(&options, args.format.format(), out)?;
     policy_result(&verdicts, args.common.rego.policy_warn_only)
 }

@@ -207,6 +207,7 @@ impl CommonArgs {
             template: self.template.clone(),
             template_dir: self.templates.clone(),
             run,
+            hash_changes: true,
         }
     }
 }

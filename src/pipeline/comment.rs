@@ -2,15 +2,19 @@
 //! metadata and marker, within a size limit, and again within a smaller one when asked.
 //!
 //! Contract: the marker names the plans by their inputs' hashes (computed on other cores
-//! while the comment renders) and the run by [`Options::run`]; every render of one
+//! while they are parsed), what reviewers see by the hashes of the changes as rendered
+//! ([`super::digest`], computed on other cores while the comment renders, when
+//! [`Options::hash_changes`] asks), and the run by [`Options::run`]; every render of one
 //! [`Rendered`] has the same metadata, so only its size differs.
 
+use super::digest::{self, Reviewed};
 use super::error::{PipelineError, Result};
 use super::load::{
     add_reviewed, load_log, template_set, violations, with_loaded, Loaded, LoadedLog,
 };
 use super::options::Options;
 use super::policy::{self, Verdicts};
+use crate::concurrency;
 use crate::input::hash::plan_sha256;
 use crate::marker::{marker_line, MarkerData};
 use crate::policy::Violation;
@@ -88,9 +92,30 @@ impl<'r> Rendered<'r> {
         extras: &'r Extras<'r>,
         templates: &'r TemplateSet,
     ) -> Result<Rendered<'r>, RenderError> {
-        let meta = meta(options, loaded, log);
-        let comment =
-            render_comment_with(&named(loaded), &meta, extras, templates, options.max_chars)?;
+        let render = |meta: &Meta| {
+            render_comment_with(&named(loaded), meta, extras, templates, options.max_chars)
+        };
+        let (meta, comment) = match options.hash_changes && log.is_none_or(|l| !l.failed) {
+            false => {
+                let meta = meta(options, loaded, log, None);
+                let comment = render(&meta)?;
+                (meta, comment)
+            }
+            // The changes' hashes are made beside the comment, which meanwhile carries a
+            // marker of the same length (so it fits the same), replaced once they are known.
+            true => {
+                let stand_in = Reviewed::placeholder(digest::count(loaded));
+                let placeholder = meta(options, loaded, log, Some(&stand_in));
+                let (reviewed, comment) = concurrency::beside(
+                    || digest::reviewed(loaded, false),
+                    || render(&placeholder),
+                );
+                let (reviewed, mut comment) = (reviewed?, comment?);
+                let meta = meta(options, loaded, log, Some(&reviewed));
+                swap_marker(&mut comment, &placeholder.marker, &meta.marker);
+                (meta, comment)
+            }
+        };
         Ok(Rendered {
             comment,
             meta,
@@ -184,6 +209,18 @@ pub fn smaller(max_chars: usize) -> Option<usize> {
     (max_chars > MIN_MAX_CHARS).then(|| (max_chars * 3 / 4).max(MIN_MAX_CHARS))
 }
 
+/// `comment` with `real` for the marker `stand_in` of the same length: on its last line
+/// (the only place it is, see [`crate::marker::end_with_marker`]) and in its context.
+fn swap_marker(comment: &mut Comment, stand_in: &str, real: &str) {
+    debug_assert_eq!(stand_in.len(), real.len());
+    if let Some(at) = comment.markdown.rfind(stand_in) {
+        comment
+            .markdown
+            .replace_range(at..at + stand_in.len(), real);
+    }
+    comment.context.marker = real.to_string();
+}
+
 /// The plans as the renderer takes them.
 fn named<'a>(loaded: &'a [Loaded<'_>]) -> Vec<NamedPlan<'a>> {
     loaded
@@ -197,7 +234,7 @@ fn named<'a>(loaded: &'a [Loaded<'_>]) -> Vec<NamedPlan<'a>> {
 }
 
 /// Default key: the names given, else the paths, joined with `+`.
-fn default_key(loaded: &[Loaded<'_>]) -> String {
+pub(super) fn default_key(loaded: &[Loaded<'_>]) -> String {
     loaded
         .iter()
         .map(|l| {
@@ -218,7 +255,12 @@ fn default_key(loaded: &[Loaded<'_>]) -> String {
 }
 
 /// The comment's metadata; its marker identifies the plans by their hashes.
-fn meta(options: &Options, loaded: &[Loaded<'_>], log: Option<&LoadedLog>) -> Meta {
+fn meta(
+    options: &Options,
+    loaded: &[Loaded<'_>],
+    log: Option<&LoadedLog>,
+    reviewed: Option<&Reviewed>,
+) -> Meta {
     let run = options.run.clone();
     // A failed plan's comment has the key its plan's comment would have (`NAME=`, else the
     // path), so that each run updates the other's comment in place; so has an apply's
@@ -247,6 +289,8 @@ fn meta(options: &Options, loaded: &[Loaded<'_>], log: Option<&LoadedLog>) -> Me
             plan_sha256(serde_json::to_string(&lines).unwrap_or_default().as_bytes())
         }
     };
+    let (changes_sha256, changes_count, changes) =
+        reviewed.map(Reviewed::marker_fields).unwrap_or_default();
     let marker = marker_line(&MarkerData {
         key: key.clone(),
         plan_sha256,
@@ -254,6 +298,9 @@ fn meta(options: &Options, loaded: &[Loaded<'_>], log: Option<&LoadedLog>) -> Me
         run_id: run.run_id,
         run_attempt: run.run_attempt,
         time: run.time.clone(),
+        changes_sha256,
+        changes_count,
+        changes,
     });
     Meta {
         title: options.title.clone(),

@@ -9,11 +9,13 @@
 //! judged.
 
 mod comment;
+mod digest;
 mod error;
 mod load;
 mod options;
 mod policy;
 mod text;
+mod verify;
 
 use std::io::Write;
 
@@ -24,6 +26,7 @@ pub use error::{PipelineError, Result};
 pub use load::{parse_size, read_input, read_input_at_most, DEFAULT_MAX_INPUT_SIZE};
 pub use options::{LogInput, LogKind, Options, PlanArg, RunInfo};
 pub use policy::Verdicts;
+pub use verify::{compare, fresh, Comparison, Difference, Fresh};
 
 /// What [`render`] writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -128,6 +128,19 @@ pub async fn publish(github: &GitHub, request: &Request<'_>) -> Result<Outcome, 
     publisher.run().await
 }
 
+/// Our newest comment for `key` on the pull request, changing nothing: only a comment by
+/// the token's identity whose last line is our marker with `key` counts, as when
+/// publishing (`planmark verify` reads the reviewed plan's hashes from it).
+pub async fn find(
+    github: &GitHub,
+    target: &Target,
+    key: &str,
+) -> Result<Option<Comment>, PublishError> {
+    let me = comments::identity(github).await?;
+    let all = comments::list(github, target).await?;
+    Ok(all.into_iter().rfind(|c| c.by(&me) && c.has_key(key)))
+}
+
 /// What [`publish`] would do when the existing comments cannot be looked at (a dry run
 /// without a token): the same choices, by mode and `--on-no-changes`, said conditionally.
 pub fn unchecked(request: &Request<'_>, body: String) -> Outcome {

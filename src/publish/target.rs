@@ -1,6 +1,7 @@
 //! Publish stage, target: which repository and pull request to comment on, from flags or
 //! the GitHub Actions environment (`GITHUB_REPOSITORY`, the event payload, or — for `push`
-//! events — the pull request whose head is the pushed commit).
+//! events — the open pull request whose head is the pushed commit, else the pull request
+//! merged as it, for an apply on merge).
 
 use http::Method;
 use serde_json::Value as Json;
@@ -106,7 +107,10 @@ pub async fn resolve(hints: &TargetHints, github: Option<&GitHub>) -> Result<Tar
     })
 }
 
-/// The open pull request whose head is `sha` (preferring one from `branch`).
+/// The pull request of a pushed commit `sha`, from the pull requests GitHub associates
+/// with it: an open one (preferring one from `branch`, the pushed branch), else the one
+/// merged as `sha` (a push to the default branch on merge), else a merged one that
+/// contains it.
 async fn pull_for_commit(
     github: &GitHub,
     owner: &str,
@@ -121,23 +125,32 @@ async fn pull_for_commit(
     }
     let pulls = response.json();
     let pulls = pulls.as_array().map(Vec::as_slice).unwrap_or_default();
-    let open: Vec<&Json> = pulls
-        .iter()
-        .filter(|p| p.get("state").and_then(Json::as_str) == Some("open"))
-        .collect();
-    let on_branch =
-        |p: &&&Json| branch.is_some() && p.pointer("/head/ref").and_then(Json::as_str) == branch;
-    let chosen = open
-        .iter()
-        .find(on_branch)
-        .or(open.first())
-        .and_then(|p| p.get("number"))
-        .and_then(Json::as_u64);
-    chosen.ok_or_else(|| {
+    choose_pull(pulls, sha, branch).ok_or_else(|| {
         PublishError::Config(format!(
-            "no open pull request has commit {sha} as its head; pass --pr N"
+            "no open pull request has commit {sha} as its head, and none was merged as it; \
+             pass --pr N"
         ))
     })
+}
+
+/// The pull request [`pull_for_commit`] picks among `pulls`.
+fn choose_pull(pulls: &[Json], sha: &str, branch: Option<&str>) -> Option<u64> {
+    let text = |p: &Json, at: &str| p.pointer(at).and_then(Json::as_str).map(str::to_string);
+    let open: Vec<&Json> = pulls
+        .iter()
+        .filter(|p| text(p, "/state").as_deref() == Some("open"))
+        .collect();
+    let on_branch = |p: &&&Json| branch.is_some() && text(p, "/head/ref").as_deref() == branch;
+    let merged = |p: &&Json| p.get("merged_at").is_some_and(|m| !m.is_null());
+    let merged_as = |p: &&Json| merged(p) && text(p, "/merge_commit_sha").as_deref() == Some(sha);
+    open.iter()
+        .find(on_branch)
+        .or(open.first())
+        .copied()
+        .or_else(|| pulls.iter().find(merged_as))
+        .or_else(|| pulls.iter().find(merged))
+        .and_then(|p| p.get("number"))
+        .and_then(Json::as_u64)
 }
 
 #[cfg(test)]
@@ -161,6 +174,29 @@ mod tests {
             event_pull_request(Some("push"), &json!({"after": "abc"})),
             None
         );
+    }
+
+    #[test]
+    fn pushed_commits_find_their_open_or_merged_pull_request() {
+        let sha = "abc";
+        let open =
+            |n: u64, head: &str| json!({"number": n, "state": "open", "head": {"ref": head}});
+        let merged = |n: u64, merge_sha: &str| {
+            json!({"number": n, "state": "closed", "merged_at": "2026-11-22T10:00:00Z",
+                   "merge_commit_sha": merge_sha, "head": {"ref": "f"}})
+        };
+        let closed =
+            json!({"number": 9, "state": "closed", "merged_at": null, "head": {"ref": "f"}});
+        // A push to a pull request's branch: its open pull request, by branch first.
+        let pulls = [open(1, "a"), open(2, "b"), merged(3, sha)];
+        assert_eq!(choose_pull(&pulls, sha, Some("b")), Some(2));
+        assert_eq!(choose_pull(&pulls, sha, Some("main")), Some(1));
+        // A push to the default branch on merge: the pull request merged as the commit,
+        // else one merged that contains it; never one closed unmerged.
+        let pulls = [closed.clone(), merged(4, "other"), merged(5, sha)];
+        assert_eq!(choose_pull(&pulls, sha, Some("main")), Some(5));
+        assert_eq!(choose_pull(&pulls[..2], sha, Some("main")), Some(4));
+        assert_eq!(choose_pull(&[closed], sha, None), None);
     }
 
     #[test]

@@ -97,8 +97,9 @@ fn json_is_the_template_context() {
         .starts_with("<!-- planmark:v1 "));
 }
 
-/// The comment is rendered while the plans' hashes are computed, then given its marker:
-/// every comment format carries the marker of the plans' real hashes.
+/// The comment is rendered while the plans' hashes (and, for a comment to post, the
+/// changes' hashes) are computed, then given its marker: every comment format carries the
+/// marker of the real hashes.
 #[test]
 fn the_marker_identifies_the_plans_in_every_format() {
     use planmark::input::hash::plan_sha256;
@@ -119,9 +120,19 @@ fn the_marker_identifies_the_plans_in_every_format() {
             serde_json::from_str(&with(&["render", "--format", "json"])).unwrap();
         let context_marker = json["marker"].as_str().unwrap();
         assert!(markdown.contains(context_marker), "{context_marker}");
-        let dry_run = with(&["comment", "--dry-run", "--repo", "o/r", "--pr", "1"]);
-        assert!(dry_run.contains(context_marker), "{dry_run}");
         assert_eq!(markdown.matches("<!-- planmark:v1 ").count(), 1);
+        // A comment to post also hashes its changes, beside the render: its marker is
+        // render's with the real hashes added (never the stand-in's zeros).
+        let dry_run = with(&["comment", "--dry-run", "--repo", "o/r", "--pr", "1"]);
+        let posted = parse_marker(&dry_run).expect("a marker");
+        for field in ["key", "plan_sha256", "time"] {
+            assert_eq!(posted[field], marker[field], "{field}");
+        }
+        assert!(marker.get("changes_sha256").is_none(), "{markdown}");
+        let changes = posted["changes_sha256"].as_str().unwrap();
+        assert!(changes.len() == 64 && changes != zeros, "{dry_run}");
+        assert!(!posted["changes"].as_str().unwrap().contains("AAAAAAAA"));
+        assert_eq!(dry_run.matches("<!-- planmark:v1 ").count(), 1);
     }
 }
 

@@ -42,3 +42,4 @@ mod rules;
 mod sensitive;
 mod several_plans;
 mod streaming;
+mod verify;

@@ -215,7 +215,8 @@ fn minimal(floor: Comment, max_chars: usize) -> Comment {
         context.status_icon,
         phrases::thousands(max_chars)
     );
-    let limit = effective_limit(max_chars) - context.marker.len() - 200;
+    // The marker may be long (a long key, the changes' digests): never below nothing.
+    let limit = effective_limit(max_chars).saturating_sub(context.marker.len() + 200);
     // An apply's outcome is the one thing its comment must say.
     if let Some(applied) = &context.applied {
         markdown.push_str(&format!(

@@ -21,8 +21,8 @@ use std::io;
 
 use crate::concurrency::PART;
 use crate::diff::{
-    Action, Changes, DeferredDiff, DiffedPlan, PlanDiff, PlanHead, PlanMode, ResourceChanges,
-    ResourceDiff, ResourceSummary,
+    Action, Changes, DeferredDiff, DiffedPlan, OutputDiff, PlanDiff, PlanHead, PlanMode,
+    ResourceChanges, ResourceDiff, ResourceSummary,
 };
 use crate::input::plan::{ResourceAction, Tool};
 use crate::render::error::{RenderError, Result};
@@ -420,22 +420,47 @@ pub(crate) fn render_outputs(plan: &PlanHead, like: &Out, compact: bool) -> Out 
         if !text.is_empty() {
             text.push('\n');
         }
-        let action = output_action(output.diff.action);
-        resource::mark_top_symbol(&mut text, &action);
-        text.push_str(resource::top_symbol(&action));
-        text.push(' ');
-        text.push_str(name);
-        for _ in name.chars().count()..width {
-            text.push(' ');
-        }
-        text.push_str(" = ");
-        let opts = Opts {
-            compact,
-            ..Opts::default()
-        };
-        render(&mut text, &output.diff, 0, opts);
+        output_line(&mut text, output, name, width, compact);
     }
     text
+}
+
+/// One output change as the "Changes to Outputs" section shows it, its name padded to
+/// `width`.
+fn output_line(text: &mut Out, output: &OutputDiff, name: &str, width: usize, compact: bool) {
+    let action = output_action(output.diff.action);
+    resource::mark_top_symbol(text, &action);
+    text.push_str(resource::top_symbol(&action));
+    text.push(' ');
+    text.push_str(name);
+    for _ in name.chars().count()..width {
+        text.push(' ');
+    }
+    text.push_str(" = ");
+    let opts = Opts {
+        compact,
+        ..Opts::default()
+    };
+    render(text, &output.diff, 0, opts);
+}
+
+/// One resource change's text as the comment shows it compacted (no unchanged context,
+/// Terraform's wording), written into `buf` (cleared first, its room reused): what a
+/// reviewer saw of it, which `planmark verify` hashes.
+pub fn change_text(r: &ResourceDiff, buf: &mut String) {
+    buf.clear();
+    let mut out = Out::from_text(std::mem::take(buf));
+    render_resource(&mut out, r, Tool::Terraform, Cause::Planned, true);
+    *buf = out.into_parts().0;
+}
+
+/// One output change's line as [`change_text`] writes a resource's, unaligned (its width
+/// depends on the other outputs' names).
+pub fn output_change_text(output: &OutputDiff, buf: &mut String) {
+    buf.clear();
+    let mut out = Out::from_text(std::mem::take(buf));
+    output_line(&mut out, output, &attribute_name(&output.name), 0, true);
+    *buf = out.into_parts().0;
 }
 
 fn output_action(action: Action) -> ResourceAction {

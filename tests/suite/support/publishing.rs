@@ -23,15 +23,17 @@ pub async fn fake() -> FakeGitHub {
 /// `planmark comment --repo OWNER/REPO --pr PR ARGS` as workflow run `run_id`, with
 /// nothing from the test's own environment that planmark reads.
 pub fn command(gh: &FakeGitHub, pr: u64, run_id: u64, args: &[String]) -> Command {
+    let mut cmd = subcommand(gh, "comment", run_id);
+    cmd.args(["--pr", &pr.to_string()]).args(args);
+    cmd
+}
+
+/// `planmark SUBCOMMAND --repo OWNER/REPO` as workflow run `run_id`, environment as for
+/// [`command`]; the caller adds the rest.
+pub fn subcommand(gh: &FakeGitHub, subcommand: &str, run_id: u64) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_planmark"));
-    cmd.arg("comment")
-        .args([
-            "--repo",
-            &format!("{OWNER}/{REPO}"),
-            "--pr",
-            &pr.to_string(),
-        ])
-        .args(args);
+    cmd.arg(subcommand)
+        .args(["--repo", &format!("{OWNER}/{REPO}")]);
     for (name, _) in std::env::vars() {
         if name.starts_with("GITHUB_") || name.starts_with("RUNNER_") {
             cmd.env_remove(name);

@@ -17,7 +17,8 @@
 //!   404, 403 on other users' comments, 400 for bad JSON, 422 for a missing body and
 //!   for bodies over 65,536 characters. Length is counted in Unicode scalar values
 //!   (`str::chars`), as GitHub words its limit; a byte budget is the publisher's job.
-//! - `GET /repos/{o}/{r}/commits/{sha}/pulls` and `GET /repos/{o}/{r}/pulls/{n}`.
+//! - `GET /repos/{o}/{r}/commits/{sha}/pulls` (pull requests whose head or merge commit
+//!   is `sha`) and `GET /repos/{o}/{r}/pulls/{n}`.
 //! - Issue labels: list (`GET …/issues/{n}/labels`, one page), add (`POST …/labels` with
 //!   `{"labels": [names]}`, answering every label of the issue; a label the repository
 //!   lacks is created with GitHub's default colour), remove (`DELETE …/labels/{name}`, the
@@ -357,7 +358,24 @@ impl FakeGitHub {
             head_ref: head_ref.into(),
             state: state.into(),
             created_at,
+            merged: None,
         });
+    }
+
+    /// Marks pull request `number` merged as commit `merge_sha` (closed, `merged_at` and
+    /// `merge_commit_sha` set): `GET …/commits/{merge_sha}/pulls` then lists it, as GitHub
+    /// lists the pull request that brought a commit to the default branch.
+    pub fn merge_pull(&self, owner: &str, repo: &str, number: u64, merge_sha: &str) {
+        let mut st = self.st();
+        let repo_id = st.repo_or_create(owner, repo);
+        let merged_at = st.tick();
+        let pull = st
+            .pulls
+            .iter_mut()
+            .find(|p| p.repo_id == repo_id && p.number == number)
+            .unwrap_or_else(|| panic!("merge_pull: add_pull {owner}/{repo}#{number} first"));
+        pull.state = "closed".into();
+        pull.merged = Some((merge_sha.into(), merged_at));
     }
 
     /// Makes `token` authenticate as `user` with write access.
@@ -466,6 +484,8 @@ struct Pull {
     head_ref: String,
     state: String,
     created_at: String,
+    /// The merge commit and when, once merged.
+    merged: Option<(String, String)>,
 }
 
 /// An identity and whether it may only read.

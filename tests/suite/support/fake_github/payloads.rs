@@ -97,13 +97,17 @@ impl State {
             "html_url": html, "description": null, "fork": false, "url": api});
         let base_sha = format!("{:040x}", u128::from(repo.id) * 0x9E37_79B9_7F4A_7C15);
         let closed = (p.state == "closed").then(|| p.created_at.clone());
+        let (merge_sha, merged_at) = match &p.merged {
+            Some((sha, at)) => (Some(sha.clone()), Some(at.clone())),
+            None => (None, None),
+        };
         let (n, db_id) = (p.number, repo.id * 100 + p.number);
         json!({"url": format!("{api}/pulls/{n}"), "id": db_id, "node_id": global_id("PR", &[0, repo.id, db_id]),
             "html_url": format!("{html}/pull/{n}"), "diff_url": format!("{html}/pull/{n}.diff"),
             "patch_url": format!("{html}/pull/{n}.patch"), "issue_url": format!("{api}/issues/{n}"),
             "comments_url": format!("{api}/issues/{n}/comments"), "number": n, "state": p.state, "locked": false,
             "title": format!("Update {}", p.head_ref), "user": owner, "body": null, "created_at": p.created_at,
-            "updated_at": p.created_at, "closed_at": closed, "merged_at": null, "merge_commit_sha": null, "draft": false,
+            "updated_at": p.created_at, "closed_at": closed, "merged_at": merged_at, "merge_commit_sha": merge_sha, "draft": false,
             "author_association": "OWNER",
             "head": {"label": format!("{}:{}", repo.owner, p.head_ref), "ref": p.head_ref, "sha": p.head_sha, "user": owner, "repo": repo_v},
             "base": {"label": format!("{}:main", repo.owner), "ref": "main", "sha": base_sha, "user": owner, "repo": repo_v}})

@@ -159,7 +159,10 @@ impl State {
                 let mut prs: Vec<&Pull> = self
                     .pulls
                     .iter()
-                    .filter(|p| p.repo_id == repo.id && p.head_sha == sha)
+                    .filter(|p| {
+                        let merged_as = p.merged.as_ref().is_some_and(|(m, _)| *m == sha);
+                        p.repo_id == repo.id && (p.head_sha == sha || merged_as)
+                    })
                     .collect();
                 prs.sort_by_key(|p| (p.state != "open", p.number));
                 let v: Vec<Value> = prs.iter().map(|p| self.pull_json(&repo, p)).collect();

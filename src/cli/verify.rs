@@ -1,0 +1,140 @@
+//! Command line, `planmark verify`: hashes the plans about to be applied through the
+//! pipeline, reads the reviewed plan's hashes from the pull request's comment for the key
+//! through the publish stage (reading only), and says whether they match: exit 0, or 4
+//! with one line per change that differs.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use super::comment::{client, hints};
+use super::error::{Error, Result};
+use super::ToolArg;
+use crate::input::text::one_line;
+use crate::pipeline::{self, compare, Comparison, Options, PlanArg, RunInfo};
+use crate::publish::target::resolve;
+use crate::publish::PublishError;
+use crate::render::markdown::{MapMode, GITHUB_MAX_CHARS};
+
+/// Options of `planmark verify`.
+#[derive(Debug, clap::Args)]
+pub struct VerifyArgs {
+    /// Repository of the pull request (default: `GITHUB_REPOSITORY`).
+    #[arg(long, value_name = "OWNER/NAME")]
+    pub repo: Option<String>,
+    /// Pull request number, 1 or more (default: from the Actions event; for `push`, the
+    /// open pull request whose head is the commit, else the one merged as the commit).
+    #[arg(long, value_name = "N")]
+    pub pr: Option<u64>,
+    /// Environment variable holding the token.
+    #[arg(long, value_name = "NAME", default_value = "GITHUB_TOKEN")]
+    pub token_env: String,
+    /// Longest total wait for one request under rate limits and retries, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 120)]
+    pub max_wait: u64,
+    /// The key of the plan job's comment (default: the plan names, or their paths when
+    /// not named, as `planmark comment` makes it).
+    #[arg(long)]
+    pub key: Option<String>,
+    /// Provider schemas, as given to `planmark comment` in the plan job.
+    #[arg(long, value_name = "FILE", env = "PLANMARK_SCHEMAS")]
+    pub schemas: Option<PathBuf>,
+    /// The tool that made the plans, as given to `planmark comment`.
+    #[arg(long, value_enum, default_value_t = ToolArg::Auto, env = "PLANMARK_TOOL")]
+    pub tool: ToolArg,
+    /// Largest plan or schemas input read, e.g. `1G`, `500M`.
+    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = pipeline::parse_size)]
+    pub max_input_size: u64,
+    /// The plans about to be applied (`terraform show -json` of the saved plan file),
+    /// named as in the plan job (`NAME=PATH`); `-` for standard input.
+    #[arg(value_name = "PLAN", required = true)]
+    pub plans: Vec<String>,
+}
+
+impl VerifyArgs {
+    fn options(&self) -> Options {
+        Options {
+            plans: self.plans.iter().map(|p| PlanArg::parse(p)).collect(),
+            schemas: self.schemas.clone(),
+            max_input_size: self.max_input_size,
+            tool: self.tool.tool(),
+            plan_mode: None,
+            log: None,
+            policy: Default::default(),
+            policy_paths: Vec::new(),
+            rego: Default::default(),
+            key: self.key.clone(),
+            title: None,
+            max_chars: GITHUB_MAX_CHARS,
+            map: MapMode::Never,
+            no_group: true,
+            template: None,
+            template_dir: None,
+            run: RunInfo::default(),
+            hash_changes: true,
+        }
+    }
+}
+
+/// What to do when the plan is not the reviewed one.
+const RERUN: &str = "do not apply it: run the plan job again, have the new plan reviewed, \
+then apply that plan";
+
+pub(super) fn verify(args: VerifyArgs, out: &mut dyn Write) -> Result<()> {
+    let fresh = pipeline::fresh(&args.options())?;
+    let env = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Error::Publish(PublishError::Network(format!("cannot start: {e}"))))?;
+    let (target, comment) = runtime.block_on(async {
+        let token = env(&args.token_env).ok_or_else(|| {
+            PublishError::Config(format!(
+                "no token: set {} (in a workflow: `env: {}: ${{{{ github.token }}}}`) or pass --token-env NAME",
+                args.token_env, args.token_env
+            ))
+        })?;
+        let github = client(&env, &token, args.max_wait)?;
+        let target = resolve(&hints(args.repo.clone(), args.pr, &env), Some(&github)).await?;
+        let comment = crate::publish::find(&github, &target, &fresh.key).await?;
+        Ok::<_, PublishError>((target, comment))
+    })?;
+    let pr = format!(
+        "pull request #{} of {}/{}",
+        target.number, target.owner, target.repo
+    );
+    let (Some(comment), Some(marker)) = (&comment, comment.as_ref().and_then(|c| c.marker()))
+    else {
+        return Err(Error::Unreviewed(format!(
+            "no reviewed plan for key `{}` on {pr}: run planmark comment in the plan job, or \
+             pass --key (the plan job's key)",
+            fresh.key
+        )));
+    };
+    let url = &comment.html_url;
+    let lines = match compare(&fresh, &marker) {
+        Comparison::Matches => {
+            let changes =
+                crate::render::markdown::phrases::count_noun(fresh.count(), "change", "changes");
+            let text = format!("planmark: the plan matches the one reviewed ({changes}): {url}\n");
+            return out.write_all(text.as_bytes()).map_err(Error::Write);
+        }
+        Comparison::NoHash => {
+            return Err(Error::Unreviewed(format!(
+                "the comment for key `{}` ({url}) records no hash of the changes reviewers \
+                 saw (a failed plan's comment, or one made by an older planmark): run the plan \
+                 job again with this planmark",
+                fresh.key
+            )))
+        }
+        Comparison::Differs(lines) => lines,
+    };
+    let mut text = String::new();
+    for line in &lines {
+        // Addresses are plan text: one line each, after our prefix.
+        text.push_str(&format!("planmark: {}\n", one_line(&line.to_string())));
+    }
+    out.write_all(text.as_bytes()).map_err(Error::Write)?;
+    Err(Error::Unreviewed(format!(
+        "the plan is not the one reviewed in {url}; {RERUN}"
+    )))
+}
