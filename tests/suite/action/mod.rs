@@ -32,6 +32,7 @@ use support::temp::TempDir;
 use tools::{actionlint, have, ACTIONLINT_GONE};
 use yaml_rust2::{Yaml, YamlLoader};
 
+mod apply_verify;
 mod install;
 mod metadata;
 mod pass_through;
