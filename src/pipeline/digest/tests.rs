@@ -83,6 +83,7 @@ fn options(path: &std::path::Path) -> Options {
         title: None,
         max_chars: 65_536,
         map: MapMode::Auto,
+        no_group: false,
         template: None,
         template_dir: None,
         run: RunInfo::default(),
