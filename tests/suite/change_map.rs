@@ -279,7 +279,8 @@ fn the_map_follows_the_mode_and_is_the_first_thing_left_out() {
     let empty = parse(br#"{"format_version":"1.2","resource_changes":[]}"#);
     assert!(!has_map(&empty, MapMode::Always));
 
-    // A limit between the comment without and with its map: the map goes, nothing else.
+    // A limit between the comment without and with its map: the map goes, nothing else,
+    // and the notice says so.
     let with = render_map(&[("plan", &multi)], GITHUB_MAX_CHARS, MapMode::Auto);
     let without = render_map(&[("plan", &multi)], GITHUB_MAX_CHARS, MapMode::Never);
     let sizes = [
@@ -291,8 +292,12 @@ fn the_map_follows_the_mode_and_is_the_first_thing_left_out() {
         max_chars += 1;
     }
     let squeezed = render_map(&[("plan", &multi)], max_chars, MapMode::Auto);
-    assert_eq!(squeezed.markdown, without.markdown);
-    assert!(squeezed.context.plans[0].map.is_none() && !squeezed.context.truncated);
+    assert!(squeezed.context.plans[0].map.is_none());
+    let truncation = squeezed.context.truncation.as_ref().expect("a notice");
+    assert_eq!(truncation.stage, "map");
+    assert!(truncation.notice.starts_with("The change map is left out"));
+    let notice = format!("\n> [!NOTE]\n> {}\n", truncation.notice);
+    assert_eq!(squeezed.markdown.replacen(&notice, "", 1), without.markdown);
 }
 
 #[test]

@@ -515,6 +515,19 @@ pub fn map_left_out(truncation: &mut Truncation) {
     }
 }
 
+/// The notice of a comment that shows every diff in full but fits only without its change
+/// map (stage `map`).
+pub fn map_only_left_out(max_chars: usize) -> Truncation {
+    Truncation {
+        stage: "map".to_string(),
+        notice: format!(
+            "The change map is left out: with it the comment would pass the {}-character limit. Every change is shown.",
+            thousands(max_chars)
+        ),
+        max_chars,
+    }
+}
+
 fn notice(stage: &str, what: String, max_chars: usize, plans: &Plans<'_>) -> Truncation {
     let (these, them, json) = if plans.named().len() > 1 {
         ("These plans are", "the plans", "the plan JSON files")

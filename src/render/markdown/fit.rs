@@ -50,8 +50,11 @@ pub(super) fn fit(
     };
     let mapped = maps.iter().any(Option::is_some);
     let attempt = |mut plan: budget::Plan| {
-        if let (true, Some(truncation)) = (mapped, plan.truncation.as_mut()) {
-            budget::map_left_out(truncation);
+        if mapped {
+            match plan.truncation.as_mut() {
+                Some(truncation) => budget::map_left_out(truncation),
+                None => plan.truncation = Some(budget::map_only_left_out(max_chars)),
+            }
         }
         drawn(plan, &[])
     };

@@ -120,7 +120,8 @@ pub struct StatusCounts {
 /// What the size limit left out.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Truncation {
-    /// `compact`, `lists`, `partial` or `counts-only`.
+    /// `map` (every diff shown, the change map left out), `compact`, `partial` or
+    /// `counts-only`.
     pub stage: String,
     /// What a reader is told.
     pub notice: String,
