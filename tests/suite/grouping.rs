@@ -15,7 +15,7 @@ use crate::support::comment::{assert_sound, render};
 
 /// `keys.len()` updates of `aws_instance.web[KEY]`, each `tags.Env` from `dev` to
 /// `env(i)`, each with its own unchanged id and `Name` tag (hidden as context).
-fn tag_updates(keys: &[Value], env: impl Fn(usize) -> String) -> Vec<Value> {
+pub(crate) fn tag_updates(keys: &[Value], env: impl Fn(usize) -> String) -> Vec<Value> {
     keys.iter()
         .enumerate()
         .map(|(i, key)| {
@@ -36,17 +36,17 @@ fn tag_updates(keys: &[Value], env: impl Fn(usize) -> String) -> Vec<Value> {
         .collect()
 }
 
-fn plan_of(changes: Vec<Value>) -> PlanDiff {
+pub(crate) fn plan_of(changes: Vec<Value>) -> PlanDiff {
     let plan = json!({"format_version": "1.2", "terraform_version": "1.9.0",
         "resource_changes": changes});
     diffed("plan.json", plan.to_string().as_bytes())
 }
 
-fn numbered(n: usize) -> Vec<Value> {
+pub(crate) fn numbered(n: usize) -> Vec<Value> {
     (0..n).map(Value::from).collect()
 }
 
-fn same(_: usize) -> String {
+pub(crate) fn same(_: usize) -> String {
     "prod".to_string()
 }
 

@@ -287,3 +287,40 @@ fn golden_comments_with_real_policies() {
             .unwrap_or_else(|e| panic!("{e}"));
     }
 }
+
+#[test]
+fn a_finding_on_a_grouped_change_links_to_its_groups_diff() {
+    use crate::grouping::{numbered, plan_of, same, tag_updates};
+    let diff = plan_of(tag_updates(&numbered(12), same));
+    let report = PolicyReport {
+        failures: vec![finding(
+            Level::Failure,
+            "deny",
+            "web 7 must keep its tags",
+            Some("aws_instance.web[7]"),
+        )],
+        warnings: Vec::new(),
+        rules: 1,
+        passed: 0,
+    };
+    let comment = render(&diff, report, GITHUB_MAX_CHARS);
+    let md = &comment.markdown;
+    let changes = &comment.context.plans[0].changes;
+    assert_eq!(changes.len(), 1, "the twelve are one group: {md}");
+    let link = md
+        .lines()
+        .find(|l| l.contains("must keep its tags"))
+        .unwrap();
+    assert!(
+        link.starts_with("> - ❌ [`aws_instance.web[7]`](#planmark-"),
+        "{link}"
+    );
+    let id = link.split("](#").nth(1).unwrap().split(')').next().unwrap();
+    assert_eq!(changes[0].anchor.as_deref(), Some(id));
+    assert_eq!(md.matches(&format!("<a name=\"{id}\"></a>")).count(), 1);
+    let anchor = md.find(&format!("<a name=\"{id}\">")).unwrap();
+    assert!(
+        md[anchor..].lines().next().unwrap().contains("× 12"),
+        "{md}"
+    );
+}

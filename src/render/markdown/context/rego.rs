@@ -115,18 +115,24 @@ fn finding(f: &Finding, plan: &mut Linkable<'_>, tight: usize) -> FindingContext
     }
 }
 
-/// The anchor of the entry of `plan` at `address` (shown with its diff or listed), set on
-/// the entry if it has none yet; `None` when the comment does not show that resource.
+/// The anchor of the entry of `plan` at `address` (shown with its diff, in a group of
+/// look-alikes shown by one diff, or listed), set on the entry if it has none yet; `None`
+/// when the comment does not show that resource.
 fn anchor(plan: &mut Linkable<'_>, address: &str) -> Option<String> {
     let (key, name) = (plan.key, plan.plan);
     let [changes, listed] = &mut plan.entries;
+    let in_group = |e: &EntryContext| {
+        e.group
+            .as_ref()
+            .is_some_and(|g| g.addresses.iter().any(|a| a == address))
+    };
     let entry = changes
         .iter_mut()
         .chain(listed.iter_mut())
-        .find(|e| e.address == address)?;
+        .find(|e| e.address == address || in_group(e))?;
     let id = entry
         .anchor
-        .get_or_insert_with(|| anchor_id(key, name, address));
+        .get_or_insert_with(|| anchor_id(key, name, &entry.address));
     Some(id.clone())
 }
 
