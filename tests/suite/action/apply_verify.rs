@@ -24,15 +24,15 @@ fn call(command: &str) -> Invocation {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn plan_verify_and_a_failed_apply_keep_one_comment() {
-    if let Some(why) = e2e_missing_tool() {
-        return skipped("plan_verify_and_a_failed_apply_keep_one_comment", why);
-    }
-    let Some((os, arch, _)) = host_runner() else {
-        return skipped("plan_verify_apply", "no release target for this machine");
+    let Some((fake, runner, _)) = e2e(
+        "plan_verify_and_a_failed_apply_keep_one_comment",
+        "apply",
+        &["curl", "cargo", "terraform"],
+    )
+    .await
+    else {
+        return;
     };
-    let fake = fake_github().await;
-    let runner = Runner::new("apply", os, arch);
-    runner.shim(&["curl", "cargo", "terraform"]);
     apply_workspace(&runner, "apply-fails-part-way");
 
     let run = run_blocking(&runner, &call("plan"), GitHubEnv::new(&fake, 81)).await;
@@ -76,15 +76,15 @@ async fn plan_verify_and_a_failed_apply_keep_one_comment() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn verify_stops_a_plan_that_was_not_reviewed() {
-    if let Some(why) = e2e_missing_tool() {
-        return skipped("verify_stops_a_plan_that_was_not_reviewed", why);
-    }
-    let Some((os, arch, _)) = host_runner() else {
-        return skipped("verify_stops", "no release target for this machine");
+    let Some((fake, runner, _)) = e2e(
+        "verify_stops_a_plan_that_was_not_reviewed",
+        "verify",
+        &["curl", "cargo", "terraform"],
+    )
+    .await
+    else {
+        return;
     };
-    let fake = fake_github().await;
-    let runner = Runner::new("verify", os, arch);
-    runner.shim(&["curl", "cargo", "terraform"]);
     let dir = apply_workspace(&runner, "apply-fails-part-way");
     let run = run_blocking(&runner, &call("plan"), GitHubEnv::new(&fake, 91)).await;
     assert!(run.ok(), "{}", run.describe());

@@ -5,15 +5,15 @@ use super::*;
 
 #[tokio::test(flavor = "multi_thread")]
 async fn source_fallback_builds_once_then_reuses_the_cache() {
-    if let Some(why) = e2e_missing_tool() {
-        return skipped("source_fallback_builds_once_then_reuses_the_cache", why);
-    }
-    let Some((os, arch, target)) = host_runner() else {
-        return skipped("source_fallback", "no release target for this machine");
+    let Some((fake, runner, target)) = e2e(
+        "source_fallback_builds_once_then_reuses_the_cache",
+        "fallback",
+        &["curl", "cargo"],
+    )
+    .await
+    else {
+        return;
     };
-    let fake = fake_github().await;
-    let runner = Runner::new("fallback", os, arch);
-    runner.shim(&["curl", "cargo"]);
     infra(&runner);
     // `main` is a branch: there is no such release, so the action builds its own source.
     let call = base_call()
@@ -97,15 +97,18 @@ async fn source_fallback_builds_once_then_reuses_the_cache() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn release_asset_is_downloaded_and_verified() {
-    if let Some(why) = e2e_missing_tool().or((!have("tar", &["--version"])).then_some("no tar")) {
-        return skipped("release_asset_is_downloaded_and_verified", why);
+    if !have("tar", &["--version"]) {
+        return skipped("release_asset_is_downloaded_and_verified", "no tar");
     }
-    let Some((os, arch, target)) = host_runner() else {
-        return skipped("release_asset", "no release target for this machine");
+    let Some((fake, runner, target)) = e2e(
+        "release_asset_is_downloaded_and_verified",
+        "release",
+        &["curl", "cargo"],
+    )
+    .await
+    else {
+        return;
     };
-    let fake = fake_github().await;
-    let runner = Runner::new("release", os, arch);
-    runner.shim(&["curl", "cargo"]);
     infra(&runner);
     // Used as octo/planmark-action@vMAJOR.MINOR with no version input: the action picks the
     // release of the version in its Cargo.toml.
@@ -156,15 +159,18 @@ async fn release_asset_is_downloaded_and_verified() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_checksum_mismatch_fails_without_fallback() {
-    if let Some(why) = e2e_missing_tool().or((!have("tar", &["--version"])).then_some("no tar")) {
-        return skipped("a_checksum_mismatch_fails_without_fallback", why);
+    if !have("tar", &["--version"]) {
+        return skipped("a_checksum_mismatch_fails_without_fallback", "no tar");
     }
-    let Some((os, arch, target)) = host_runner() else {
-        return skipped("checksum_mismatch", "no release target for this machine");
+    let Some((fake, runner, target)) = e2e(
+        "a_checksum_mismatch_fails_without_fallback",
+        "tampered",
+        &["curl", "cargo"],
+    )
+    .await
+    else {
+        return;
     };
-    let fake = fake_github().await;
-    let runner = Runner::new("tampered", os, arch);
-    runner.shim(&["curl", "cargo"]);
     infra(&runner);
     let asset = format!("planmark-{target}.tar.gz");
     runner.publish_release("v9.9.9", &asset, Some(&"ab".repeat(32)));

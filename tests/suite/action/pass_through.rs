@@ -5,15 +5,15 @@ use super::*;
 
 #[tokio::test(flavor = "multi_thread")]
 async fn binary_plans_and_auto_schemas_go_through_terraform() {
-    if let Some(why) = e2e_missing_tool() {
-        return skipped("binary_plans_and_auto_schemas_go_through_terraform", why);
-    }
-    let Some((os, arch, _)) = host_runner() else {
-        return skipped("binary_plans", "no release target for this machine");
+    let Some((fake, runner, _)) = e2e(
+        "binary_plans_and_auto_schemas_go_through_terraform",
+        "terraform",
+        &["curl", "cargo", "terraform"],
+    )
+    .await
+    else {
+        return;
     };
-    let fake = fake_github().await;
-    let runner = Runner::new("terraform", os, arch);
-    runner.shim(&["curl", "cargo", "terraform"]);
     let dir = infra(&runner);
     // A binary plan file is a zip archive.
     std::fs::write(dir.join("tfplan"), b"PK\x03\x04\x14\x00\x00\x00binary plan").unwrap();
@@ -56,15 +56,15 @@ async fn binary_plans_and_auto_schemas_go_through_terraform() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn with_tofu_on_path_the_comment_uses_opentofus_wording() {
-    if let Some(why) = e2e_missing_tool() {
-        return skipped("with_tofu_on_path_the_comment_uses_opentofus_wording", why);
-    }
-    let Some((os, arch, _)) = host_runner() else {
-        return skipped("with_tofu_on_path", "no release target for this machine");
+    let Some((fake, runner, _)) = e2e(
+        "with_tofu_on_path_the_comment_uses_opentofus_wording",
+        "tofu",
+        &["curl", "cargo", "tofu"],
+    )
+    .await
+    else {
+        return;
     };
-    let fake = fake_github().await;
-    let runner = Runner::new("tofu", os, arch);
-    runner.shim(&["curl", "cargo", "tofu"]);
     let dir = infra(&runner);
     std::fs::write(dir.join("tfplan"), b"PK\x03\x04\x14\x00\x00\x00binary plan").unwrap();
     let call = base_call()
@@ -93,15 +93,15 @@ async fn with_tofu_on_path_the_comment_uses_opentofus_wording() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn failed_plans_policy_gates_and_labels_pass_through() {
-    if let Some(why) = e2e_missing_tool() {
-        return skipped("failed_plans_policy_gates_and_labels_pass_through", why);
-    }
-    let Some((os, arch, _)) = host_runner() else {
-        return skipped("failed_plans", "no release target for this machine");
+    let Some((fake, runner, _)) = e2e(
+        "failed_plans_policy_gates_and_labels_pass_through",
+        "gates",
+        &["curl", "cargo", "terraform"],
+    )
+    .await
+    else {
+        return;
     };
-    let fake = fake_github().await;
-    let runner = Runner::new("gates", os, arch);
-    runner.shim(&["curl", "cargo", "terraform"]);
     let dir = infra(&runner);
     std::fs::copy(
         root().join("tests/fixtures/logs/failed.jsonl"),
@@ -182,15 +182,15 @@ async fn failed_plans_policy_gates_and_labels_pass_through() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn group_false_shows_look_alike_changes_one_by_one() {
-    if let Some(why) = e2e_missing_tool() {
-        return skipped("group_false_shows_look_alike_changes_one_by_one", why);
-    }
-    let Some((os, arch, _)) = host_runner() else {
-        return skipped("group_false", "no release target for this machine");
+    let Some((fake, runner, _)) = e2e(
+        "group_false_shows_look_alike_changes_one_by_one",
+        "terraform",
+        &["curl", "cargo"],
+    )
+    .await
+    else {
+        return;
     };
-    let fake = fake_github().await;
-    let runner = Runner::new("terraform", os, arch);
-    runner.shim(&["curl", "cargo"]);
     let dir = infra(&runner);
     // Three instances, each `tags.Env` from dev to prod.
     let change = |i: usize| {

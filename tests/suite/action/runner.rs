@@ -20,6 +20,28 @@ pub(super) fn e2e_missing_tool() -> Option<&'static str> {
     None
 }
 
+/// What an end-to-end test needs: the fake GitHub, a runner for this machine named
+/// `name` with the stand-ins `shims` on its PATH, and this machine's release target; `None`
+/// after a `skipped:` line for `test` when this machine cannot run the action's steps.
+pub(super) async fn e2e(
+    test: &str,
+    name: &str,
+    shims: &[&str],
+) -> Option<(FakeGitHub, Runner, &'static str)> {
+    if let Some(why) = e2e_missing_tool() {
+        skipped(test, why);
+        return None;
+    }
+    let Some((os, arch, target)) = host_runner() else {
+        skipped(test, "no release target for this machine");
+        return None;
+    };
+    let fake = fake_github().await;
+    let runner = Runner::new(name, os, arch);
+    runner.shim(shims);
+    Some((fake, runner, target))
+}
+
 /// `RUNNER_OS`, `RUNNER_ARCH` and release target of this machine.
 pub(super) fn host_runner() -> Option<(&'static str, &'static str, &'static str)> {
     let os = match std::env::consts::OS {
