@@ -43,19 +43,22 @@ pub struct MarkerData {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub changes_count: Option<usize>,
     /// Each change's [`ChangeDigest`] ([`encode_digests`]), when there are at most
-    /// [`MAX_DIGESTS`] of them, so that `verify` can name the ones that differ.
+    /// [`max_digests`] of them, so that `verify` can name the ones that differ.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub changes: Option<String>,
 }
 
-/// Changes at most whose digests the marker lists: 800 characters, so the marker stays a
-/// small part of the smallest comment (2,000 characters).
-pub const MAX_DIGESTS: usize = 100;
+/// Changes at most whose digests the marker lists in a comment of `max_chars`: 8
+/// characters each, a twentieth of the limit at most (409 changes at GitHub's 65,536,
+/// 12 at the smallest limit), so the marker leaves the room to what reviewers read.
+pub fn max_digests(max_chars: usize) -> usize {
+    max_chars / 20 / 8
+}
 
 /// One change as the marker records it: short hashes of its address and of its rendered
-/// change, never the text itself. Three bytes each: enough to tell a hundred changes
+/// change, never the text itself. Three bytes each: enough to tell hundreds of changes
 /// apart, and to name a differing change; the overall SHA-256 is what decides.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ChangeDigest {
     /// The first bytes of the address's SHA-256.
     pub address: [u8; 3],
@@ -270,6 +273,16 @@ mod tests {
             assert!(!inner.contains(['-', '<', '>']), "{marker}");
             let back = parse_marker(&format!("text\n{marker}\n")).expect(name);
             assert_eq!(back["key"], name);
+        }
+    }
+
+    #[test]
+    fn digests_take_a_twentieth_of_the_limit_at_most() {
+        assert_eq!(max_digests(65_536), 409);
+        assert_eq!(max_digests(2_000), 12);
+        for max_chars in [2_000, 5_000, 65_536] {
+            let digests = vec![ChangeDigest::default(); max_digests(max_chars)];
+            assert!(encode_digests(&digests).len() * 20 <= max_chars);
         }
     }
 

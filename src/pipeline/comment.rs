@@ -289,8 +289,9 @@ fn meta(
             plan_sha256(serde_json::to_string(&lines).unwrap_or_default().as_bytes())
         }
     };
-    let (changes_sha256, changes_count, changes) =
-        reviewed.map(Reviewed::marker_fields).unwrap_or_default();
+    let (changes_sha256, changes_count, changes) = reviewed
+        .map(|r| r.marker_fields(options.max_chars))
+        .unwrap_or_default();
     let marker = marker_line(&MarkerData {
         key: key.clone(),
         plan_sha256,

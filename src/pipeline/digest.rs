@@ -15,7 +15,7 @@ use super::load::Loaded;
 use crate::concurrency::{self, PART};
 use crate::diff::{Action, InvocationTrigger, ResourceChanges};
 use crate::input::error::Result;
-use crate::marker::{encode_digests, ChangeDigest, MAX_DIGESTS};
+use crate::marker::{encode_digests, max_digests, ChangeDigest};
 use crate::render::text::{change_text, invocation_text, output_change_text};
 
 /// Names this way of hashing in the overall hash: a later one never matches it by chance.
@@ -93,9 +93,13 @@ pub struct Reviewed {
 }
 
 impl Reviewed {
-    /// The marker's fields: the hash, the count, and the digests when few enough.
-    pub fn marker_fields(&self) -> (Option<String>, Option<usize>, Option<String>) {
-        let digests = (self.items.len() <= MAX_DIGESTS).then(|| {
+    /// The marker's fields in a comment of `max_chars`: the hash, the count, and the
+    /// digests when few enough.
+    pub fn marker_fields(
+        &self,
+        max_chars: usize,
+    ) -> (Option<String>, Option<usize>, Option<String>) {
+        let digests = (self.items.len() <= max_digests(max_chars)).then(|| {
             let digests: Vec<ChangeDigest> = self.items.iter().map(Item::digest).collect();
             encode_digests(&digests)
         });

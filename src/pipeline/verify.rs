@@ -16,7 +16,7 @@ use super::digest::{self, short, Item, Reviewed};
 use super::error::Result;
 use super::load::with_loaded;
 use super::options::Options;
-use crate::marker::{decode_digests, MAX_DIGESTS};
+use crate::marker::decode_digests;
 
 /// The plans about to be applied, hashed.
 pub struct Fresh {
@@ -35,8 +35,11 @@ impl Fresh {
 
     /// The marker's fields for these changes.
     #[cfg(test)]
-    pub(super) fn marker_fields(&self) -> (Option<String>, Option<usize>, Option<String>) {
-        self.reviewed.marker_fields()
+    pub(super) fn marker_fields(
+        &self,
+        max_chars: usize,
+    ) -> (Option<String>, Option<usize>, Option<String>) {
+        self.reviewed.marker_fields(max_chars)
     }
 }
 
@@ -112,8 +115,8 @@ impl fmt::Display for Difference {
                 };
                 write!(
                     f,
-                    "the reviewed plan had {had}, too many for its comment to record each \
-                     (it records up to {MAX_DIGESTS}), and this one has {now}: the changes \
+                    "the reviewed plan had {had}, too many for its comment to record each, \
+                     and this one has {now}: the changes \
                      that differ cannot be named"
                 )
             }

@@ -237,3 +237,43 @@ async fn a_push_on_merge_finds_the_merged_pull_request() {
     let (stdout, _) = exited_with(&output(cmd).await, 0, TOKEN);
     assert!(stdout.contains("/pull/36#issuecomment-"), "{stdout}");
 }
+
+/// `n` creates of `null_resource.n[i]`, the one at `edited` (if any) with another trigger.
+fn creates(n: usize, edited: Option<usize>) -> Value {
+    let changes: Vec<Value> = (0..n)
+        .map(|i| {
+            let v = match edited == Some(i) {
+                true => "edited".to_string(),
+                false => format!("v{i}"),
+            };
+            json!({"address": format!("null_resource.n[{i}]"), "mode": "managed",
+                "type": "null_resource", "name": "n", "index": i,
+                "provider_name": "registry.terraform.io/hashicorp/null",
+                "change": {"actions": ["create"], "before": null,
+                    "after": {"triggers": {"v": v}}, "after_unknown": {"id": true},
+                    "before_sensitive": false, "after_sensitive": {"triggers": {}}}})
+        })
+        .collect();
+    json!({"format_version": "1.2", "terraform_version": "1.9.0", "resource_changes": changes})
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_change_among_hundreds_is_still_named() {
+    let dir = TempDir::new("verify-many");
+    let gh = fake().await;
+    gh.add_pull(OWNER, REPO, 41, HEAD, "feature", "open");
+    let reviewed = write(&dir, "reviewed", &creates(300, None));
+    let plan = format!("main={}", reviewed.display());
+    assert_ok("comment", &output(command(&gh, 41, 1, &[plan])).await);
+    let edited = write(&dir, "edited", &creates(300, Some(150)));
+    let (lines, _) = refused(&verify(&gh, 41, &edited, &[]).await);
+    let named: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.contains("null_resource"))
+        .collect();
+    assert_eq!(named.len(), 1, "{lines:?}");
+    assert!(
+        named[0].contains("changed: null_resource.n[150]"),
+        "{lines:?}"
+    );
+}

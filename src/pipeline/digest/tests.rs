@@ -94,7 +94,7 @@ fn options(path: &std::path::Path) -> Options {
 /// The marker a comment on `path` would carry (its change fields only).
 fn marker(path: &std::path::Path) -> serde_json::Value {
     let reviewed = fresh(&options(path)).unwrap();
-    let (changes_sha256, changes_count, changes) = reviewed.marker_fields();
+    let (changes_sha256, changes_count, changes) = reviewed.marker_fields(65_536);
     let line = marker_line(&MarkerData {
         key: "main".into(),
         changes_sha256,
