@@ -161,8 +161,7 @@ impl Catalog {
         }
         // Natural address order within each rank (`web[2]` before `web[10]`), plan order
         // among equal addresses; the key is unique (each section is one rank, each
-        // position one entry), so this in-place sort orders as a stable sort would,
-        // without its scratch copy.
+        // position one entry). Each key is worked out once, not at every comparison.
         let deferred: Vec<Vec<u32>> = (0..plans.named().len())
             .map(|p| {
                 let list = &plans.head(p).deferred;
@@ -176,7 +175,7 @@ impl Catalog {
             Item::Invocation(i) => u32::try_from(i).unwrap_or(u32::MAX),
             Item::Outputs => 0,
         };
-        entries.sort_unstable_by_key(|e| (rank(e), e.plan, position(e)));
+        entries.sort_by_cached_key(|e| (rank(e), e.plan, position(e)));
         Ok(Catalog {
             entries,
             drift_shown: drift,
