@@ -46,21 +46,36 @@ impl Loaded<'_> {
     }
 }
 
+/// From this size on, a plan's templates are compiled beside its parse, on the core the
+/// parse leaves idle, for the many entries such a plan has (`TemplateSet::compile_ahead`).
+/// Below it the plan's own entry count decides how they are compiled, as that costs
+/// more than the short parse hides (docs/performance.md).
+const COMPILE_BESIDE_FROM: usize = 1 << 20;
+
 /// The plan in `bytes` (read from `path`, named in errors) and, when `hash` asks for it,
-/// its SHA-256 for the marker, computed beside the parse (docs/performance.md).
+/// its SHA-256 for the marker, computed beside the parse (docs/performance.md); the
+/// `templates` are compiled beside the parse too when the plan is big.
 fn parse_and_hash<'b>(
     path: &str,
     bytes: &'b [u8],
     hash: bool,
+    templates: Option<&TemplateSet>,
 ) -> (std::result::Result<Plan<'b>, InputError>, String) {
-    match hash {
-        true => {
-            let (sha256, plan) =
-                concurrency::beside(|| plan_sha256(bytes), || parse_plan(path, bytes));
-            (plan, sha256)
-        }
-        false => (parse_plan(path, bytes), String::new()),
+    let templates = templates.filter(|_| bytes.len() >= COMPILE_BESIDE_FROM);
+    if !hash && templates.is_none() {
+        return (parse_plan(path, bytes), String::new());
     }
+    let beside = || {
+        if let Some(templates) = templates {
+            templates.compile_ahead();
+        }
+        match hash {
+            true => plan_sha256(bytes),
+            false => String::new(),
+        }
+    };
+    let (sha256, plan) = concurrency::beside(beside, || parse_plan(path, bytes));
+    (plan, sha256)
 }
 
 /// Plans among several that could not be read: (name, the error), for the comment and
@@ -102,7 +117,7 @@ pub(super) fn with_loaded<T, E: From<PipelineError>>(
     let mut plans = Vec::with_capacity(inputs.len());
     let mut unreadable: Unreadable = Vec::new();
     for (arg, bytes) in &inputs {
-        let err = match parse_and_hash(&arg.path, bytes, hash) {
+        let err = match parse_and_hash(&arg.path, bytes, hash, templates) {
             (Ok(plan), sha256) => {
                 plans.push((arg.clone(), plan, sha256, bytes.as_slice()));
                 continue;
@@ -116,7 +131,7 @@ pub(super) fn with_loaded<T, E: From<PipelineError>>(
         for (n, document) in documents.iter().enumerate() {
             let doc_arg = document_arg(arg, n + 1, document.label);
             let place = format!("{}: document {} ({})", arg.path, n + 1, doc_arg.name);
-            match parse_and_hash(&place, document.bytes, hash) {
+            match parse_and_hash(&place, document.bytes, hash, templates) {
                 (Ok(plan), sha256) => plans.push((doc_arg, plan, sha256, document.bytes)),
                 (Err(err), _) => unreadable.push((doc_arg.name, err.into())),
             }

@@ -228,6 +228,13 @@ impl TemplateSet {
         }
     }
 
+    /// Compiles the registry now, as for a comment of many entries, unless it is compiled
+    /// already: the pipeline calls this beside a big plan's parse, which hides its cost.
+    /// An error is kept and reported by the first use, as ever.
+    pub fn compile_ahead(&self) {
+        let _ = self.registry_for(self.inline_from);
+    }
+
     fn compile(&self, inline: bool) -> std::result::Result<Handlebars<'static>, Failure> {
         let mut hb = Handlebars::new();
         hb.set_strict_mode(true);
@@ -446,6 +453,22 @@ mod tests {
         );
         assert!(!is_comment_line("{{!-- a --}} {{x}} {{!-- b --}}\n"));
         assert!(!is_comment_line("x {{!-- note --}}\n"));
+    }
+
+    #[test]
+    fn compiled_ahead_as_for_many_entries_and_kept() {
+        let ahead = TemplateSet::default();
+        ahead.compile_ahead();
+        let copied_in = registered(&ahead);
+        assert!(copied_in.len() < BUILT_IN.len(), "{copied_in:?}");
+        // A later use for a small comment gets the registry compiled ahead.
+        ahead.registry_for(1).unwrap();
+        assert_eq!(registered(&ahead), copied_in);
+        // Never copied in when the set says never.
+        let mut never = TemplateSet::default();
+        never.set_inline_from(usize::MAX);
+        never.compile_ahead();
+        assert_eq!(registered(&never).len(), BUILT_IN.len());
     }
 
     #[test]
