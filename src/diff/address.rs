@@ -82,16 +82,11 @@ pub fn natural_ranks_of<'a>(n: usize, address: impl Fn(usize) -> &'a str) -> Vec
         push_natural_key(address(i), &mut buffer);
         ends.push(buffer.len());
     }
-    // Each key sits beside its index, so a comparison reads no other vector.
-    let mut order: Vec<(&[u8], usize)> = Vec::with_capacity(n);
-    let mut start = 0;
-    for (i, end) in ends.into_iter().enumerate() {
-        order.push((&buffer[start..end], i));
-        start = end;
-    }
-    order.sort_unstable();
+    let key = |i: usize| &buffer[if i == 0 { 0 } else { ends[i - 1] }..ends[i]];
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_unstable_by(|x, y| key(*x).cmp(key(*y)).then(x.cmp(y)));
     let mut ranks = vec![0u32; n];
-    for (rank, (_, i)) in order.into_iter().enumerate() {
+    for (rank, i) in order.into_iter().enumerate() {
         ranks[i] = u32::try_from(rank).unwrap_or(u32::MAX);
     }
     ranks

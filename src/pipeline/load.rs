@@ -46,11 +46,14 @@ impl Loaded<'_> {
     }
 }
 
-/// From this size on, a plan's templates are compiled beside its parse, on the core the
-/// parse leaves idle, for the many entries such a plan has (`TemplateSet::compile_ahead`).
-/// Below it the plan's own entry count decides how they are compiled, as that costs
-/// more than the short parse hides (docs/performance.md).
-const COMPILE_BESIDE_FROM: usize = 1 << 20;
+/// Plans of these sizes get their templates compiled beside their parse, on the core the
+/// parse leaves idle, as for the many entries such a plan has
+/// (`TemplateSet::compile_ahead`; docs/performance.md). Below, the plan's own entry count
+/// decides how they are compiled, which costs more than the short parse hides; above, the
+/// compile is a small part of the run, and the scratch memory it frees on the other
+/// thread stays with that thread's allocator heap, adding a few MB to the peak that the
+/// 100k plans' memory target bounds.
+const COMPILE_BESIDE: std::ops::Range<usize> = (1 << 20)..(32 << 20);
 
 /// The plan in `bytes` (read from `path`, named in errors) and, when `hash` asks for it,
 /// its SHA-256 for the marker, computed beside the parse (docs/performance.md); the
@@ -61,7 +64,7 @@ fn parse_and_hash<'b>(
     hash: bool,
     templates: Option<&TemplateSet>,
 ) -> (std::result::Result<Plan<'b>, InputError>, String) {
-    let templates = templates.filter(|_| bytes.len() >= COMPILE_BESIDE_FROM);
+    let templates = templates.filter(|_| COMPILE_BESIDE.contains(&bytes.len()));
     if !hash && templates.is_none() {
         return (parse_plan(path, bytes), String::new());
     }

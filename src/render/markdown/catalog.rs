@@ -111,8 +111,11 @@ impl Catalog {
             .sum();
         let mut entries = Vec::with_capacity(most);
         let mut drift = Vec::with_capacity(plans.named().len());
+        // Whether each plan has a resource change to show (else its order is not needed).
+        let mut changed = Vec::with_capacity(plans.named().len());
         for p in 0..plans.named().len() {
             let plan = plans.head(p);
+            let before = entries.len();
             for (i, r) in plans.summaries(p).iter().enumerate() {
                 if r.is_shown() {
                     entries.push(Entry {
@@ -122,6 +125,7 @@ impl Catalog {
                     });
                 }
             }
+            changed.push(entries.len() > before);
             for i in 0..plan.invocations.len() {
                 entries.push(Entry {
                     plan: p,
@@ -161,7 +165,19 @@ impl Catalog {
         }
         // Natural address order within each rank (`web[2]` before `web[10]`), plan order
         // among equal addresses; the key is unique (each section is one rank, each
-        // position one entry). Each key is worked out once, not at every comparison.
+        // position one entry), so this in-place sort orders as a stable sort would,
+        // without its scratch copy. Each plan's order is looked up once, not at every
+        // comparison (a third of the sort's time).
+        let ranks = |shown: &[bool], list: ChangeList| -> Vec<&[u32]> {
+            (0..plans.named().len())
+                .map(|p| match shown[p] {
+                    true => plans.ranks(p, list),
+                    false => &[],
+                })
+                .collect()
+        };
+        let resource_ranks = ranks(&changed, ChangeList::Changes);
+        let drift_ranks = ranks(&drift, ChangeList::Drift);
         let deferred: Vec<Vec<u32>> = (0..plans.named().len())
             .map(|p| {
                 let list = &plans.head(p).deferred;
@@ -169,13 +185,13 @@ impl Catalog {
             })
             .collect();
         let position = |e: &Entry| match e.item {
-            Item::Resource(i) => plans.ranks(e.plan, ChangeList::Changes)[i],
-            Item::Drift(i) => plans.ranks(e.plan, ChangeList::Drift)[i],
+            Item::Resource(i) => resource_ranks[e.plan][i],
+            Item::Drift(i) => drift_ranks[e.plan][i],
             Item::Deferred(i) => deferred[e.plan][i],
             Item::Invocation(i) => u32::try_from(i).unwrap_or(u32::MAX),
             Item::Outputs => 0,
         };
-        entries.sort_by_cached_key(|e| (rank(e), e.plan, position(e)));
+        entries.sort_unstable_by_key(|e| (rank(e), e.plan, position(e)));
         Ok(Catalog {
             entries,
             drift_shown: drift,
