@@ -7,11 +7,11 @@
 
 use planmark::diff::PlanDiff;
 use planmark::render::markdown::context::EntryContext;
-use planmark::render::markdown::Comment;
+use planmark::render::markdown::{render_comment, Comment, Meta, TemplateSet};
 use serde_json::{json, Value};
 
 use crate::budget_fill::{check_limits, diffed, generator, LIMITS};
-use crate::support::comment::{assert_sound, render};
+use crate::support::comment::{assert_sound, meta, render, with_named};
 
 /// `keys.len()` updates of `aws_instance.web[KEY]`, each `tags.Env` from `dev` to
 /// `env(i)`, each with its own unchanged id and `Name` tag (hidden as context).
@@ -205,4 +205,67 @@ fn no_group_shows_every_change_on_its_own() {
     assert!(changes.iter().all(|e| e.get("group").is_none()));
     // The text format has no groups either way.
     assert_eq!(run("text", &[]), run("text", &["--no-group"]));
+}
+
+#[test]
+fn grouped_destroys_and_replacements_keep_the_banner_and_every_address() {
+    // 30 look-alike replacements (grouped: the same diff, ids aside) beside 30 deletes
+    // whose values differ (each on its own: only updates get a table of values); the
+    // warning banner is the one they get apart, and every address stays in the comment.
+    let mut changes = tag_updates(&numbered(30), same);
+    for change in &mut changes {
+        change["change"]["actions"] = json!(["delete"]);
+        change["change"]["after"] = Value::Null;
+    }
+    let mut replaced = tag_updates(&numbered(30), same);
+    for (i, change) in replaced.iter_mut().enumerate() {
+        change["address"] = Value::from(format!("aws_instance.db[{i}]"));
+        change["name"] = Value::from("db");
+        change["change"]["actions"] = json!(["delete", "create"]);
+        change["change"]["replace_paths"] = json!([["ami"]]);
+        change["change"]["after"]["ami"] = Value::from("ami-456");
+    }
+    changes.extend(replaced);
+    let diff = plan_of(changes);
+    let banner = |comment: &Comment| {
+        let danger = &comment.context.plans[0].danger;
+        let items: Vec<String> = danger.items.iter().map(|e| e.address.clone()).collect();
+        (
+            danger.count,
+            danger.destroy,
+            danger.replace,
+            items,
+            danger.more,
+        )
+    };
+    for max_chars in LIMITS {
+        let comment = render(&[("plan", &diff)], max_chars);
+        let label = format!("grouped destroys@{max_chars}");
+        assert_sound(&label, &[&diff], &comment, max_chars);
+        let meta = Meta {
+            no_group: true,
+            ..meta("plan")
+        };
+        let apart = with_named(&[("plan", &diff)], |named| {
+            render_comment(named, &meta, &TemplateSet::default(), max_chars)
+        })
+        .unwrap();
+        assert_eq!(banner(&comment), banner(&apart), "{label}");
+        let groups: Vec<(usize, &str)> = comment.context.plans[0]
+            .changes
+            .iter()
+            .filter_map(|e| e.group.as_ref().map(|g| (g.count, e.address.as_str())))
+            .collect();
+        if max_chars >= LIMITS[1] {
+            assert_eq!(groups, [(30, "aws_instance.db[0]")], "{label}");
+        }
+        if max_chars == LIMITS[2] {
+            for i in 0..30 {
+                for name in ["web", "db"] {
+                    let address = format!("aws_instance.{name}[{i}]");
+                    assert!(comment.markdown.contains(&address), "{label}: {address}");
+                }
+            }
+        }
+    }
 }
