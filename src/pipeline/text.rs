@@ -11,7 +11,7 @@ use super::load::{load_log, template_set, violations, with_loaded, Loaded, Loade
 use super::options::Options;
 use super::policy::{self, Verdicts};
 use crate::render::error::RenderError;
-use crate::render::text::{log_text, write_plan};
+use crate::render::text::{applied_text, log_text, write_plan};
 
 /// Loads the plans and streams their text to `out`; returns the policy gates' violations
 /// and the Rego reports.
@@ -59,22 +59,9 @@ fn write_text(
             write(out, &format!("{} could not make the plan.\n", tool.name()))?;
         }
         if let Some(applied) = &log.applied {
-            let c = applied.summary.unwrap_or(applied.done);
-            let outcome = if applied.failed() {
-                "failed"
-            } else {
-                "applied"
-            };
-            write(
-                out,
-                &format!(
-                    "{} apply {outcome}: {} added, {} changed, {} destroyed.\n",
-                    tool.name(),
-                    c.add,
-                    c.change,
-                    c.destroy
-                ),
-            )?;
+            // A blank line after the reviewed plan's text, as between Terraform's sections.
+            let gap = if loaded.is_empty() { "" } else { "\n" };
+            write(out, &format!("{gap}{}", applied_text(applied)))?;
         }
         write(out, &log_text(&log.log))?;
     }

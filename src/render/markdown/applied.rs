@@ -16,7 +16,6 @@ use super::length::{applied_room, measure};
 use super::phrases::{shorten, thousands, Kind};
 use crate::diff::address::natural_cmp;
 use crate::input::log::apply::{Action, ApplyLog, Counts, ResourceApply, Status};
-use crate::input::log::Severity;
 
 /// Longest address, error summary and output value shown, in characters: normal, tight.
 const ADDRESS_CHARS: [usize; 2] = [300, 100];
@@ -196,7 +195,7 @@ pub fn applied(
         outcome: outcome.to_string(),
         failed,
         finished: log.finished,
-        stopped: !log.finished && statuses.failed == 0 && log.log.count(Severity::Error) == 0,
+        stopped: log.stopped(),
         time: readable_time(log.timestamp.as_deref().unwrap_or(now)),
         time_from_log: log.timestamp.is_some(),
         changed: counts(changed),

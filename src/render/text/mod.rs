@@ -9,6 +9,7 @@
 //! plan order (the differ's computes them a chunk at a time, so a huge plan is never all in
 //! memory); [`render_plan`] returns the text of a whole [`PlanDiff`].
 
+mod applied;
 mod invocations;
 mod log;
 mod nodes;
@@ -26,6 +27,7 @@ use crate::diff::{
 };
 use crate::input::plan::{ResourceAction, Tool};
 use crate::render::error::{RenderError, Result};
+pub use applied::applied_text;
 pub use invocations::invocation_text;
 use invocations::{write_cli_section, Triggered};
 use nodes::{attribute_name, render, Opts};

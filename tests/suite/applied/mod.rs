@@ -104,6 +104,24 @@ fn every_behaviour_renders_its_golden_comment() {
             "{label}: the outcome comes first:\n{stdout}"
         );
         failures.extend(golden::check(&dir.join("comment.md"), &stdout).err());
+        // The text: the reviewed plan as Terraform shows it, then the outcome (Terraform's
+        // `Apply complete!` line, or what a failed apply did and where each resource
+        // stands), then the diagnostics.
+        let out = render(dir, &["--format", "text"]);
+        let stdout = text(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{label}: {}", text(&out.stderr));
+        assert!(!stdout.contains(SECRET), "{label}: a sensitive value");
+        assert!(
+            [
+                "Apply complete! Resources: ",
+                "Apply failed ",
+                "Apply stopped "
+            ]
+            .iter()
+            .any(|outcome| stdout.contains(outcome)),
+            "{label}:\n{stdout}"
+        );
+        failures.extend(golden::check(&dir.join("text.txt"), &stdout).err());
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
@@ -342,5 +360,5 @@ fn the_command_line_takes_applied_with_or_without_a_plan() {
     // Text: the outcome, then the diagnostics.
     let out = planmark(&["render", "--format", "text", "--applied", &log]);
     assert!(text(&out.stdout)
-        .starts_with("Terraform apply applied: 1 added, 0 changed, 0 destroyed.\n"));
+        .starts_with("Apply complete! Resources: 1 added, 0 changed, 0 destroyed.\n\nWarning: "));
 }

@@ -179,6 +179,14 @@ impl ApplyLog {
             || self.resources.iter().any(|r| r.status == Status::Failed)
     }
 
+    /// The log ends before the apply completed, with no error and no resource failed: the
+    /// job was cancelled or timed out (a failed apply that did not fail by itself).
+    pub fn stopped(&self) -> bool {
+        !self.finished
+            && self.log.count(Severity::Error) == 0
+            && self.resources.iter().all(|r| r.status != Status::Failed)
+    }
+
     /// Adds the changes of the reviewed plan: a resource the log never names was not
     /// reached (or, when the apply completed, done without a message: a move, a removal).
     pub fn add_planned<'a>(&mut self, planned: impl IntoIterator<Item = (&'a str, Action)>) {
