@@ -89,14 +89,12 @@ fn ends_block(line: &str) -> bool {
         || trimmed == "Outputs:"
 }
 
-/// `ADDR: rest` (or `ADDR (deposed object KEY): rest`): the address and the rest, when
-/// the line is a resource's.
-fn resource_line(line: &str) -> Option<(&str, &str)> {
+/// The characters of `text` outside the quoted keys of instance addresses
+/// (`["a \"b\""]`, escapes included), each with its byte offset and the bracket depth
+/// before it.
+fn unquoted(text: &str) -> impl Iterator<Item = (usize, char, usize)> + '_ {
     let (mut depth, mut quoted, mut escaped) = (0usize, false, false);
-    let mut end = None;
-    // Where the first space outside brackets is (`ADDR (deposed object …)`, `ADDR (local-exec)`).
-    let mut space = None;
-    for (i, c) in line.char_indices() {
+    text.char_indices().filter_map(move |(i, c)| {
         if quoted {
             match (escaped, c) {
                 (true, _) => escaped = false,
@@ -104,15 +102,32 @@ fn resource_line(line: &str) -> Option<(&str, &str)> {
                 (false, '"') => quoted = false,
                 _ => {}
             }
-            continue;
+            return None;
         }
+        let before = depth;
         match c {
             '"' if depth > 0 => quoted = true,
+            '[' => depth += 1,
+            ']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        Some((i, c, before))
+    })
+}
+
+/// `ADDR: rest` (or `ADDR (deposed object KEY): rest`): the address and the rest, when
+/// the line is a resource's.
+fn resource_line(line: &str) -> Option<(&str, &str)> {
+    let mut end = None;
+    // Where the first space outside brackets is (`ADDR (deposed object …)`, `ADDR (local-exec)`).
+    let mut space = None;
+    for (i, c, depth) in unquoted(line) {
+        match c {
             ' ' if depth == 0 => {
                 space.get_or_insert(i);
             }
-            '[' => depth += 1,
-            ']' => depth = depth.checked_sub(1)?,
+            // A bracket closed that was never opened: no address.
+            ']' if depth == 0 => return None,
             ':' if depth == 0 && line[i + 1..].starts_with(' ') => {
                 end = Some(i);
                 break;
@@ -152,20 +167,9 @@ fn planned(text: &str) -> Option<(&str, Action)> {
     }
     let (_, action) = ENDINGS.iter().find(|(end, _)| text.ends_with(end))?;
     // The address ends at its first space outside brackets.
-    let (mut depth, mut quoted) = (0usize, false);
-    let mut end = text.len();
-    for (i, c) in text.char_indices() {
-        match c {
-            '"' if depth > 0 => quoted = !quoted,
-            '[' if !quoted => depth += 1,
-            ']' if !quoted => depth = depth.saturating_sub(1),
-            ' ' if depth == 0 && !quoted => {
-                end = i;
-                break;
-            }
-            _ => {}
-        }
-    }
+    let end = unquoted(text)
+        .find(|&(_, c, depth)| c == ' ' && depth == 0)
+        .map_or(text.len(), |(i, ..)| i);
     plain_address(&text[..end]).map(|a| (a, *action))
 }
 
@@ -262,7 +266,12 @@ mod tests {
             resource_line("null_resource.x (local-exec): null_resource.y: Creating..."),
             None
         );
+        assert_eq!(
+            resource_line("null_resource.web[\"a\\\"]: b\"]: Creating..."),
+            Some(("null_resource.web[\"a\\\"]: b\"]", "Creating..."))
+        );
         assert_eq!(resource_line("Error: bad"), None);
+        assert_eq!(resource_line("x] y.z: w"), None);
     }
 
     #[test]
@@ -300,6 +309,11 @@ mod tests {
         assert_eq!(
             planned("aws_x.old has moved to aws_x.new"),
             Some(("aws_x.new", Action::Move))
+        );
+        // An escaped quote does not end the key, nor does a space after it.
+        assert_eq!(
+            planned("null_resource.web[\"a\\\"] b\"] will be created"),
+            Some(("null_resource.web[\"a\\\"] b\"]", Action::Create))
         );
         assert_eq!(planned("aws_x.y has changed"), None);
         assert_eq!(planned("no address will be created"), None);
