@@ -16,6 +16,7 @@ use super::length::{applied_room, measure};
 use super::phrases::{shorten, thousands, Kind};
 use crate::diff::address::natural_cmp;
 use crate::input::log::apply::{Action, ApplyLog, Counts, ResourceApply, Status};
+use crate::render::text::counts_sentence;
 
 /// Longest address, error summary and output value shown, in characters: normal, tight.
 const ADDRESS_CHARS: [usize; 2] = [300, 100];
@@ -258,15 +259,7 @@ fn resource(log: &ApplyLog, r: &ResourceApply, tight: usize) -> AppliedResource 
 }
 
 fn counts(c: Counts) -> AppliedCounts {
-    let mut text = format!(
-        "{} added, {} changed, {} destroyed",
-        thousands(c.add),
-        thousands(c.change),
-        thousands(c.destroy)
-    );
-    if c.import > 0 {
-        text = format!("{} imported, {text}", thousands(c.import));
-    }
+    let text = counts_sentence(c, thousands);
     AppliedCounts {
         add: c.add,
         change: c.change,

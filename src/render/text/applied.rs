@@ -12,7 +12,8 @@ pub fn applied_text(applied: &ApplyLog) -> String {
         let counts = applied.summary.unwrap_or(applied.done);
         return format!("Apply complete! Resources: {}.\n", resources(counts));
     }
-    let verb = match applied.stopped() {
+    let stopped = applied.stopped();
+    let verb = match stopped {
         true => "stopped",
         false => "failed",
     };
@@ -24,7 +25,7 @@ pub fn applied_text(applied: &ApplyLog) -> String {
             resources(done)
         ),
     };
-    if applied.stopped() {
+    if stopped {
         out.push_str(
             "The log ends before `Apply complete!` with no error: the job may have been \
              cancelled or timed out.\n",
@@ -48,16 +49,22 @@ pub fn applied_text(applied: &ApplyLog) -> String {
 }
 
 /// `N added, N changed, N destroyed`, imports first when there are any, as Terraform
-/// counts them.
-fn resources(c: Counts) -> String {
+/// counts them, each number written by `number` (the comment adds thousands separators).
+pub fn counts_sentence(c: Counts, number: impl Fn(usize) -> String) -> String {
     let imported = match c.import {
         0 => String::new(),
-        n => format!("{n} imported, "),
+        n => format!("{} imported, ", number(n)),
     };
     format!(
         "{imported}{} added, {} changed, {} destroyed",
-        c.add, c.change, c.destroy
+        number(c.add),
+        number(c.change),
+        number(c.destroy)
     )
+}
+
+fn resources(c: Counts) -> String {
+    counts_sentence(c, |n| n.to_string())
 }
 
 fn status_word(status: Status) -> &'static str {

@@ -27,7 +27,7 @@ use crate::diff::{
 };
 use crate::input::plan::{ResourceAction, Tool};
 use crate::render::error::{RenderError, Result};
-pub use applied::applied_text;
+pub use applied::{applied_text, counts_sentence};
 pub use invocations::invocation_text;
 use invocations::{write_cli_section, Triggered};
 use nodes::{attribute_name, render, Opts};
