@@ -35,13 +35,25 @@ pub struct MarkerData {
     pub run_attempt: Option<u64>,
     /// Render time (RFC 3339, UTC).
     pub time: String,
-    /// SHA-256 (lowercase hex) of the changes as the comment renders them, what
-    /// `planmark verify` compares (none for a failed plan's comment).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub changes_sha256: Option<String>,
+    /// What `planmark verify` compares (none for a failed plan's comment).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub changes: Option<MarkerChanges>,
+}
+
+/// The hashes of the changes reviewers approved, as the marker records them.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct MarkerChanges {
+    /// SHA-256 (lowercase hex) of every change's canonical form.
+    pub changes_sha256: String,
     /// How many changes that hash covers.
+    pub changes_count: usize,
+    /// The version of the canonical form hashed (`crate::differ::CANONICAL_VERSION`);
+    /// markers without it hashed the changes as rendered, which `verify` no longer reads.
+    pub changes_form: u64,
+    /// Present (`true`) when the canonical forms took sensitivity from the provider
+    /// schemas (a plan older than Terraform 0.15.2): `verify` needs them too.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub changes_count: Option<usize>,
+    pub changes_schemas: Option<bool>,
     /// Each change's [`ChangeDigest`] ([`encode_digests`]), when there are at most
     /// [`max_digests`] of them, so that `verify` can name the ones that differ.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -55,14 +67,14 @@ pub fn max_digests(max_chars: usize) -> usize {
     max_chars / 20 / 8
 }
 
-/// One change as the marker records it: short hashes of its address and of its rendered
-/// change, never the text itself. Three bytes each: enough to tell hundreds of changes
+/// One change as the marker records it: short hashes of its address and of its canonical
+/// form, never the text itself. Three bytes each: enough to tell hundreds of changes
 /// apart, and to name a differing change; the overall SHA-256 is what decides.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ChangeDigest {
     /// The first bytes of the address's SHA-256.
     pub address: [u8; 3],
-    /// The first bytes of the rendered change's SHA-256.
+    /// The first bytes of the canonical form's SHA-256.
     pub change: [u8; 3],
 }
 
@@ -302,7 +314,10 @@ mod tests {
         assert_eq!(decode_digests("abcdefg-"), None);
         let line = marker_line(&MarkerData {
             key: "k".into(),
-            changes: Some(text.clone()),
+            changes: Some(MarkerChanges {
+                changes: Some(text.clone()),
+                ..MarkerChanges::default()
+            }),
             ..MarkerData::default()
         });
         let back = parse_marker(&line).unwrap();

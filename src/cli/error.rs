@@ -43,6 +43,10 @@ pub enum Error {
     /// reviewed plan was found there: what to do.
     #[error("{0}")]
     Unreviewed(String),
+    /// The reviewed plan's record cannot be compared as given (another planmark's form of
+    /// the hashes, or schemas needed): what to do. Not a verdict on the plan.
+    #[error("{0}")]
+    CannotCompare(String),
 }
 
 impl From<InputError> for Error {
@@ -80,6 +84,7 @@ impl Error {
             Error::Publish(_) => EXIT_FAILURE,
             Error::Policy(_) => EXIT_POLICY,
             Error::Unreviewed(_) => EXIT_UNREVIEWED,
+            Error::CannotCompare(_) => EXIT_BAD_INPUT,
         }
     }
 

@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use super::comment::{client, hints};
 use super::error::{Error, Result};
 use super::ToolArg;
+use crate::differ::CANONICAL_VERSION;
 use crate::input::text::one_line;
 use crate::pipeline::{self, compare, Comparison, Options, PlanArg, RunInfo};
 use crate::publish::target::resolve;
@@ -111,7 +112,8 @@ pub(super) fn verify(args: VerifyArgs, out: &mut dyn Write) -> Result<()> {
         )));
     };
     let url = &comment.html_url;
-    let lines = match compare(&fresh, &marker) {
+    let body = comment.body.as_deref().unwrap_or_default();
+    let lines = match compare(&fresh, &marker, body) {
         Comparison::Matches => {
             let changes =
                 crate::render::markdown::phrases::count_noun(fresh.count(), "change", "changes");
@@ -125,6 +127,32 @@ pub(super) fn verify(args: VerifyArgs, out: &mut dyn Write) -> Result<()> {
                  job again with this planmark",
                 fresh.key
             )))
+        }
+        Comparison::OtherForm(version) => {
+            let made_by = match version {
+                None => {
+                    "an earlier planmark (0.1, which hashed the changes as rendered)".to_string()
+                }
+                Some(v) if v > CANONICAL_VERSION => format!("a newer planmark (form {v})"),
+                Some(v) => format!("another planmark (form {v})"),
+            };
+            return Err(Error::CannotCompare(format!(
+                "the comment for key `{}` ({url}) records the reviewed changes in the form of \
+                 {made_by}; this planmark reads form {CANONICAL_VERSION} only, so it cannot \
+                 tell whether the plan is the reviewed one: run the plan job again with this \
+                 planmark and have the plan reviewed, or verify with the planmark release the \
+                 plan job used",
+                fresh.key
+            )));
+        }
+        Comparison::NeedsSchemas => {
+            return Err(Error::CannotCompare(format!(
+                "the comment for key `{}` ({url}) hashed the reviewed changes with provider \
+                 schemas (the plan was made by Terraform before 0.15.2, whose plans leave \
+                 provider-declared secrets unmarked): pass --schemas FILE, the `terraform \
+                 providers schema -json` output the plan job used",
+                fresh.key
+            )));
         }
         Comparison::Differs(lines) => lines,
     };

@@ -9,6 +9,7 @@
 //! at once. List pairing is near-linear (`differ::sequence`), so huge lists stay cheap.
 
 mod block;
+mod canonical;
 mod change;
 mod collections;
 mod drift;
@@ -22,6 +23,7 @@ pub(crate) mod sequence;
 mod strings;
 mod typed;
 
+pub use canonical::{CanonicalForms, VERSION as CANONICAL_VERSION};
 pub use drift::Drift;
 pub use plan::{diff_plan, Differ, Lazy};
 pub use resource::{diff_output, diff_resource, Relevance};

@@ -18,8 +18,8 @@ use crate::diff::{
 use crate::input::error::{InputError, Result};
 use crate::input::json::{ParseError, Value};
 use crate::input::plan::{
-    sensitive_outputs, ChangeEntry, ChangeList, ParsedChange, Plan, ResourceAction, ResourceChange,
-    Tool,
+    sensitive_outputs, ChangeEntry, ChangeList, ParsedChange, Plan, ReadChange, ResourceAction,
+    ResourceChange, Tool,
 };
 use crate::input::schema::ProviderSchemas;
 
@@ -125,6 +125,50 @@ impl<'p, 'a> Differ<'p, 'a> {
         self.plan
     }
 
+    /// The file the plan was read from, as errors name it.
+    pub(super) fn path(&self) -> &'p str {
+        self.path
+    }
+
+    /// The provider schemas given, if any.
+    pub(super) fn schemas(&self) -> Option<&'p ProviderSchemas> {
+        self.schemas
+    }
+
+    /// Whether the plan's masks may lack what providers declare sensitive.
+    pub(super) fn old_masks(&self) -> bool {
+        self.old_masks
+    }
+
+    /// The plan's output changes in name order: name, parsed values, actions, and whether
+    /// the configuration declares it sensitive (Terraform before 0.14 wrote no
+    /// sensitivity for outputs).
+    pub(super) fn output_values(
+        &self,
+    ) -> Result<Vec<(&'p str, ParsedChange<'a>, ResourceAction, bool)>> {
+        let declared = match self.plan.output_changes.is_empty() {
+            true => Default::default(),
+            false => sensitive_outputs(self.plan),
+        };
+        let output = |(name, change): (&'p Cow<'a, str>, &'p crate::input::plan::Change<'a>)| {
+            let values =
+                ParsedChange::parse(change).map_err(|e| value_error(self.path, name, e))?;
+            Ok((
+                name.as_ref(),
+                values,
+                change.action,
+                declared.contains(name.as_ref()),
+            ))
+        };
+        self.plan.output_changes.iter().map(output).collect()
+    }
+
+    /// The configuration expressions of the resource behind `rc` (what tells blocks
+    /// apart when no schema describes it).
+    pub(super) fn expressions(&self, rc: &ResourceChange<'_>) -> Option<&Value<'a>> {
+        self.config_index().expressions(rc)
+    }
+
     fn config_index(&self) -> &ConfigIndex<'a> {
         self.config_index
             .get_or_init(|| ConfigIndex::new(self.plan.configuration))
@@ -211,6 +255,14 @@ impl<'p, 'a> Differ<'p, 'a> {
         self.diff_entry(ChangeList::Changes, i, Relevance::All)
     }
 
+    /// Entry `i` of `list`, read again from the plan text, its values parsed.
+    pub(super) fn read_entry(&self, list: ChangeList, i: usize) -> Result<ReadChange<'a>> {
+        // Read once already, so only a plan not read by `parse_plan` fails here.
+        let read = self.plan.read_change(list, i);
+        let read = read.ok_or_else(|| self.unreadable(list, i))?;
+        read.map_err(|e| value_error(self.path, self.address(list, i), e))
+    }
+
     /// Entry `i` of `list`, read again from the plan text and diffed.
     pub(super) fn diff_entry(
         &self,
@@ -218,10 +270,7 @@ impl<'p, 'a> Differ<'p, 'a> {
         i: usize,
         relevance: Relevance<'_, '_>,
     ) -> Result<ResourceDiff> {
-        // Read once already, so only a plan not read by `parse_plan` fails here.
-        let read = self.plan.read_change(list, i);
-        let read = read.ok_or_else(|| self.unreadable(list, i))?;
-        let read = read.map_err(|e| value_error(self.path, self.address(list, i), e))?;
+        let read = self.read_entry(list, i)?;
         let v = &read.values;
         let values = Values {
             before: &v.before,

@@ -2,8 +2,8 @@
 //! metadata and marker, within a size limit, and again within a smaller one when asked.
 //!
 //! Contract: the marker names the plans by their inputs' hashes (computed on other cores
-//! while they are parsed), what reviewers see by the hashes of the changes as rendered
-//! ([`super::digest`], computed on other cores while the comment renders, when
+//! while they are parsed), what reviewers approved by the hashes of the changes' canonical
+//! forms ([`super::digest`], computed on other cores while the comment renders, when
 //! [`Options::hash_changes`] asks), and the run by [`Options::run`]; every render of one
 //! [`Rendered`] has the same metadata, so only its size differs.
 
@@ -104,10 +104,11 @@ impl<'r> Rendered<'r> {
             // The changes' hashes are made beside the comment, which meanwhile carries a
             // marker of the same length (so it fits the same), replaced once they are known.
             true => {
-                let stand_in = Reviewed::placeholder(digest::count(loaded));
+                let schemas = digest::reads_schemas(loaded);
+                let stand_in = Reviewed::placeholder(digest::count(loaded), schemas);
                 let placeholder = meta(options, loaded, log, Some(&stand_in));
                 let (reviewed, comment) = concurrency::beside(
-                    || digest::reviewed(loaded, false),
+                    || digest::reviewed(loaded, false, true),
                     || render(&placeholder),
                 );
                 let (reviewed, mut comment) = (reviewed?, comment?);
@@ -289,9 +290,7 @@ fn meta(
             plan_sha256(serde_json::to_string(&lines).unwrap_or_default().as_bytes())
         }
     };
-    let (changes_sha256, changes_count, changes) = reviewed
-        .map(|r| r.marker_fields(options.max_chars))
-        .unwrap_or_default();
+    let changes = reviewed.map(|r| r.marker_fields(options.max_chars));
     let marker = marker_line(&MarkerData {
         key: key.clone(),
         plan_sha256,
@@ -299,8 +298,6 @@ fn meta(
         run_id: run.run_id,
         run_attempt: run.run_attempt,
         time: run.time.clone(),
-        changes_sha256,
-        changes_count,
         changes,
     });
     Meta {

@@ -1,29 +1,30 @@
-//! Pipeline stage, what reviewers saw: each change of the loaded plans as the comment
-//! renders it (Terraform's text, compacted: `render::text::change_text`), hashed, for the
-//! marker's `changes_sha256` and for `planmark verify`.
+//! Pipeline stage, what reviewers approved: each change of the loaded plans in its
+//! canonical form (the plan's data with sensitive values masked, see
+//! [`crate::differ::CanonicalForms`]), hashed, for the marker's `changes_sha256` and for
+//! `planmark verify`.
 //!
-//! Contract: the hashes depend only on the changes as rendered — not on the JSON's bytes,
-//! key order, timestamp, Terraform version, drift, no-op resources or unchanged context —
-//! and never on a sensitive value (the diff tree holds none: a sensitive change renders
-//! as `(sensitive value)`). Each resource change is diffed and rendered on every core
-//! ([`concurrency::map_ordered`]); the overall hash is independent of the changes' order.
-//! What is compared and why: README, "What verify compares".
+//! Contract: the hashes depend only on the plan's changes — not on the JSON's bytes, key
+//! order, timestamp, drift, no-op resources, nor on how planmark renders the comment
+//! (templates, `--max-chars`, `--map`, grouping, schemas for plans that carry their own
+//! sensitivity) — and never on a sensitive value. Each resource change is read on every
+//! core ([`concurrency::map_ordered`]); the overall hash is independent of the changes'
+//! order. What is compared and why: README, "What verify compares".
 
 use sha2::{Digest, Sha256};
 
 use super::load::Loaded;
 use crate::concurrency::{self, PART};
-use crate::diff::{Action, InvocationTrigger, ResourceChanges};
+use crate::diff::Action;
+use crate::differ::CANONICAL_VERSION;
 use crate::input::error::Result;
-use crate::marker::{encode_digests, max_digests, ChangeDigest};
-use crate::render::text::{change_text, invocation_text, output_change_text};
+use crate::marker::{encode_digests, max_digests, ChangeDigest, MarkerChanges};
 
-/// Names this way of hashing in the overall hash: a later one never matches it by chance.
-const SCHEME: &[u8] = b"planmark changes v1\n";
+/// Names this way of hashing in the overall hash: another one never matches it by chance.
+const SCHEME: &[u8] = b"planmark changes v2\n";
 
 /// One change: what it is called (the plan's name first when there are several; kept
-/// only when asked for, by `verify`) and the SHA-256 of that name and of its rendered
-/// change.
+/// only when asked for, by `verify`) and the SHA-256 of that name and of its canonical
+/// form.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Item {
     /// The address shown, e.g. `aws_s3_bucket.logs` or `prod: output.url` (empty when
@@ -31,20 +32,18 @@ pub struct Item {
     pub label: String,
     /// SHA-256 of the label.
     pub address: [u8; 32],
-    /// SHA-256 of the rendered change.
+    /// SHA-256 of the change's canonical form.
     pub change: [u8; 32],
 }
 
 impl Item {
-    /// Change `address` of plan `scope` (empty for the only plan) rendered as `text`.
-    fn new(scope: &Scope<'_>, address: &str, text: &str) -> Item {
+    /// Change `address` of plan `scope` (none for the only plan) whose canonical form is
+    /// `canonical`.
+    fn new(scope: &Scope<'_>, address: &str, canonical: &[u8]) -> Item {
         let prefix = scope.name.map(|n| [n, ": "]).unwrap_or_default();
-        let mut hash = Sha256::new();
-        prefix.iter().for_each(|p| hash.update(p));
-        hash.update(address);
         Item {
-            address: hash.finalize().into(),
-            change: Sha256::digest(text.as_bytes()).into(),
+            address: address_hash(scope.name, address),
+            change: Sha256::digest(canonical).into(),
             label: match scope.labels {
                 true => prefix.concat() + address,
                 false => String::new(),
@@ -78,6 +77,18 @@ impl<'s> Scope<'s> {
     }
 }
 
+/// SHA-256 of an address as the marker's digests hash it: `NAME: ADDRESS` when the
+/// comment has several plans, else the address alone.
+pub(super) fn address_hash(plan: Option<&str>, address: &str) -> [u8; 32] {
+    let mut hash = Sha256::new();
+    if let Some(name) = plan {
+        hash.update(name);
+        hash.update(": ");
+    }
+    hash.update(address);
+    hash.finalize().into()
+}
+
 /// The first bytes of a hash, as the marker keeps them.
 pub(super) fn short(hash: &[u8; 32]) -> [u8; 3] {
     [hash[0], hash[1], hash[2]]
@@ -90,25 +101,31 @@ pub struct Reviewed {
     pub items: Vec<Item>,
     /// SHA-256 (hex) of every change, in no particular order.
     pub sha256: String,
+    /// Whether the canonical forms read the provider schemas (a plan older than Terraform
+    /// 0.15.2 given them): `verify` then needs them too.
+    pub schemas: bool,
 }
 
 impl Reviewed {
-    /// The marker's fields in a comment of `max_chars`: the hash, the count, and the
-    /// digests when few enough.
-    pub fn marker_fields(
-        &self,
-        max_chars: usize,
-    ) -> (Option<String>, Option<usize>, Option<String>) {
+    /// The marker's fields in a comment of `max_chars`: the hash, the count, the form's
+    /// version, and the digests when few enough.
+    pub fn marker_fields(&self, max_chars: usize) -> MarkerChanges {
         let digests = (self.items.len() <= max_digests(max_chars)).then(|| {
             let digests: Vec<ChangeDigest> = self.items.iter().map(Item::digest).collect();
             encode_digests(&digests)
         });
-        (Some(self.sha256.clone()), Some(self.items.len()), digests)
+        MarkerChanges {
+            changes_sha256: self.sha256.clone(),
+            changes_count: self.items.len(),
+            changes_form: CANONICAL_VERSION,
+            changes_schemas: self.schemas.then_some(true),
+            changes: digests,
+        }
     }
 
     /// Stands in for the hashes of `count` changes while they are computed: its marker
     /// fields are as long as the real ones.
-    pub(super) fn placeholder(count: usize) -> Reviewed {
+    pub(super) fn placeholder(count: usize, schemas: bool) -> Reviewed {
         let item = Item {
             label: String::new(),
             address: [0; 32],
@@ -117,8 +134,15 @@ impl Reviewed {
         Reviewed {
             items: vec![item; count],
             sha256: "0".repeat(64),
+            schemas,
         }
     }
+}
+
+/// Whether hashing the loaded plans' changes with `schemas` reads them (see
+/// [`Reviewed::schemas`]).
+pub(super) fn reads_schemas(loaded: &[Loaded<'_>]) -> bool {
+    loaded.iter().any(|l| l.canonical.reads_schemas())
 }
 
 /// How many changes [`reviewed`] hashes, without diffing anything.
@@ -137,37 +161,35 @@ pub(super) fn count(loaded: &[Loaded<'_>]) -> usize {
         .sum()
 }
 
-/// The changes of the loaded plans, hashed: each shown resource change (diffed and
-/// rendered on every core), each output change and each action invoked; with their
-/// labels when `labels` asks (to name them).
-pub(super) fn reviewed(loaded: &[Loaded<'_>], labels: bool) -> Result<Reviewed> {
+/// The changes of the loaded plans, hashed: each shown resource change (read on every
+/// core), each output change and each action invoked; with their labels when `labels`
+/// asks (to name them). `schemas`: let plans older than 0.15.2 take sensitivity from the
+/// provider schemas given (see [`CanonicalForms::resource`]).
+pub(super) fn reviewed(loaded: &[Loaded<'_>], labels: bool, schemas: bool) -> Result<Reviewed> {
     let mut items = Vec::with_capacity(count(loaded));
-    let mut text = String::new();
     for l in loaded {
         let scope = Scope::of(loaded, l, labels);
-        resources(scope, &*l.resources, &mut items)?;
-        for output in l.head.outputs.iter() {
+        resources(scope, l, schemas, &mut items)?;
+        let outputs = l.canonical.outputs()?;
+        for (output, canonical) in l.head.outputs.iter().zip(&outputs) {
             if output.diff.action != Action::NoOp {
-                output_change_text(output, &mut text);
                 let address = format!("output.{}", output.name);
-                items.push(Item::new(&scope, &address, &text));
+                items.push(Item::new(&scope, &address, canonical));
             }
         }
         let mut seen: Vec<&str> = Vec::new();
-        for invocation in &l.head.invocations {
+        let mut canonical = Vec::new();
+        for (n, invocation) in l.head.invocations.iter().enumerate() {
             // One action invoked twice (by two triggers) is two changes.
-            let n = seen.iter().filter(|a| **a == invocation.address).count();
+            let k = seen.iter().filter(|a| **a == invocation.address).count();
             seen.push(&invocation.address);
-            let address = match n {
+            let address = match k {
                 0 => format!("{} (invoked)", invocation.address),
-                n => format!("{} (invoked, #{})", invocation.address, n + 1),
+                k => format!("{} (invoked, #{})", invocation.address, k + 1),
             };
-            let text = format!(
-                "{}\n{}",
-                trigger(&invocation.trigger),
-                invocation_text(invocation).text
-            );
-            items.push(Item::new(&scope, &address, &text));
+            canonical.clear();
+            l.canonical.invocation(n, &mut canonical)?;
+            items.push(Item::new(&scope, &address, &canonical));
         }
     }
     let mut sorted: Vec<(&[u8; 32], &[u8; 32])> =
@@ -180,45 +202,33 @@ pub(super) fn reviewed(loaded: &[Loaded<'_>], labels: bool) -> Result<Reviewed> 
         all.update(change);
     }
     let sha256 = all.finalize().iter().map(|b| format!("{b:02x}")).collect();
-    Ok(Reviewed { items, sha256 })
-}
-
-/// What invokes an action, in words that are the same in every plan of the change.
-fn trigger(trigger: &InvocationTrigger) -> String {
-    match trigger {
-        InvocationTrigger::Cli { calling_resource } => {
-            format!("command line {}", calling_resource.as_deref().unwrap_or(""))
-        }
-        InvocationTrigger::Lifecycle {
-            resource,
-            event,
-            block_index,
-            list_index,
-        } => format!("{resource} {event} {block_index} {list_index}"),
-        InvocationTrigger::Unknown => "unknown".to_string(),
-    }
+    let schemas = schemas && reads_schemas(loaded);
+    Ok(Reviewed {
+        items,
+        sha256,
+        schemas,
+    })
 }
 
 /// The shown resource changes of one plan, hashed a part at a time on every core.
-fn resources(scope: Scope<'_>, list: &dyn ResourceChanges, items: &mut Vec<Item>) -> Result<()> {
+fn resources(
+    scope: Scope<'_>,
+    plan: &Loaded<'_>,
+    schemas: bool,
+    items: &mut Vec<Item>,
+) -> Result<()> {
+    let list = &*plan.resources;
     let shown: Vec<usize> = (0..list.summaries().len())
         .filter(|&i| list.summaries()[i].is_shown())
         .collect();
     let parts: Vec<&[usize]> = shown.chunks(PART).collect();
     let hash_part = |part: &&[usize]| -> Result<Vec<Item>> {
-        let mut text = String::with_capacity(4096);
+        let mut canonical = Vec::with_capacity(4096);
         let mut made = Vec::with_capacity(part.len());
         for &i in *part {
-            let r = list.diff(i)?;
-            change_text(&r, &mut text);
-            let item = match r.deposed.as_deref() {
-                Some(key) if !key.is_empty() => {
-                    let address = format!("{} (deposed object {key})", r.address);
-                    Item::new(&scope, &address, &text)
-                }
-                _ => Item::new(&scope, &r.address, &text),
-            };
-            made.push(item);
+            canonical.clear();
+            let label = plan.canonical.resource(i, schemas, &mut canonical)?;
+            made.push(Item::new(&scope, &label, &canonical));
         }
         Ok(made)
     };
@@ -238,11 +248,11 @@ pub(super) fn known_addresses(loaded: &[Loaded<'_>], reviewed: &Reviewed) -> Vec
         let scope = Scope::of(loaded, l, true);
         for list in [&*l.resources, &*l.drift] {
             for i in 0..list.summaries().len() {
-                known.push(Item::new(&scope, list.address(i), ""));
+                known.push(Item::new(&scope, list.address(i), b""));
             }
         }
         for output in &l.head.outputs {
-            known.push(Item::new(&scope, &format!("output.{}", output.name), ""));
+            known.push(Item::new(&scope, &format!("output.{}", output.name), b""));
         }
     }
     known

@@ -12,7 +12,7 @@ use super::error::{PipelineError, Result};
 use super::options::{LogInput, LogKind, Options, PlanArg};
 use crate::concurrency;
 use crate::diff::{Changes, PlanHead, ResourceChanges};
-use crate::differ::Differ;
+use crate::differ::{CanonicalForms, Differ};
 use crate::input::error::InputError;
 use crate::input::hash::plan_sha256;
 use crate::input::log::apply::{parse_apply_log, Action, ApplyLog};
@@ -34,6 +34,8 @@ pub(super) struct Loaded<'l> {
     pub sha256: String,
     /// The plan's JSON document as it was read, the Rego policies' `input`.
     pub json: &'l [u8],
+    /// Its changes' canonical forms, which the marker's hashes are made of.
+    pub canonical: &'l (dyn CanonicalForms + 'l),
 }
 
 impl Loaded<'_> {
@@ -173,6 +175,7 @@ pub(super) fn with_loaded<T, E: From<PipelineError>>(
             drift,
             sha256,
             json,
+            canonical: differ,
         });
     }
     let shown: Vec<(String, String)> = unreadable

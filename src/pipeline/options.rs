@@ -49,9 +49,9 @@ pub struct Options {
     pub template_dir: Option<PathBuf>,
     /// Where and when this runs, for the comment's footer and marker.
     pub run: RunInfo,
-    /// Record the hashes of the changes as rendered in the comment's marker, for `planmark
-    /// verify`: a diff of every change (on other cores, beside the render), which a comment
-    /// that is posted needs and a comment only written out does not.
+    /// Record the hashes of the changes' canonical forms in the comment's marker, for
+    /// `planmark verify`: every change read again (on other cores, beside the render),
+    /// which a comment that is posted needs and a comment only written out does not.
     pub hash_changes: bool,
 }
 

@@ -43,3 +43,4 @@ mod sensitive;
 mod several_plans;
 mod streaming;
 mod verify;
+mod verify_form;

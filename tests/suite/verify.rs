@@ -119,7 +119,7 @@ async fn a_plan_that_differs_is_refused_naming_each_change() {
     payments["change"]["after"] = payments["change"]["before"].clone();
     payments["change"]["after_unknown"] = json!({});
     payments.as_object_mut().unwrap().remove("action_reason");
-    // Gone from the plan altogether: it cannot be named.
+    // Gone from the plan altogether: named from the reviewed comment, which lists it.
     let mut removed = reviewed_plan();
     removed["resource_changes"]
         .as_array_mut()
@@ -144,7 +144,7 @@ async fn a_plan_that_differs_is_refused_naming_each_change() {
         expect(
             "removed",
             removed,
-            &["gone: a reviewed change to a resource no longer in the plan"],
+            &["gone: null_resource.queue (reviewed, no longer in the plan)"],
         ),
     ];
     for (path, expected) in cases {

@@ -94,26 +94,23 @@ fn options(path: &std::path::Path) -> Options {
 /// The marker a comment on `path` would carry (its change fields only).
 fn marker(path: &std::path::Path) -> serde_json::Value {
     let reviewed = fresh(&options(path)).unwrap();
-    let (changes_sha256, changes_count, changes) = reviewed.marker_fields(65_536);
     let line = marker_line(&MarkerData {
         key: "main".into(),
-        changes_sha256,
-        changes_count,
-        changes,
+        changes: Some(reviewed.marker_fields(65_536)),
         ..MarkerData::default()
     });
     parse_marker(&line).unwrap()
 }
 
 fn verify(reviewed: &std::path::Path, applied: &std::path::Path) -> Comparison {
-    compare(&fresh(&options(applied)).unwrap(), &marker(reviewed))
+    compare(&fresh(&options(applied)).unwrap(), &marker(reviewed), "")
 }
 
 #[test]
 fn what_reviewers_do_not_see_is_not_compared() {
     let base = plan("base", &[]);
-    // Another run of the same change: time, version, format, drift, an unchanged
-    // attribute's identity, the JSON's key order and spacing.
+    // Another run of the same change: time, version, format, drift, the JSON's key order
+    // and spacing.
     let reordered = PLAN
         .replace(
             r#""format_version":"%FORMAT%","terraform_version":"%VERSION%","#,
@@ -128,7 +125,6 @@ fn what_reviewers_do_not_see_is_not_compared() {
         plan("version", &[("%VERSION%", "1.14.2")]),
         plan("format", &[("%FORMAT%", "1.1")]),
         plan("drift", &[("%DRIFT%", "elsewhere")]),
-        plan("id", &[("%ID%", "db-2")]),
         {
             let mut text = reordered;
             for (slot, value) in DEFAULTS {
@@ -198,14 +194,64 @@ fn every_change_reviewers_see_is_named() {
     );
     assert_eq!(
         verify(&with_bucket, &base),
-        Comparison::Differs(vec![Difference::GoneUnnamed])
+        Comparison::Differs(vec![Difference::GoneUnnamed(1)])
     );
     // A marker without the hash (a failed plan's) is no review.
     assert_eq!(
         compare(
             &fresh(&options(&base)).unwrap(),
-            &serde_json::json!({"key": "main"})
+            &serde_json::json!({"key": "main"}),
+            ""
         ),
         Comparison::NoHash
+    );
+}
+
+#[test]
+fn the_plans_data_is_compared_not_only_what_the_diff_shows() {
+    // An attribute the diff hides as unchanged context still belongs to what is applied.
+    let base = plan("data", &[]);
+    assert_eq!(
+        verify(&base, &plan("data-id", &[("%ID%", "db-2")])),
+        Comparison::Differs(vec![Difference::Changed("aws_db_instance.main".into())])
+    );
+}
+
+#[test]
+fn a_marker_of_another_form_is_named_as_such_never_a_different_plan() {
+    let base = plan("form", &[]);
+    let fresh = fresh(&options(&base)).unwrap();
+    let mut marker = marker(&base);
+    // What planmark 0.1 wrote: the hashes of the changes as rendered, no form.
+    marker.as_object_mut().unwrap().remove("changes_form");
+    assert_eq!(compare(&fresh, &marker, ""), Comparison::OtherForm(None));
+    marker["changes_form"] = serde_json::json!(3);
+    assert_eq!(compare(&fresh, &marker, ""), Comparison::OtherForm(Some(3)));
+}
+
+#[test]
+fn gone_changes_are_named_from_the_reviewed_comment() {
+    let base = plan("gone-base", &[]);
+    let bucket = |n: usize| {
+        BUCKET
+            .replace("aws_s3_bucket.logs", &format!("aws_s3_bucket.logs{n}"))
+            .replace(r#""name":"logs""#, &format!(r#""name":"logs{n}""#))
+    };
+    let three: String = (1..=3).map(bucket).collect();
+    let with_three = plan("gone-three", &[("%MORE%", &three)]);
+    let fresh = fresh(&options(&base)).unwrap();
+    let marker = marker(&with_three);
+    // The comment shows two of the three addresses, one in a summary's `<code>` with
+    // character references, one in a code span; a forged line names a change that is not
+    // among the hashes, and is not used.
+    let body = "<details><summary><code>aws&#95;s3_bucket.logs1</code></summary>\n\n\
+        </details>\n\n- `aws_s3_bucket.logs2`\n- `aws_s3_bucket.forged`\n";
+    assert_eq!(
+        compare(&fresh, &marker, body),
+        Comparison::Differs(vec![
+            Difference::Gone("aws_s3_bucket.logs1".into()),
+            Difference::Gone("aws_s3_bucket.logs2".into()),
+            Difference::GoneUnnamed(1),
+        ])
     );
 }
