@@ -32,6 +32,7 @@ mod old_plan_shapes;
 mod old_plans;
 mod opentofu;
 mod policy_labels;
+mod policy_oracle;
 mod policy_rego;
 mod properties;
 mod publish;
