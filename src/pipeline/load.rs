@@ -132,7 +132,7 @@ pub(super) fn with_loaded<T, E: From<PipelineError>>(
             continue;
         };
         for (n, document) in documents.iter().enumerate() {
-            let doc_arg = document_arg(arg, n + 1, document.label);
+            let doc_arg = document_arg(arg, n + 1, document.label.as_deref());
             let place = format!("{}: document {} ({})", arg.path, n + 1, doc_arg.name);
             match parse_and_hash(&place, document.bytes, hash, templates) {
                 (Ok(plan), sha256) => plans.push((doc_arg, plan, sha256, document.bytes)),
