@@ -35,24 +35,28 @@ const START: &[u8] = br#"{""#;
 /// document at its first place, which then cannot be read and is named.
 const MAX_STARTS: usize = 32;
 
-/// The documents of `bytes`, or `None` unless it is a stream of several (two or more, or
-/// one among other lines).
+/// The documents of `bytes`, or `None` unless it is a stream of them: two or more, or one
+/// among other lines or after a label (a stack of one module).
 pub fn split(bytes: &[u8]) -> Option<Vec<Document<'_>>> {
     if super::is_wrapper_output(bytes) {
         return None;
     }
-    let (mut documents, mut other_lines) = (Vec::new(), false);
+    let (mut documents, mut other_lines, mut labelled) = (Vec::new(), false, false);
     for line in bytes.split(|&b| b == b'\n') {
         let line = line.trim_ascii();
         if line.is_empty() {
             continue;
         }
         match document(line) {
-            Some(document) => documents.push(document),
+            Some(document) => {
+                labelled |= document.bytes.len() < line.len();
+                documents.push(document);
+            }
             None => other_lines = true,
         }
     }
-    (documents.len() > 1 || (documents.len() == 1 && other_lines)).then_some(documents)
+    let several = documents.len() > 1 || other_lines || labelled;
+    (!documents.is_empty() && several).then_some(documents)
 }
 
 /// The document `line` carries, if it carries one.
@@ -165,6 +169,10 @@ mod tests {
             assert_eq!(documents.len(), 2, "{broken}");
             assert!(documents[1].bytes.starts_with(b"{\"format_version\""));
         }
+        // A stack of one module.
+        let one = format!("[live/a] {doc}\n");
+        let documents = split(one.as_bytes()).unwrap();
+        assert_eq!(documents[0].label.as_deref(), Some("live/a"));
         // Log lines and pretty-printed members are not documents.
         let text = format!(
             "[live/a] {doc}\n[live/b] {{\"@level\":\"info\"}}\n  \"tags\": {{\"a\": \"b\"}}\n"
