@@ -49,7 +49,7 @@ pub fn split(bytes: &[u8]) -> Option<Vec<Document<'_>>> {
         }
         match document(line) {
             Some(document) => {
-                labelled |= document.bytes.len() < line.len();
+                labelled |= document.label.is_some();
                 documents.push(document);
             }
             None => other_lines = true,
