@@ -11,9 +11,9 @@
 //! document, and other lines (Terragrunt's own log lines when stderr was captured too)
 //! are skipped; a line that is labelled like a document but holds no whole one
 //! (truncated, or broken), or unlabelled and ending in `}`, is still a document, which
-//! its parse then names as unreadable: no plan vanishes. It answers only for a file that is not one document, so a single
-//! plan is read exactly as before; it is called only once reading the file as one
-//! document has failed.
+//! its parse then names as unreadable: no plan vanishes. It answers only for a file that
+//! is not one document, so a single plan is read exactly as before; it is called only
+//! once reading the file as one document has failed.
 
 use std::borrow::Cow;
 
