@@ -324,4 +324,16 @@ async fn a_module_added_under_a_label_with_json_punctuation_is_refused() {
     let mut expected = new("live/prod,\"db\"", &all);
     expected.extend(new("live/a]b {\"c\"}", &[all[2], all[3], all[6], all[7]]));
     assert_eq!(lines, expected);
+    // The case: only `[live/prod,"db"]` added, which planmark skipped (exit 0).
+    let text = std::fs::read_to_string(&plans).unwrap();
+    let prod: String = text
+        .lines()
+        .filter(|l| !l.starts_with("[live/a]b"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let tmp = TempDir::new("verify-prod-db");
+    let prod_path = tmp.join("plans.txt");
+    std::fs::write(&prod_path, prod).unwrap();
+    let (lines, _) = refused(&verify(&gh, 42, &prod_path, &key).await);
+    assert_eq!(lines, new("live/prod,\"db\"", &all));
 }
