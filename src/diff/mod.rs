@@ -418,6 +418,11 @@ pub struct PlanHead {
     pub invocations: Vec<InvocationDiff>,
     /// When the plan was made (RFC 3339), if recorded.
     pub timestamp: Option<String>,
+    /// Resource changes whose action list planmark does not know (a newer Terraform's, or
+    /// `["invalid"]`): (address, the list as JSON text). Shown with `?`, never counted as
+    /// nothing.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unknown_actions: Vec<(String, String)>,
 }
 
 /// A whole plan diffed: its head and every resource change and shown drifted resource as

@@ -234,6 +234,7 @@ impl<'p, 'a> Differ<'p, 'a> {
             checks: plan.checks.iter().map(check_summary).collect(),
             invocations: super::invocations::diff_invocations(path, plan, self.schemas)?,
             timestamp: plan.timestamp.as_deref().map(str::to_string),
+            unknown_actions: plan.unknown_actions(),
         })
     }
 

@@ -62,7 +62,7 @@ pub fn comment<T, E: From<PipelineError>>(
             true => (Vec::new(), Vec::new()),
             false => (
                 violations(&options.policy, loaded),
-                policy::evaluate(policies.as_mut(), loaded)?,
+                policy::evaluate(policies.as_mut(), loaded, options.schemas.as_deref())?,
             ),
         };
         let extras = Extras {

@@ -134,7 +134,7 @@ pub(super) fn with_loaded<T, E: From<PipelineError>>(
             continue;
         };
         for (n, document) in documents.iter().enumerate() {
-            let doc_arg = document_arg(arg, n + 1, document.label);
+            let doc_arg = document_arg(arg, n + 1, document.label.as_deref());
             let place = format!("{}: document {} ({})", arg.path, n + 1, doc_arg.name);
             match parse_and_hash(&place, document.bytes, hash, templates) {
                 (Ok(plan), sha256) => plans.push((doc_arg, plan, sha256, document.bytes)),
@@ -166,6 +166,9 @@ pub(super) fn with_loaded<T, E: From<PipelineError>>(
             .map_err(PipelineError::from)?;
         if head.provider_sensitivity_unknown {
             warn_provider_sensitivity(&arg.path, head.terraform_version.as_deref());
+        }
+        if !head.unknown_actions.is_empty() {
+            warn_unknown_actions(&arg.path, &head.unknown_actions);
         }
         let drift = Box::new(differ.drift(head.mode).map_err(PipelineError::from)?);
         loaded.push(Loaded {
@@ -205,6 +208,32 @@ fn warn_provider_sensitivity(path: &str, version: Option<&str>) {
          attributes named like secrets are hidden: pass --schemas FILE (`terraform providers \
          schema -json`; the action's `schemas: auto`)",
         crate::input::text::one_line(path)
+    );
+}
+
+/// Says on standard error which changes have an action list planmark does not know (the
+/// comment's headline counts them too): never a change taken for nothing.
+fn warn_unknown_actions(path: &str, unknown: &[(String, String)]) {
+    const SHOWN: usize = 3;
+    let one_line = crate::input::text::one_line;
+    let mut named: Vec<String> = unknown
+        .iter()
+        .take(SHOWN)
+        .map(|(address, actions)| format!("{} (actions {})", one_line(address), one_line(actions)))
+        .collect();
+    if unknown.len() > SHOWN {
+        named.push(format!("and {} more", unknown.len() - SHOWN));
+    }
+    let changes = match unknown.len() {
+        1 => "1 resource change has an action list".to_string(),
+        n => format!("{n} resource changes have action lists"),
+    };
+    eprintln!(
+        "planmark: warning: {}: {changes} planmark does not know: {}; shown with `?` and not \
+         counted as any action. Was the plan made by a newer Terraform? Upgrade planmark, and \
+         review these changes in Terraform's own output",
+        one_line(path),
+        named.join(", ")
     );
 }
 

@@ -14,6 +14,7 @@ mod error;
 mod load;
 mod options;
 mod policy;
+mod secrets;
 mod text;
 mod verify;
 

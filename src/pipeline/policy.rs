@@ -9,9 +9,11 @@
 use std::path::{Path, PathBuf};
 
 use super::error::{PipelineError, Result};
-use super::load::{read_text, Loaded};
+use super::load::{read_input, read_text, Loaded};
 use super::options::Options;
+use super::secrets::{redact, sensitive_strings};
 use crate::input::error::InputError;
+use crate::input::schema::ProviderSchemas;
 use crate::policy::rego::{DataFile, Policies, PolicyReport, Source};
 use crate::policy::Violation;
 
@@ -62,20 +64,48 @@ pub(super) fn load(options: &Options) -> Result<Option<Policies>> {
     )?))
 }
 
-/// Each loaded plan's report, in order (none without policies).
+/// Each loaded plan's report, in order (none without policies), its findings cleaned of
+/// the plan's sensitive values: a rule may `sprintf` a secret into its message, which the
+/// comment and the job's log would show. `schemas` (`--schemas`) tell an old plan's.
 pub(super) fn evaluate(
     policies: Option<&mut Policies>,
     loaded: &[Loaded<'_>],
+    schemas: Option<&Path>,
 ) -> Result<Vec<PolicyReport>> {
     let Some(policies) = policies else {
         return Ok(Vec::new());
     };
+    // Read again only when a finding may need it: the load has checked them already.
+    let mut read_schemas: Option<Option<ProviderSchemas>> = None;
     loaded
         .iter()
         .map(|l| {
             let json = std::str::from_utf8(l.json)
                 .map_err(|_| PipelineError::input(&l.arg.path, "is not UTF-8 text"))?;
-            Ok(policies.evaluate(&l.arg.path, json)?)
+            let mut report = policies.evaluate(&l.arg.path, json)?;
+            if report.failures.is_empty() && report.warnings.is_empty() {
+                return Ok(report);
+            }
+            let plan: serde_json::Value = serde_json::from_str(json)
+                .map_err(|e| PipelineError::input(&l.arg.path, format!("is not JSON: {e}")))?;
+            let schemas = match (&mut read_schemas, schemas) {
+                (Some(read), _) => read.as_ref(),
+                (None, None) => None,
+                (slot @ None, Some(path)) => {
+                    let display = path.display().to_string();
+                    let bytes = read_input(&display)?;
+                    slot.insert(Some(ProviderSchemas::parse(&display, &bytes)?))
+                        .as_ref()
+                }
+            };
+            let secrets = sensitive_strings(&plan, schemas);
+            for finding in report.failures.iter_mut().chain(&mut report.warnings) {
+                finding.message = redact(&finding.message, &secrets);
+                if let Some(resource) = &mut finding.resource {
+                    *resource = redact(resource, &secrets);
+                }
+            }
+            Ok(report)
         })
         .collect()
 }

@@ -24,7 +24,7 @@ pub(super) fn render(options: &Options, out: &mut dyn Write) -> Result<Verdicts>
         let log = load_log(options.log.as_ref())?;
         let violations = violations(&options.policy, loaded);
         // Before anything is written: a policy that errs fails with no output.
-        let reports = policy::evaluate(policies.as_mut(), loaded)?;
+        let reports = policy::evaluate(policies.as_mut(), loaded, options.schemas.as_deref())?;
         write_text(loaded, !unreadable.is_empty(), log.as_ref(), options, out)?;
         out.flush().map_err(RenderError::Write)?;
         Ok(Verdicts::new(violations, loaded, &reports))

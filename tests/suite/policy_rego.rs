@@ -225,3 +225,62 @@ fn policy_settings_need_a_policy() {
         assert!(out.stderr.contains("--policy"), "{args:?}: {}", out.stderr);
     }
 }
+
+/// Issue 35: a rule that formats sensitive values into its messages shows
+/// `(sensitive value)` instead, in the comment and on standard error, in new plans (masks,
+/// outputs, variables) and old ones (the schema's sensitive attributes, with `--schemas`).
+#[test]
+fn sensitive_values_never_reach_a_finding() {
+    let new = "tests/fixtures/real-plans/secrets/plan.json";
+    let old = "tests/fixtures/old-sensitivity/terraform_0_14";
+    let cases = [
+        (
+            vec![
+                "--policy".to_string(),
+                format!("{CASES}/secrets-in-messages-are-masked/policy"),
+                new.to_string(),
+            ],
+            vec!["key-111", "key-222"],
+            vec!["https://api2.example.com"],
+        ),
+        (
+            vec![
+                "--schemas".to_string(),
+                format!("{old}/schemas.json"),
+                "--policy".to_string(),
+                format!("{CASES}/old-plan-secrets-masked-with-schemas/policy"),
+                format!("{old}/plan.json"),
+            ],
+            vec!["new-db-pw-2b", "sp-secret-new-6f", "license-secret-7g"],
+            vec!["for admin"],
+        ),
+    ];
+    for (args, secrets, kept) in cases {
+        for format in ["markdown", "text", "json"] {
+            let mut all = vec!["render", "--format", format];
+            all.extend(args.iter().map(String::as_str));
+            let out = run(&all, None);
+            assert_no_panic(&out);
+            assert_eq!(out.code(), 3, "{args:?} {format}: {}", out.stderr);
+            for secret in &secrets {
+                assert!(!out.stdout.contains(secret), "{secret} in {format} output");
+                assert!(
+                    !out.stderr.contains(secret),
+                    "{secret} on stderr:\n{}",
+                    out.stderr
+                );
+            }
+            assert!(out.stderr.contains("(sensitive value)"), "{}", out.stderr);
+            for public in &kept {
+                assert!(
+                    out.stderr.contains(public),
+                    "{public} kept:\n{}",
+                    out.stderr
+                );
+            }
+            if format == "markdown" {
+                assert!(out.stdout.contains("(sensitive value)"), "{}", out.stdout);
+            }
+        }
+    }
+}

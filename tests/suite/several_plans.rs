@@ -201,3 +201,73 @@ fn a_single_unreadable_plan_still_fails_before_any_output() {
     assert_eq!(out.code(), 2);
     assert_eq!(out.stdout, "", "none readable: no output");
 }
+
+#[test]
+fn a_module_directory_holding_json_punctuation_keeps_its_plan_and_whole_name() {
+    let dir = format!("{TERRAGRUNT}/labels-with-json-punctuation");
+    let path = fixture(&format!("{dir}/plans.txt"));
+    let text = render(&[&path]);
+    assert_success(&text);
+    let expected = std::fs::read_to_string(crate_dir().join(&dir).join("expected.txt")).unwrap();
+    assert_eq!(text.stdout, expected);
+    let headings: Vec<&str> = text
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("## "))
+        .collect();
+    assert_eq!(
+        headings,
+        [
+            "## live/app",
+            "## live/prod,\"db\"",
+            "## live/other",
+            "## live/a]b {\"c\"}"
+        ]
+    );
+    // The added destroys are each plan's own, rendered as the plan alone.
+    for (name, plan) in [
+        ("live/prod,\"db\"", "teardown"),
+        ("live/a]b {\"c\"}", "removals"),
+    ] {
+        let alone = render(&[&fixture(&format!(
+            "tests/fixtures/real-plans/{plan}/plan.json"
+        ))]);
+        assert!(
+            text.stdout
+                .contains(&format!("## {name}\n{}", alone.stdout)),
+            "{name}"
+        );
+    }
+    let comment = run(&["render", &path], None);
+    assert_success(&comment);
+    assert!(comment.stdout.contains("4 plans"), "{}", comment.stdout);
+    for name in ["`live/prod,\"db\"`", "`live/a]b {\"c\"}`"] {
+        assert!(comment.stdout.contains(name), "{name}:\n{}", comment.stdout);
+    }
+}
+
+#[test]
+fn a_labelled_line_that_is_not_a_whole_document_is_named_unreadable() {
+    let text = std::fs::read_to_string(
+        crate_dir()
+            .join(TERRAGRUNT)
+            .join("run-all-show-json/plans.txt"),
+    )
+    .unwrap();
+    let broken = format!(
+        "{text}[live/\"cache\",{{x}}] {{\"format_version\":\"1.2\",\"planned_values\":{{\n"
+    );
+    let file = Temp::file("unreadable_labelled_line", broken.as_bytes());
+    let out = render(&[file.arg()]);
+    assert_rendered_then_bad_input(&out, &["document 4 (live/\"cache\",{x})"]);
+    assert!(out.stderr.contains("is truncated"), "{}", out.stderr);
+    let comment = run(&["render", file.arg()], None);
+    assert_rendered_then_bad_input(&comment, &["document 4"]);
+    assert!(
+        comment
+            .stdout
+            .contains("`live/\"cache\",{x}` — Plan could not be read"),
+        "{}",
+        comment.stdout
+    );
+}

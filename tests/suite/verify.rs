@@ -277,3 +277,63 @@ async fn a_change_among_hundreds_is_still_named() {
         "{lines:?}"
     );
 }
+
+/// Issue 35: a Terragrunt file that gains a module whose directory holds JSON punctuation.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_module_added_under_a_label_with_json_punctuation_is_refused() {
+    let dir =
+        support::manifest_dir().join("tests/fixtures/terragrunt/labels-with-json-punctuation");
+    let (reviewed, plans) = (dir.join("reviewed.txt"), dir.join("plans.txt"));
+    let gh = fake().await;
+    gh.add_pull(OWNER, REPO, 42, HEAD, "feature", "open");
+    for key in [None, Some("stack")] {
+        let mut args: Vec<String> = key
+            .iter()
+            .flat_map(|k| ["--key".into(), k.to_string()])
+            .collect();
+        args.push(format!("main={}", reviewed.display()));
+        assert_ok("comment", &output(command(&gh, 42, 1, &args)).await);
+    }
+    // The key named after the modules: a module more is another key.
+    exited_with(&verify(&gh, 42, &reviewed, &[]).await, 0, TOKEN);
+    let (lines, stderr) = refused(&verify(&gh, 42, &plans, &[]).await);
+    assert!(lines.is_empty(), "{lines:?}");
+    assert!(stderr.contains("no reviewed plan for key"), "{stderr}");
+    // One key for the stack: every destroy of the two added modules is named.
+    let key = ["--key", "stack"];
+    exited_with(&verify(&gh, 42, &reviewed, &key).await, 0, TOKEN);
+    let (lines, _) = refused(&verify(&gh, 42, &plans, &key).await);
+    let new = |module: &str, resources: &[&str]| -> Vec<String> {
+        resources
+            .iter()
+            .map(|r| {
+                format!("planmark: new: {module}: null_resource.{r} (not in the reviewed plan)")
+            })
+            .collect()
+    };
+    let all = [
+        "bucket[\"backups\"]",
+        "bucket[\"logs\"]",
+        "bucket[\"tmp\"]",
+        "legacy",
+        "shard[0]",
+        "shard[1]",
+        "shard[2]",
+        "shard[3]",
+    ];
+    let mut expected = new("live/prod,\"db\"", &all);
+    expected.extend(new("live/a]b {\"c\"}", &[all[2], all[3], all[6], all[7]]));
+    assert_eq!(lines, expected);
+    // The issue's case: only `[live/prod,"db"]` added, which planmark skipped (exit 0).
+    let text = std::fs::read_to_string(&plans).unwrap();
+    let prod: String = text
+        .lines()
+        .filter(|l| !l.starts_with("[live/a]b"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let tmp = TempDir::new("verify-prod-db");
+    let prod_path = tmp.join("plans.txt");
+    std::fs::write(&prod_path, prod).unwrap();
+    let (lines, _) = refused(&verify(&gh, 42, &prod_path, &key).await);
+    assert_eq!(lines, new("live/prod,\"db\"", &all));
+}

@@ -175,6 +175,24 @@ impl<'a> ChangeEntry<'a> {
         self.is_own(&read.change).then_some(Ok(read))
     }
 
+    /// The names in the change's `actions` list, read again from `text` (the plan text it
+    /// was parsed from): what a list planmark does not know holds. `None` when the change
+    /// was kept as read (its names are gone) or cannot be found.
+    pub(super) fn action_names(&self, text: &'a str) -> Option<Vec<String>> {
+        #[derive(Deserialize)]
+        struct Actions {
+            #[serde(default)]
+            actions: Vec<String>,
+        }
+        #[derive(Deserialize)]
+        struct Entry {
+            change: Actions,
+        }
+        let start = self.start(text)?.ok()?;
+        let mut de = serde_json::Deserializer::from_str(text.get(start..)?);
+        Some(Entry::deserialize(&mut de).ok()?.change.actions)
+    }
+
     /// The change's members, read again by serde from `text` (its values only checked and
     /// kept as text), its instance key written as [`Self::read`] writes it. `None` if
     /// `text` is not the plan text.

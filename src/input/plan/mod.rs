@@ -9,6 +9,7 @@ mod actions;
 mod address;
 pub mod documents;
 mod entries;
+mod foreign;
 mod invocations;
 mod model;
 mod parsed;
@@ -42,10 +43,7 @@ pub fn parse_plan<'a>(path: &str, bytes: &'a [u8]) -> Result<Plan<'a>> {
         return Err(InputError::input(path, WRAPPER_PROBLEM));
     }
     if is_json_log(text) {
-        return Err(InputError::input(
-            path,
-            "is a `terraform plan -json` log (JSON lines with `@level` and `@message`), not a plan; give it with `--log`, and the plan from `terraform show -json tfplan` as PLAN",
-        ));
+        return Err(InputError::input(path, foreign::log_problem(text)));
     }
     // serde would fill a struct from an array positionally: only an object is a plan.
     match text.trim_start().chars().next() {
@@ -56,7 +54,8 @@ pub fn parse_plan<'a>(path: &str, bytes: &'a [u8]) -> Result<Plan<'a>> {
         _ => {
             let problem = match serde_json::from_str::<serde::de::IgnoredAny>(text) {
                 Ok(_) => "is not a plan object (valid JSON, but not an object); expected the output of `terraform show -json tfplan`".to_string(),
-                Err(err) => format!("is not valid JSON: {err}"),
+                Err(err) => foreign::text_output_problem(text)
+                    .unwrap_or_else(|| format!("is not valid JSON: {err}")),
             };
             return Err(InputError::input(path, problem));
         }
@@ -99,7 +98,8 @@ fn bracket_problem(text: &str) -> String {
         None | Some(b']' | b'{' | b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n') => array.into(),
         Some(_) => match serde_json::from_str::<serde::de::IgnoredAny>(text) {
             Err(err) if err.classify() == serde_json::error::Category::Syntax => {
-                format!("is not valid JSON: {err}")
+                foreign::text_output_problem(text)
+                    .unwrap_or_else(|| format!("is not valid JSON: {err}"))
             }
             _ => array.into(),
         },

@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
+use super::actions::ResourceAction;
 use super::address::UNKNOWN_KEY;
 use super::entries::{ChangeEntry, ChangeList};
 use super::model::*;
@@ -100,6 +101,21 @@ impl<'a> Plan<'a> {
         i: usize,
     ) -> Option<Result<ReadChange<'a>, ParseError>> {
         self.entries(list).get(i)?.read(self.text)
+    }
+
+    /// The resource changes whose `actions` list planmark does not know (`["invalid"]`,
+    /// or one a newer Terraform writes): each address with its list as JSON text (`[]`
+    /// when it had none; `null` when its names cannot be read again).
+    pub fn unknown_actions(&self) -> Vec<(String, String)> {
+        self.resource_changes
+            .iter()
+            .filter(|e| e.action == ResourceAction::Unsupported)
+            .map(|e| {
+                let names = e.action_names(self.text);
+                let names = serde_json::to_string(&names).unwrap_or_default();
+                (e.address.to_string(), names)
+            })
+            .collect()
     }
 
     /// Entry `i` of `list`'s members read again without parsing its values (left as

@@ -232,3 +232,72 @@ fn setup_terraform_wrapper_output_names_the_fix() {
     let out = render(&["--schemas", file.arg(), &format!("{BASIC_LIST}/plan.json")]);
     assert_input_error(&out, file.arg(), &["`terraform_wrapper: false`"]);
 }
+
+/// Issue 35: an apply's log is `--applied`'s, not `--log`'s; a log that could be either
+/// names both flags.
+#[test]
+fn apply_json_log_is_told_from_a_plan_log() {
+    for case in ["apply-succeeds", "apply-fails-part-way"] {
+        let log =
+            std::fs::read(crate_dir().join(format!("tests/fixtures/apply/{case}/apply.jsonl")))
+                .unwrap();
+        let out = check_bad_plan(
+            &format!("apply_json_log_{case}"),
+            &log,
+            &["`terraform apply -json` log", "give it with `--applied`"],
+        );
+        assert!(!out.stderr.contains("--log"), "{}", out.stderr);
+    }
+    // A failed run's log: no line tells a plan from an apply.
+    let log = std::fs::read(crate_dir().join("tests/fixtures/logs/failed.jsonl")).unwrap();
+    check_bad_plan(
+        "either_json_log",
+        &log,
+        &[
+            "`terraform plan -json` or `apply -json` log",
+            "`--log`",
+            "`--applied`",
+        ],
+    );
+}
+
+/// Issue 35: Terraform's human text (real `terraform show` output, an apply's, a failed
+/// plan's) is called that, with the command whose output planmark reads.
+#[test]
+fn terraform_text_output_is_named() {
+    let fixtures = crate_dir().join("tests/fixtures");
+    for case in ["create_first", "nothing_to_do", "outputs_only", "teardown"] {
+        let text = std::fs::read(fixtures.join(format!("real-plans/{case}/plan.txt"))).unwrap();
+        check_bad_plan(
+            &format!("text_plan_{case}"),
+            &text,
+            &[
+                "is Terraform's text output (`terraform plan` or `terraform show` without `-json`)",
+                "`terraform show -json tfplan > plan.json`",
+            ],
+        );
+    }
+    for case in ["apply-succeeds", "apply-fails-part-way"] {
+        let text = std::fs::read(fixtures.join(format!("apply/{case}/apply.txt"))).unwrap();
+        check_bad_plan(
+            &format!("text_apply_{case}"),
+            &text,
+            &[
+                "is Terraform's text output of an apply",
+                "`terraform show -json",
+                "`--applied`",
+            ],
+        );
+    }
+    for case in ["failed-plain.txt", "failed-color.txt"] {
+        let text = std::fs::read(fixtures.join(format!("logs/{case}"))).unwrap();
+        check_bad_plan(
+            &format!("text_failed_{case}"),
+            &text,
+            &[
+                "is Terraform's text output (errors or warnings)",
+                "`--failed`",
+            ],
+        );
+    }
+}

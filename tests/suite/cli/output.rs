@@ -96,3 +96,51 @@ fn write_failure_exits_1() {
         out.stderr
     );
 }
+
+/// Issue 35: a change whose action list planmark does not know (`["invalid"]`, or a newer
+/// Terraform's) is named in the comment's headline and on standard error, in every format,
+/// and never counted as nothing.
+#[test]
+fn an_unknown_action_is_named_and_never_counted_as_nothing() {
+    let real = crate_dir().join("tests/fixtures/real-plans/create_first/plan.json");
+    let mut plan: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(real).unwrap()).unwrap();
+    for (actions, name) in [
+        (serde_json::json!(["invalid"]), "action invalid"),
+        (
+            serde_json::json!(["delete", "update"]),
+            "action delete then update",
+        ),
+        (serde_json::json!(["<b>@x</b>"]), "action bxb"),
+    ] {
+        plan["resource_changes"][0]["change"]["actions"] = actions.clone();
+        let file = Temp::file("unknown_action", plan.to_string().as_bytes());
+        for format in ["markdown", "text", "json"] {
+            let out = run(&["render", "--format", format, file.arg()], None);
+            assert_no_panic(&out);
+            assert_eq!(out.code(), 0, "{}", out.stderr);
+            let warning = format!(
+                "planmark: warning: {}: 1 resource change has an action list planmark does not \
+                 know: null_resource.cert (actions {actions})",
+                file.arg()
+            );
+            assert!(out.stderr.starts_with(&warning), "{format}: {}", out.stderr);
+            assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+            if format == "text" {
+                continue;
+            }
+            assert!(
+                !out.stdout.contains("output changes only"),
+                "{}",
+                out.stdout
+            );
+            let headline = format!("1 change planmark does not know &#40;{name}&#41;");
+            let headline = match format {
+                "json" => format!("1 change planmark does not know ({name})"),
+                _ => headline,
+            };
+            assert!(out.stdout.contains(&headline), "{format}: {}", out.stdout);
+            assert!(!out.stdout.contains("<b>@x"), "{}", out.stdout);
+        }
+    }
+}

@@ -13,6 +13,9 @@
 //! - numbers are printed exactly as written.
 //!
 //! 64 cases by default (`PROPTEST_CASES` overrides).
+//!
+//! `documents.rs`: files of several labelled documents (Terragrunt's), every one read, and
+//! `verify` of the whole file never matching a comment on a part of it.
 
 use std::collections::HashSet;
 
@@ -26,6 +29,7 @@ use planmark::render::check::{check_markdown, live_references};
 use planmark::render::markdown::budget::measure;
 use planmark::render::markdown::{render_comment, Meta, NamedPlan, TemplateSet};
 
+mod documents;
 mod plan_builder;
 mod strategies;
 use plan_builder::*;

@@ -307,13 +307,15 @@ fn headline(plan: &PlanHead, counts: &Counts, has_changes: bool) -> String {
             "No changes".to_string()
         };
     }
+    let unknown = plan.unknown_actions.len();
     let resources = counts.add
         + counts.change
         + counts.destroy
         + counts.import
         + counts.moved
         + counts.forget
-        + counts.read;
+        + counts.read
+        + unknown;
     let invoke = phrases::count_noun(counts.invoke, "action to invoke", "actions to invoke");
     if resources == 0 && counts.invoke > 0 {
         return format!("Plan: {invoke}");
@@ -325,6 +327,9 @@ fn headline(plan: &PlanHead, counts: &Counts, has_changes: bool) -> String {
         );
     }
     let mut parts = Vec::new();
+    if unknown > 0 {
+        parts.push(unknown_actions(plan));
+    }
     if counts.import > 0 {
         parts.push(format!("{} to import", phrases::thousands(counts.import)));
     }
@@ -341,6 +346,55 @@ fn headline(plan: &PlanHead, counts: &Counts, has_changes: bool) -> String {
         parts.push(invoke);
     }
     format!("Plan: {}", parts.join(", "))
+}
+
+/// `1 change planmark does not know (action invalid)`: the unknown action lists' names,
+/// kept to letters, digits, `-` and `_` (they are plan text, and the headline is shown in
+/// many places), the first three that differ.
+fn unknown_actions(plan: &PlanHead) -> String {
+    let mut names: Vec<String> = Vec::new();
+    for (_, list) in &plan.unknown_actions {
+        let list: Option<Vec<String>> = serde_json::from_str(list).ok().flatten();
+        let name = match list.as_deref() {
+            None => "?".to_string(),
+            Some([]) => "none".to_string(),
+            Some(list) => list
+                .iter()
+                .map(|n| {
+                    let n: String = n
+                        .chars()
+                        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'))
+                        .take(24)
+                        .collect();
+                    if n.is_empty() {
+                        "?".to_string()
+                    } else {
+                        n
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(" then "),
+        };
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    let more = names.len() > 3;
+    names.truncate(3);
+    let noun = match plan.unknown_actions.len() {
+        1 => "change",
+        _ => "changes",
+    };
+    let actions = match names.len() {
+        1 => "action",
+        _ => "actions",
+    };
+    format!(
+        "{} {noun} planmark does not know ({actions} {}{})",
+        phrases::thousands(plan.unknown_actions.len()),
+        names.join(" / "),
+        if more { " / …" } else { "" }
+    )
 }
 
 /// Resource and other counts.

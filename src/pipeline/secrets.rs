@@ -1,0 +1,224 @@
+//! Pipeline stage, what a plan keeps secret: every sensitive string value of a loaded
+//! plan, so that text a policy made from the plan (a Rego rule may `sprintf` any attribute
+//! into its message) can be cleaned of them before it reaches the comment or the log.
+//!
+//! Contract: [`sensitive_strings`] gathers the strings under the `before_sensitive` /
+//! `after_sensitive` masks of resource changes, drift and output changes, the values of
+//! outputs marked sensitive, of root variables the configuration declares sensitive, and,
+//! for plans older than Terraform 0.15.2 (whose masks leave them out) when schemas are
+//! given, of attributes the provider schema declares sensitive. [`redact`] replaces each
+//! one of at least [`MIN_CHARS`] characters in a text, longest first, by
+//! `(sensitive value)`.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use crate::input::plan::masks_omit_provider_sensitivity;
+use crate::input::schema::{Attribute, BlockType, NestingMode, ProviderSchemas};
+
+/// Shorter values are left: replacing `on` or `1` everywhere would garble every message.
+pub const MIN_CHARS: usize = 4;
+
+/// What a secret is replaced by, as the renderers show a sensitive value.
+const MASK: &str = "(sensitive value)";
+
+/// Every sensitive string of the plan `json` (with `schemas`, for old plans), longest
+/// first, each at least [`MIN_CHARS`] characters.
+pub(super) fn sensitive_strings(json: &Value, schemas: Option<&ProviderSchemas>) -> Vec<String> {
+    let mut found = Vec::new();
+    let old = masks_omit_provider_sensitivity(
+        json["terraform_version"].as_str(),
+        json["format_version"].as_str(),
+    );
+    for list in ["resource_changes", "resource_drift"] {
+        for rc in json[list].as_array().into_iter().flatten() {
+            let change = &rc["change"];
+            for (value, mask) in [("before", "before_sensitive"), ("after", "after_sensitive")] {
+                masked(&change[value], &change[mask], &mut found);
+                let block = schemas.filter(|_| old).and_then(|s| {
+                    let provider = rc["provider_name"].as_str()?;
+                    let mode = rc["mode"].as_str().unwrap_or("managed");
+                    s.resource(provider, mode, rc["type"].as_str()?)
+                });
+                if let Some(block) = block {
+                    let blocks = Some(&block.block_types);
+                    declared(&change[value], &block.attributes, blocks, &mut found);
+                }
+            }
+        }
+    }
+    for change in json["output_changes"].as_object().into_iter().flatten() {
+        let change = change.1;
+        for (value, mask) in [("before", "before_sensitive"), ("after", "after_sensitive")] {
+            masked(&change[value], &change[mask], &mut found);
+        }
+    }
+    for outputs in [
+        &json["planned_values"]["outputs"],
+        &json["prior_state"]["values"]["outputs"],
+    ] {
+        for output in outputs.as_object().into_iter().flatten().map(|o| o.1) {
+            if output["sensitive"] == Value::Bool(true) {
+                strings(&output["value"], &mut found);
+            }
+        }
+    }
+    let declared_vars = &json["configuration"]["root_module"]["variables"];
+    for (name, variable) in declared_vars.as_object().into_iter().flatten() {
+        if variable["sensitive"] == Value::Bool(true) {
+            strings(&json["variables"][name]["value"], &mut found);
+        }
+    }
+    found.retain(|s| s.chars().count() >= MIN_CHARS);
+    found.sort_unstable_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
+    found.dedup();
+    found
+}
+
+/// The strings of `value` where `mask` (a `*_sensitive` mask: `true`, or an object or
+/// array of masks in the value's shape) marks it.
+fn masked(value: &Value, mask: &Value, found: &mut Vec<String>) {
+    match (mask, value) {
+        (Value::Bool(true), _) => strings(value, found),
+        (Value::Object(masks), Value::Object(values)) => {
+            for (key, mask) in masks {
+                if let Some(value) = values.get(key) {
+                    masked(value, mask, found);
+                }
+            }
+        }
+        (Value::Array(masks), Value::Array(values)) => {
+            for (mask, value) in masks.iter().zip(values) {
+                masked(value, mask, found);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The strings of `value` (an object of a block's shape: its `attributes` and nested
+/// `blocks`) under attributes the schema declares sensitive, in nested attributes and
+/// blocks too.
+fn declared(
+    value: &Value,
+    attributes: &BTreeMap<String, Attribute>,
+    blocks: Option<&BTreeMap<String, BlockType>>,
+    found: &mut Vec<String>,
+) {
+    let Value::Object(values) = value else {
+        return;
+    };
+    for (name, attribute) in attributes {
+        let Some(value) = values.get(name) else {
+            continue;
+        };
+        if attribute.sensitive {
+            strings(value, found);
+        } else if let Some(nested) = &attribute.nested_type {
+            each_object(value, nested.nesting_mode, |v| {
+                declared(v, &nested.attributes, None, found)
+            });
+        }
+    }
+    for (name, block_type) in blocks.into_iter().flatten() {
+        if let Some(value) = values.get(name) {
+            let block = &block_type.block;
+            each_object(value, block_type.nesting_mode, |v| {
+                declared(v, &block.attributes, Some(&block.block_types), found)
+            });
+        }
+    }
+}
+
+/// Each object a nested attribute or block of `mode` holds in `value`.
+fn each_object(value: &Value, mode: NestingMode, mut f: impl FnMut(&Value)) {
+    match (mode, value) {
+        (_, Value::Array(items)) => items.iter().for_each(f),
+        (NestingMode::Map, Value::Object(items)) => items.values().for_each(f),
+        (_, Value::Object(_)) => f(value),
+        _ => {}
+    }
+}
+
+/// Every string in `value`.
+fn strings(value: &Value, found: &mut Vec<String>) {
+    match value {
+        Value::String(s) => found.push(s.clone()),
+        Value::Array(items) => items.iter().for_each(|v| strings(v, found)),
+        Value::Object(members) => members.values().for_each(|v| strings(v, found)),
+        _ => {}
+    }
+}
+
+/// `text` with every one of `secrets` (longest first, as [`sensitive_strings`] orders
+/// them) replaced by `(sensitive value)`, in one pass so that a mask is never searched.
+pub(super) fn redact(text: &str, secrets: &[String]) -> String {
+    if secrets.is_empty() {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    'outer: while let Some(c) = rest.chars().next() {
+        for secret in secrets {
+            if let Some(after) = rest.strip_prefix(secret.as_str()) {
+                out.push_str(MASK);
+                rest = after;
+                continue 'outer;
+            }
+        }
+        out.push(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn longest_secret_first_and_masks_never_searched() {
+        let secrets = vec![
+            "hunter22".to_string(),
+            "hunter".to_string(),
+            "sens".to_string(),
+        ];
+        assert_eq!(
+            redact("a hunter22 b hunter c sensitive", &secrets),
+            "a (sensitive value) b (sensitive value) c (sensitive value)itive"
+        );
+        assert_eq!(redact("nothing", &[]), "nothing");
+    }
+
+    #[test]
+    fn every_kind_of_sensitive_value_is_found() {
+        let plan = serde_json::json!({
+            "format_version": "1.2", "terraform_version": "1.9.0",
+            "resource_changes": [{"address": "a.b", "type": "a", "provider_name": "p",
+                "change": {"before": {"pw": "old-secret", "name": "public"},
+                    "after": {"pw": "new-secret", "list": ["x", "list-secret"]},
+                    "before_sensitive": {"pw": true},
+                    "after_sensitive": {"pw": true, "list": [false, true]}}}],
+            "output_changes": {"o": {"after": "output-secret", "after_sensitive": true}},
+            "planned_values": {"outputs": {"p": {"sensitive": true, "value": {"k": "planned-secret"}}}},
+            "variables": {"v": {"value": "variable-secret"}, "w": {"value": "public-var"}},
+            "configuration": {"root_module": {"variables": {"v": {"sensitive": true}, "w": {}}}},
+        });
+        let found = sensitive_strings(&plan, None);
+        let mut sorted = found.clone();
+        sorted.sort();
+        assert_eq!(
+            sorted,
+            [
+                "list-secret",
+                "new-secret",
+                "old-secret",
+                "output-secret",
+                "planned-secret",
+                "variable-secret"
+            ]
+        );
+        assert!(found.windows(2).all(|w| w[0].len() >= w[1].len()));
+    }
+}
