@@ -175,7 +175,7 @@ proptest! {
         let reviewed = write(&dir, "reviewed", &docs, &part);
         let (_, _, marker) = commented(&reviewed);
         let now = fresh(&options(&path)).expect("the whole file reads");
-        let verdict = compare(&now, &marker);
+        let verdict = compare(&now, &marker, "");
         prop_assert!(
             matches!(verdict, Comparison::Differs(_)),
             "documents {:?} of {:?} verified as the whole file: {:?}", subset, lines, verdict
