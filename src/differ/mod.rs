@@ -21,6 +21,7 @@ mod resource;
 pub(crate) mod sequence;
 mod strings;
 mod typed;
+mod undescribed;
 
 pub use drift::Drift;
 pub use plan::{diff_plan, Differ, Lazy};
