@@ -41,5 +41,6 @@ mod rego_comment;
 mod rules;
 mod sensitive;
 mod several_plans;
+mod stale_schemas;
 mod streaming;
 mod verify;
