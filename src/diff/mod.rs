@@ -9,11 +9,13 @@
 pub mod address;
 mod changes;
 pub mod quote;
+pub mod undescribed;
 
 use serde::Serialize;
 
 use crate::input::plan::{ResourceAction, Tool};
 pub use changes::{Changes, Diffed, DiffedPlan, ResourceChanges};
+pub use undescribed::{Tally, Undescribed};
 
 /// What happens to a value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -402,6 +404,12 @@ pub struct PlanHead {
     /// it out (Terraform before 0.15.2), no provider schemas were given, and the plan has
     /// resources. Attributes named like secrets are hidden instead.
     pub provider_sensitivity_unknown: bool,
+    /// What the provider schemas given (`--schemas`) do not describe: resource types they
+    /// lack, and attributes they do not declare (a schema older than the provider that
+    /// made the plan). Those are shown as without schemas, never left out. Sorted by
+    /// provider, then data sources after managed resources, then type; empty without
+    /// schemas or when they describe everything.
+    pub undescribed: Vec<Undescribed>,
     /// Plan mode (given or inferred).
     pub mode: PlanMode,
     /// Planning failed.

@@ -274,7 +274,7 @@ fn redact<'a>(value: &Value<'a>, mask: &Value<'_>) -> Value<'a> {
 }
 
 /// Objects merged key-wise (first value wins), so nested blocks see every key.
-fn merge_objects<'a>(objects: &[&Value<'a>]) -> Option<Value<'a>> {
+pub(crate) fn merge_objects<'a>(objects: &[&Value<'a>]) -> Option<Value<'a>> {
     let mut merged: BTreeMap<std::borrow::Cow<'a, str>, Value<'a>> = BTreeMap::new();
     for object in objects {
         if let Value::Object(members) = object {

@@ -22,6 +22,7 @@ mod resource;
 pub(crate) mod sequence;
 mod strings;
 mod typed;
+mod undescribed;
 
 pub use canonical::{CanonicalForms, VERSION as CANONICAL_VERSION};
 pub use drift::Drift;

@@ -1,7 +1,7 @@
 //! Differ, one change: a resource's or an output's parsed values → its [`Diff`] tree.
 
 use super::change::{Change, Matcher};
-use super::{block, infer, sequence, typed};
+use super::{block, infer, sequence, typed, undescribed};
 
 use crate::diff::Diff;
 use crate::input::error::InputError;
@@ -65,8 +65,8 @@ impl<'v, 'a> Values<'v, 'a> {
     }
 }
 
-/// [`diff_resource`] on borrowed values. `hide_secret_names`: without a schema, hide the
-/// attributes whose names read like secrets (plans whose masks may lack what providers
+/// [`diff_resource`] on borrowed values. `hide_secret_names`: hide the attributes whose
+/// names read like secrets where no schema describes them (plans whose masks may lack what providers
 /// declare sensitive, see [`crate::input::plan::Plan::masks_omit_provider_sensitivity`]).
 pub(crate) fn diff_resource_values<'v, 'a>(
     values: Values<'v, 'a>,
@@ -101,7 +101,20 @@ pub(crate) fn diff_resource_values<'v, 'a>(
     );
     change.pairing = pairing;
     match schema {
-        Some(block) => block::diff_root(change, block, forget_only),
+        Some(block) => {
+            // What the schema does not declare is shown as without a schema, never left
+            // out (a schema older than the provider that made the plan).
+            let redacted = undescribed::Redacted::new(
+                [values.before, values.after, values.after_unknown],
+                values.before_sensitive,
+                values.after_sensitive,
+            );
+            let (objects, unknown) = redacted.parts();
+            match undescribed::complete(block, &objects, unknown, hide_secret_names) {
+                Some(completed) => block::diff_root(change, &completed, forget_only),
+                None => block::diff_root(change, block, forget_only),
+            }
+        }
         None => {
             // What is sensitive is left out of what the schema is inferred from.
             let before = infer::redacted(values.before, values.before_sensitive);

@@ -11,6 +11,7 @@ use std::path::Path;
 use super::error::{PipelineError, Result};
 use super::options::{LogInput, LogKind, Options, PlanArg};
 use crate::concurrency;
+use crate::diff::undescribed::{self, Tally, Undescribed};
 use crate::diff::{Changes, PlanHead, ResourceChanges};
 use crate::differ::{CanonicalForms, Differ};
 use crate::input::error::InputError;
@@ -170,6 +171,9 @@ pub(super) fn with_loaded<T, E: From<PipelineError>>(
         if !head.unknown_actions.is_empty() {
             warn_unknown_actions(&arg.path, &head.unknown_actions);
         }
+        if !head.undescribed.is_empty() {
+            warn_undescribed(&arg.name, options.schemas.as_deref(), &head.undescribed);
+        }
         let drift = Box::new(differ.drift(head.mode).map_err(PipelineError::from)?);
         loaded.push(Loaded {
             arg: arg.clone(),
@@ -234,6 +238,49 @@ fn warn_unknown_actions(path: &str, unknown: &[(String, String)]) {
          review these changes in Terraform's own output",
         one_line(path),
         named.join(", ")
+    );
+}
+
+/// Names listed on standard error before the rest is counted.
+const UNDESCRIBED_LISTED: usize = 5;
+
+/// Says on standard error what the schemas do not describe of plan `name` (the comment
+/// says it too, see `PlanHead::undescribed`): the first few names and the counts.
+fn warn_undescribed(name: &str, schemas: Option<&Path>, gaps: &[Undescribed]) {
+    let one_line = crate::input::text::one_line;
+    let mut listed = String::new();
+    let mut last_provider = None;
+    let mut shown = 0;
+    for (provider, name, whole) in undescribed::names(gaps).take(UNDESCRIBED_LISTED) {
+        if last_provider != Some(provider) {
+            if last_provider.is_some() {
+                listed.push_str("; ");
+            }
+            listed.push_str(&format!("{}: ", one_line(provider)));
+            last_provider = Some(provider);
+        } else {
+            listed.push_str(", ");
+        }
+        listed.push_str(&one_line(&name));
+        if whole {
+            listed.push_str(" (the whole type)");
+        }
+        shown += 1;
+    }
+    let total: usize = gaps.iter().map(|g| g.attributes.len().max(1)).sum();
+    if shown < total {
+        listed.push_str(", …");
+    }
+    let schemas = schemas.map_or("--schemas".to_string(), |p| {
+        one_line(&p.display().to_string()).into_owned()
+    });
+    eprintln!(
+        "planmark: warning: {}: the provider schemas ({schemas}) do not describe {listed} ({}); \
+         they are shown as without schemas, inferred from the values. The schemas are likely \
+         older than the providers that made the plan: make them where the plan was made \
+         (`terraform providers schema -json` after `terraform init`)",
+        one_line(name),
+        Tally::of(gaps).words(),
     );
 }
 

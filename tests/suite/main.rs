@@ -42,6 +42,7 @@ mod rego_comment;
 mod rules;
 mod sensitive;
 mod several_plans;
+mod stale_schemas;
 mod streaming;
 mod verify;
 mod verify_form;

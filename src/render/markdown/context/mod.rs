@@ -29,6 +29,7 @@ mod grouped;
 mod map;
 mod plan;
 mod rego;
+mod undescribed;
 
 pub use checks::{CheckEntry, Checks};
 pub use count::ActionCount;
@@ -36,6 +37,7 @@ pub use entry::{EntryContext, Group, GroupRow, Section};
 pub use map::{ChangeMap, MapGroup, MapMode};
 pub use plan::{Danger, Outputs, PlanContext};
 pub use rego::{FindingContext, RegoContext};
+pub use undescribed::{UndescribedContext, UndescribedName, UndescribedProvider};
 
 use entry::{deferred_reason, entry_context, listed, place};
 pub use plan::Counts;

@@ -17,6 +17,7 @@ use super::count::{action_count, ActionCount};
 use super::entry::{entry_context, listed, EntryContext, Section};
 use super::map::ChangeMap;
 use super::rego::RegoContext;
+use super::undescribed::{undescribed_context, UndescribedContext};
 
 /// How many destroyed/replaced resources the warning banner names before "and N more"
 /// (normally, and in the counts-only form).
@@ -41,6 +42,11 @@ pub struct PlanContext {
     /// Terraform before 0.15.2, whose sensitivity masks leave that out, and no provider
     /// schemas were given (`--schemas`). Attributes named like secrets are hidden instead.
     pub provider_sensitivity_unknown: bool,
+    /// What the provider schemas given (`--schemas`) do not describe in this plan (they
+    /// are older than the providers that made it, or lack a provider): those attributes
+    /// and types are shown as without schemas, inferred from the values. `null` when the
+    /// schemas describe everything, or none were given.
+    pub undescribed: Option<UndescribedContext>,
     /// `failed`, `destructive`, `changes` or `no-changes`.
     pub status: String,
     /// Icon for the status.
@@ -235,6 +241,7 @@ pub(super) fn plan_context(
         mode: plan.mode,
         errored: plan.errored,
         provider_sensitivity_unknown: plan.provider_sensitivity_unknown,
+        undescribed: undescribed_context(&plan.undescribed),
         status: status.to_string(),
         icon: icon(status).to_string(),
         has_changes,

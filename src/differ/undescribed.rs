@@ -1,0 +1,291 @@
+//! Differ: what a provider schema does not describe. A schema older than the provider that
+//! made the plan lacks the attributes added since, yet the plan's values hold them.
+//!
+//! Contract: [`complete`] finds every key of the values that a schema block does not
+//! declare (at every level: the resource, its nested blocks, its nested attribute types)
+//! and returns the block with a declaration for each, inferred from the values as the
+//! schemaless path infers one (`differ::infer`), so that nothing is left out of the diff;
+//! [`paths`] names those attributes for the plan's notice ([`crate::diff::Undescribed`]).
+//! Values marked sensitive are not looked into, as in inference.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::infer;
+use crate::diff::Undescribed;
+use crate::input::json::Value;
+use crate::input::plan::ParsedChange;
+use crate::input::schema::{Attribute, Block, BlockType, NestingMode, ProviderSchemas};
+
+type Attributes = BTreeMap<String, Attribute>;
+type BlockTypes = BTreeMap<String, BlockType>;
+
+/// A nested attribute type has no block types.
+static NO_BLOCK_TYPES: BlockTypes = BTreeMap::new();
+
+/// The values a change's diff is made from, redacted where they are sensitive (see
+/// [`infer::redacted`]): inference and this walk learn nothing from a sensitive value.
+pub(crate) struct Redacted<'v, 'a> {
+    before: Option<Value<'a>>,
+    after: Option<Value<'a>>,
+    unknown: Option<Value<'a>>,
+    values: [&'v Value<'a>; 3],
+}
+
+impl<'v, 'a> Redacted<'v, 'a> {
+    /// `before`, `after` and `after_unknown` with what their masks mark left out.
+    pub(crate) fn new(
+        [before, after, unknown]: [&'v Value<'a>; 3],
+        before_sensitive: &Value<'_>,
+        after_sensitive: &Value<'_>,
+    ) -> Self {
+        Redacted {
+            before: infer::redacted(before, before_sensitive),
+            after: infer::redacted(after, after_sensitive),
+            unknown: infer::redacted(unknown, after_sensitive),
+            values: [before, after, unknown],
+        }
+    }
+
+    /// The sample objects (before, after) and the unknown mask.
+    pub(crate) fn parts(&self) -> ([&Value<'a>; 2], &Value<'a>) {
+        let [before, after, unknown] = self.values;
+        (
+            [
+                self.before.as_ref().unwrap_or(before),
+                self.after.as_ref().unwrap_or(after),
+            ],
+            self.unknown.as_ref().unwrap_or(unknown),
+        )
+    }
+}
+
+/// `block` with a declaration inferred for every attribute of `objects` (before, after)
+/// and `unknown` (the unknown mask) that it does not declare, at every level; `None` when
+/// it declares them all (nearly always: nothing is copied then). `hide_secret_names`:
+/// mark inferred attributes named like secrets sensitive (see
+/// [`infer::mark_secret_names`]).
+pub(crate) fn complete(
+    block: &Block,
+    objects: &[&Value<'_>],
+    unknown: &Value<'_>,
+    hide_secret_names: bool,
+) -> Option<Block> {
+    let mut walk = Walk {
+        path: String::new(),
+        found: None,
+        hide_secret_names,
+    };
+    walk.level(&block.attributes, &block.block_types, objects, &[unknown])
+}
+
+/// The paths of the attributes `block` does not declare (see [`complete`]), sorted.
+pub(crate) fn paths(block: &Block, objects: &[&Value<'_>], unknown: &Value<'_>) -> Vec<String> {
+    let mut walk = Walk {
+        path: String::new(),
+        found: Some(BTreeSet::new()),
+        hide_secret_names: false,
+    };
+    walk.level(&block.attributes, &block.block_types, objects, &[unknown]);
+    walk.found.unwrap_or_default().into_iter().collect()
+}
+
+/// What the schemas leave undescribed of one change: its type entirely, or some of its
+/// attributes; `None` when they describe it all.
+pub(crate) fn of_change(
+    schemas: &ProviderSchemas,
+    provider: &str,
+    mode: &str,
+    type_: &str,
+    values: &ParsedChange<'_>,
+) -> Option<Undescribed> {
+    let gap = |missing, attributes| Undescribed {
+        provider: provider.to_string(),
+        data_source: mode == "data",
+        type_: type_.to_string(),
+        missing,
+        attributes,
+    };
+    let Some(block) = schemas.resource(provider, mode, type_) else {
+        return Some(gap(true, Vec::new()));
+    };
+    let redacted = Redacted::new(
+        [&values.before, &values.after, &values.after_unknown],
+        &values.before_sensitive,
+        &values.after_sensitive,
+    );
+    let (objects, unknown) = redacted.parts();
+    let attributes = paths(block, &objects, unknown);
+    (!attributes.is_empty()).then(|| gap(false, attributes))
+}
+
+/// Gathers what the changes' [`of_change`] found into one entry per type, sorted.
+pub(crate) fn merge(found: impl IntoIterator<Item = Undescribed>) -> Vec<Undescribed> {
+    let mut types: BTreeMap<(String, bool, String), (bool, BTreeSet<String>)> = BTreeMap::new();
+    for u in found {
+        let entry = types
+            .entry((u.provider, u.data_source, u.type_))
+            .or_default();
+        entry.0 |= u.missing;
+        entry.1.extend(u.attributes);
+    }
+    types
+        .into_iter()
+        .map(
+            |((provider, data_source, type_), (missing, attributes))| Undescribed {
+                provider,
+                data_source,
+                type_,
+                missing,
+                attributes: match missing {
+                    true => Vec::new(),
+                    false => attributes.into_iter().collect(),
+                },
+            },
+        )
+        .collect()
+}
+
+struct Walk {
+    /// The level's path from the resource (`a.b`), empty at the top.
+    path: String,
+    /// The paths found, when asked for.
+    found: Option<BTreeSet<String>>,
+    hide_secret_names: bool,
+}
+
+impl Walk {
+    /// One object level declared by `attributes` and `block_types`, whose values are
+    /// `objects` (any not an object is skipped) and whose unknown masks are `unknown`:
+    /// the completed declarations, or `None` when nothing is missing at or below it.
+    fn level(
+        &mut self,
+        attributes: &Attributes,
+        block_types: &BlockTypes,
+        objects: &[&Value<'_>],
+        unknown: &[&Value<'_>],
+    ) -> Option<Block> {
+        let declared = |key: &str| attributes.contains_key(key) || block_types.contains_key(key);
+        let mut completed: Option<Block> = None;
+        let copy = || Block {
+            attributes: attributes.clone(),
+            block_types: block_types.clone(),
+        };
+        let extra = undeclared(objects.iter().chain(unknown), declared);
+        if !extra.is_empty() {
+            let merged = infer::merge_objects(unknown);
+            let mut inferred = infer::infer_block(objects, merged.as_ref(), None);
+            if self.hide_secret_names {
+                infer::mark_secret_names(&mut inferred);
+            }
+            let out = completed.get_or_insert_with(copy);
+            for key in extra {
+                self.note(key);
+                if let Some(attr) = inferred.attributes.remove(key) {
+                    out.attributes.insert(key.to_string(), attr);
+                }
+            }
+        }
+        for (name, block_type) in block_types {
+            let mode = block_type.nesting_mode;
+            let (objs, unk) = (elements(objects, name, mode), elements(unknown, name, mode));
+            if objs.is_empty() && unk.is_empty() {
+                continue;
+            }
+            let inner = &block_type.block;
+            let len = self.enter(name);
+            let done = self.level(&inner.attributes, &inner.block_types, &objs, &unk);
+            self.path.truncate(len);
+            if let Some(done) = done {
+                let out = completed.get_or_insert_with(copy);
+                if let Some(b) = out.block_types.get_mut(name) {
+                    b.block = done;
+                }
+            }
+        }
+        for (name, attr) in attributes {
+            let Some(nested) = &attr.nested_type else {
+                continue;
+            };
+            let mode = nested.nesting_mode;
+            let (objs, unk) = (elements(objects, name, mode), elements(unknown, name, mode));
+            if objs.is_empty() && unk.is_empty() {
+                continue;
+            }
+            let len = self.enter(name);
+            let done = self.level(&nested.attributes, &NO_BLOCK_TYPES, &objs, &unk);
+            self.path.truncate(len);
+            if let Some(done) = done {
+                let out = completed.get_or_insert_with(copy);
+                let inner = out
+                    .attributes
+                    .get_mut(name)
+                    .and_then(|a| a.nested_type.as_mut());
+                if let Some(inner) = inner {
+                    inner.attributes = done.attributes;
+                }
+            }
+        }
+        completed
+    }
+
+    /// Steps into `name`; returns the path's length to go back to.
+    fn enter(&mut self, name: &str) -> usize {
+        let len = self.path.len();
+        if len > 0 {
+            self.path.push('.');
+        }
+        self.path.push_str(name);
+        len
+    }
+
+    fn note(&mut self, key: &str) {
+        if let Some(found) = &mut self.found {
+            let path = match self.path.is_empty() {
+                true => key.to_string(),
+                false => format!("{}.{key}", self.path),
+            };
+            found.insert(path);
+        }
+    }
+}
+
+/// The keys of `objects` that `declared` does not know, sorted (no allocation when there
+/// are none).
+fn undeclared<'v>(
+    objects: impl Iterator<Item = &'v &'v Value<'v>>,
+    declared: impl Fn(&str) -> bool,
+) -> BTreeSet<&'v str> {
+    let mut extra = BTreeSet::new();
+    for object in objects {
+        if let Value::Object(members) = object {
+            for (key, _) in members {
+                if !declared(key) {
+                    extra.insert(key.as_ref());
+                }
+            }
+        }
+    }
+    extra
+}
+
+/// The objects nested under `name` in each of `objects`, as `mode` nests them: the object
+/// itself, a list's or set's elements, a map's values.
+fn elements<'v, 'a>(
+    objects: &[&'v Value<'a>],
+    name: &str,
+    mode: NestingMode,
+) -> Vec<&'v Value<'a>> {
+    let mut out = Vec::new();
+    for object in objects {
+        match (object.get(name), mode) {
+            (Some(v @ Value::Object(_)), NestingMode::Single | NestingMode::Group) => out.push(v),
+            (Some(Value::Array(items)), NestingMode::List | NestingMode::Set) => out.extend(items),
+            (Some(Value::Object(members)), NestingMode::Map) => {
+                out.extend(members.iter().map(|(_, v)| v))
+            }
+            _ => {}
+        }
+    }
+    out.retain(|v| matches!(v, Value::Object(_)));
+    out
+}
