@@ -261,7 +261,7 @@ impl<'p, 'a> Differ<'p, 'a> {
             ));
         }
         for list in [ChangeList::Changes, ChangeList::Drift] {
-            let indexes: Vec<usize> = (0..self.plan.entries(list).len()).collect();
+            let indexes = undescribed::to_read(schemas, self.plan.entries(list));
             let parts: Vec<&[usize]> = indexes.chunks(crate::concurrency::PART).collect();
             let scan = |part: &&[usize]| -> Result<Vec<Undescribed>> {
                 let mut gaps = Vec::new();

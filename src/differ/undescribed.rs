@@ -8,12 +8,12 @@
 //! [`paths`] names those attributes for the plan's notice ([`crate::diff::Undescribed`]).
 //! Values marked sensitive are not looked into, as in inference.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use super::infer;
 use crate::diff::Undescribed;
 use crate::input::json::Value;
-use crate::input::plan::ParsedChange;
+use crate::input::plan::{ChangeEntry, ParsedChange};
 use crate::input::schema::{Attribute, Block, BlockType, NestingMode, ProviderSchemas};
 
 type Attributes = BTreeMap<String, Attribute>;
@@ -116,6 +116,43 @@ pub(crate) fn of_change(
     let (objects, unknown) = redacted.parts();
     let attributes = paths(block, &objects, unknown);
     (!attributes.is_empty()).then(|| gap(false, attributes))
+}
+
+/// The entries whose values [`of_change`] must read to find everything the schemas leave
+/// undescribed: for a type whose schema is flat (no nested block or nested attribute
+/// type), the first instance only, as Terraform writes every object with all of its
+/// type's attributes, so each instance of a type has the same keys and lacks the same
+/// ones; every instance of other types (and of types no schema has a flat block for),
+/// whose nested blocks' keys show only where they have elements. Reading every change
+/// again costs a render of a 10,000-resource plan with schemas most of its time
+/// (docs/performance.md); a plan of flat types pays for one change per type.
+pub(crate) fn to_read(schemas: &ProviderSchemas, entries: &[ChangeEntry<'_>]) -> Vec<usize> {
+    let mut flat: HashMap<(&str, bool), bool> = HashMap::new();
+    let mut seen: HashSet<(&str, bool)> = HashSet::new();
+    (0..entries.len())
+        .filter(|&i| {
+            let key = (&*entries[i].type_, entries[i].data_source);
+            let is_flat = *flat
+                .entry(key)
+                .or_insert_with(|| is_flat(schemas, key.0, key.1));
+            !is_flat || seen.insert(key)
+        })
+        .collect()
+}
+
+/// Whether every provider's schema for the type is flat: only attributes of plain types
+/// (a type no schema has is missing alike from every instance).
+fn is_flat(schemas: &ProviderSchemas, type_: &str, data_source: bool) -> bool {
+    let blocks = schemas.provider_schemas.values().filter_map(|p| {
+        let table = match data_source {
+            true => &p.data_source_schemas,
+            false => &p.resource_schemas,
+        };
+        table.get(type_).map(|s| &s.block)
+    });
+    let mut blocks = blocks;
+    blocks
+        .all(|b| b.block_types.is_empty() && b.attributes.values().all(|a| a.nested_type.is_none()))
 }
 
 /// Gathers what the changes' [`of_change`] found into one entry per type, sorted.
