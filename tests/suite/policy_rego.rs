@@ -57,6 +57,18 @@ fn report(report: &PolicyReport) -> String {
         text.push_str(&finding(f));
         text.push('\n');
     }
+    for e in &report.exceptions {
+        text.push_str(&format!(
+            "exception {}.{}: {:?}\n",
+            e.namespace, e.rule, e.message
+        ));
+    }
+    for e in &report.builtin_errors {
+        text.push_str(&format!(
+            "builtin error {}.{}: {:?} at {:?}: {:?}\n",
+            e.namespace, e.rule, e.builtin, e.location, e.message
+        ));
+    }
     text
 }
 

@@ -77,6 +77,7 @@ fn failures_link_to_their_resource_and_name_the_rule() {
         warnings: vec![finding(Level::Warning, "warn", "shards shrink", None)],
         rules: 5,
         passed: 2,
+        ..PolicyReport::default()
     };
     let md = render(&diff, report, GITHUB_MAX_CHARS).markdown;
     let title = md.lines().next().unwrap();
@@ -185,6 +186,7 @@ fn hostile_messages_rules_and_addresses_are_inert() {
         warnings: findings(Level::Warning),
         rules: 2,
         passed: 0,
+        ..PolicyReport::default()
     };
     let md = render(&diff, report, GITHUB_MAX_CHARS).markdown;
     // Every finding is one list item inside the alert: no line of it starts a block.
@@ -232,6 +234,7 @@ fn a_policy_that_says_too_much_still_fits() {
         warnings: many(Level::Warning),
         rules: 1,
         passed: 0,
+        ..PolicyReport::default()
     };
     for max_chars in [GITHUB_MAX_CHARS, 20_000, 5_000] {
         let comment = render(&diff, report.clone(), max_chars);
@@ -302,6 +305,7 @@ fn a_finding_on_a_grouped_change_links_to_its_groups_diff() {
         warnings: Vec::new(),
         rules: 1,
         passed: 0,
+        ..PolicyReport::default()
     };
     let comment = render(&diff, report, GITHUB_MAX_CHARS);
     let md = &comment.markdown;
