@@ -328,3 +328,48 @@ fn a_finding_on_a_grouped_change_links_to_its_groups_diff() {
         "{md}"
     );
 }
+
+/// A builtin that failed (the run went on, as in conftest) and a rule an `exception`
+/// excepted are said under the verdict, each naming its rule; their text stays inert.
+#[test]
+fn builtin_failures_and_exceptions_are_listed() {
+    use planmark::policy::rego::{BuiltinError, Exception};
+    let diff = plan();
+    let report = PolicyReport {
+        rules: 3,
+        passed: 2,
+        exceptions: vec![Exception {
+            namespace: "main".into(),
+            rule: "deny_tags".into(),
+            message: "data.main.exception[_][_] == \"tags\"".into(),
+        }],
+        builtin_errors: vec![BuiltinError {
+            namespace: "main".into(),
+            rule: "deny".into(),
+            builtin: Some("to_number".into()),
+            location: Some("p.rego:7:38".into()),
+            message: "could not parse <b>@team</b> #12 as number\n::error::x".into(),
+        }],
+        ..PolicyReport::default()
+    };
+    let md = render(&diff, report, GITHUB_MAX_CHARS).markdown;
+    assert!(
+        md.contains("\n**Policy rules:** ✅ 2 of 3 rules passed\n"),
+        "{md}"
+    );
+    let builtin = md
+        .lines()
+        .find(|l| l.starts_with("- ⚠️ `deny`: `to_number` failed at `p.rego:7:38`: "))
+        .unwrap_or_else(|| panic!("{md}"));
+    assert!(
+        !builtin.contains("<b>") && !builtin.contains("@team"),
+        "{builtin}"
+    );
+    assert!(!md.contains("\n::error::"), "{md}");
+    assert!(
+        md.contains(
+            "**Policy exceptions:** 1 exception · `deny_tags` (`data.main.exception[_][_] == \"tags\"`)"
+        ),
+        "{md}"
+    );
+}
