@@ -229,6 +229,7 @@ fn policy_settings_need_a_policy() {
     for args in [
         &["--policy-namespace", "main"][..],
         &["--policy-warn-only"][..],
+        &["--policy-strict"][..],
         &["--policy", "x.rego", "--policy-timeout", "0"][..],
         &["--policy", "x.rego", "--policy-timeout", "soon"][..],
     ] {

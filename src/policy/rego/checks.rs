@@ -51,8 +51,8 @@ pub(super) fn check(
                     Some(arity) => arity,
                     None => {
                         return Err(at(format!(
-                            "undefined function {name}: neither a builtin nor a function of \
-                             the policies (OPA refuses the policy)"
+                            "undefined function {name}: neither a function of the policies \
+                             nor a builtin planmark provides"
                         )))
                     }
                 },
