@@ -3,7 +3,7 @@
 use crate::input::error::InputError;
 use crate::input::text::one_line;
 use crate::pipeline::{PipelineError, Verdicts};
-use crate::policy::rego::Finding;
+use crate::policy::rego::{BuiltinError, Finding};
 use crate::publish::PublishError;
 use crate::render::error::RenderError;
 
@@ -117,6 +117,20 @@ pub(super) fn policy_result(verdicts: &Verdicts, warn_only: bool) -> Result<()> 
         for warning in &report.warnings {
             warnings.push(rego_line(plan.as_deref(), warning));
         }
+        let prefix = plan
+            .as_deref()
+            .map(|p| format!("{p}: "))
+            .unwrap_or_default();
+        for error in &report.builtin_errors {
+            warnings.push(format!("{prefix}{}", builtin_line(error)));
+        }
+        for exception in &report.exceptions {
+            warnings.push(format!(
+                "{prefix}{} excepted: {} (conftest's exception)",
+                qualified(&exception.namespace, &exception.rule),
+                exception.message
+            ));
+        }
     }
     if !warnings.is_empty() {
         use std::io::Write;
@@ -130,6 +144,31 @@ pub(super) fn policy_result(verdicts: &Verdicts, warn_only: bool) -> Result<()> 
         true => Ok(()),
         false => Err(Error::Policy(lines)),
     }
+}
+
+/// `main.deny: builtin to_number failed at p.rego:4:7 (could not parse string as number);
+/// its expression is undefined, as in conftest (--policy-strict fails instead)`.
+fn builtin_line(error: &BuiltinError) -> String {
+    let builtin = error
+        .builtin
+        .as_deref()
+        .map(|b| format!("builtin {b}"))
+        .unwrap_or_else(|| "a builtin".into());
+    let at = error
+        .location
+        .as_deref()
+        .map(|l| format!(" at {l}"))
+        .unwrap_or_default();
+    format!(
+        "{}: {builtin} failed{at} ({}); its expression is undefined, as in conftest \
+         (--policy-strict fails instead)",
+        qualified(&error.namespace, &error.rule),
+        error.message
+    )
+}
+
+fn qualified(namespace: &str, rule: &str) -> String {
+    format!("{namespace}.{rule}")
 }
 
 /// `prod: aws_s3_bucket.logs: the bucket is public (main.deny_public)`: the plan (when

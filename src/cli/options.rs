@@ -72,6 +72,11 @@ pub struct RegoArgs {
     /// Report the Rego policies' failures as warnings, without failing.
     #[arg(long, requires = "paths")]
     pub policy_warn_only: bool,
+    /// Fail (exit 2) when a builtin errs in a Rego rule (`to_number("m5")`). By default,
+    /// as in conftest, the expression is undefined, the rule goes on, and the failure is
+    /// reported as a warning naming the rule and the builtin.
+    #[arg(long, requires = "paths")]
+    pub policy_strict: bool,
     /// Longest one Rego rule may run over one plan: `10`, `10s`, `500ms`.
     #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = parse_timeout)]
     pub policy_timeout: Duration,
@@ -83,6 +88,7 @@ impl RegoArgs {
         let mut settings = Settings {
             timeout: self.policy_timeout,
             warn_only: self.policy_warn_only,
+            strict: self.policy_strict,
             ..Settings::default()
         };
         if !self.policy_namespace.is_empty() {

@@ -57,6 +57,18 @@ fn report(report: &PolicyReport) -> String {
         text.push_str(&finding(f));
         text.push('\n');
     }
+    for e in &report.exceptions {
+        text.push_str(&format!(
+            "exception {}.{}: {:?}\n",
+            e.namespace, e.rule, e.message
+        ));
+    }
+    for e in &report.builtin_errors {
+        text.push_str(&format!(
+            "builtin error {}.{}: {:?} at {:?}: {:?}\n",
+            e.namespace, e.rule, e.builtin, e.location, e.message
+        ));
+    }
     text
 }
 
@@ -217,6 +229,7 @@ fn policy_settings_need_a_policy() {
     for args in [
         &["--policy-namespace", "main"][..],
         &["--policy-warn-only"][..],
+        &["--policy-strict"][..],
         &["--policy", "x.rego", "--policy-timeout", "0"][..],
         &["--policy", "x.rego", "--policy-timeout", "soon"][..],
     ] {

@@ -77,6 +77,7 @@ fn failures_link_to_their_resource_and_name_the_rule() {
         warnings: vec![finding(Level::Warning, "warn", "shards shrink", None)],
         rules: 5,
         passed: 2,
+        ..PolicyReport::default()
     };
     let md = render(&diff, report, GITHUB_MAX_CHARS).markdown;
     let title = md.lines().next().unwrap();
@@ -185,6 +186,7 @@ fn hostile_messages_rules_and_addresses_are_inert() {
         warnings: findings(Level::Warning),
         rules: 2,
         passed: 0,
+        ..PolicyReport::default()
     };
     let md = render(&diff, report, GITHUB_MAX_CHARS).markdown;
     // Every finding is one list item inside the alert: no line of it starts a block.
@@ -232,6 +234,7 @@ fn a_policy_that_says_too_much_still_fits() {
         warnings: many(Level::Warning),
         rules: 1,
         passed: 0,
+        ..PolicyReport::default()
     };
     for max_chars in [GITHUB_MAX_CHARS, 20_000, 5_000] {
         let comment = render(&diff, report.clone(), max_chars);
@@ -302,6 +305,7 @@ fn a_finding_on_a_grouped_change_links_to_its_groups_diff() {
         warnings: Vec::new(),
         rules: 1,
         passed: 0,
+        ..PolicyReport::default()
     };
     let comment = render(&diff, report, GITHUB_MAX_CHARS);
     let md = &comment.markdown;
@@ -321,6 +325,51 @@ fn a_finding_on_a_grouped_change_links_to_its_groups_diff() {
     let anchor = md.find(&format!("<a name=\"{id}\">")).unwrap();
     assert!(
         md[anchor..].lines().next().unwrap().contains("× 12"),
+        "{md}"
+    );
+}
+
+/// A builtin that failed (the run went on, as in conftest) and a rule an `exception`
+/// excepted are said under the verdict, each naming its rule; their text stays inert.
+#[test]
+fn builtin_failures_and_exceptions_are_listed() {
+    use planmark::policy::rego::{BuiltinError, Exception};
+    let diff = plan();
+    let report = PolicyReport {
+        rules: 3,
+        passed: 2,
+        exceptions: vec![Exception {
+            namespace: "main".into(),
+            rule: "deny_tags".into(),
+            message: "data.main.exception[_][_] == \"tags\"".into(),
+        }],
+        builtin_errors: vec![BuiltinError {
+            namespace: "main".into(),
+            rule: "deny".into(),
+            builtin: Some("to_number".into()),
+            location: Some("p.rego:7:38".into()),
+            message: "could not parse <b>@team</b> #12 as number\n::error::x".into(),
+        }],
+        ..PolicyReport::default()
+    };
+    let md = render(&diff, report, GITHUB_MAX_CHARS).markdown;
+    assert!(
+        md.contains("\n**Policy rules:** ✅ 2 of 3 rules passed\n"),
+        "{md}"
+    );
+    let builtin = md
+        .lines()
+        .find(|l| l.starts_with("- ⚠️ `deny`: `to_number` failed at `p.rego:7:38`: "))
+        .unwrap_or_else(|| panic!("{md}"));
+    assert!(
+        !builtin.contains("<b>") && !builtin.contains("@team"),
+        "{builtin}"
+    );
+    assert!(!md.contains("\n::error::"), "{md}");
+    assert!(
+        md.contains(
+            "**Policy exceptions:** 1 exception · `deny_tags` (`data.main.exception[_][_] == \"tags\"`)"
+        ),
         "{md}"
     );
 }

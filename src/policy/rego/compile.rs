@@ -3,16 +3,21 @@
 //!
 //! Contract: pure (the pipeline reads the files); each file is parsed as Rego v1 (OPA
 //! 1.0's default) and, when that fails, as v0, so files of either syntax work unchanged;
-//! a file neither parses is an error with the v1 parser's place and message.
+//! a file neither parses is an error with the v1 parser's place and message. What OPA's
+//! compiler or conftest refuse is refused here ([`super::checks`]), and regorus runs each
+//! file with its negations rewritten as OPA's compiler rewrites them ([`super::negation`]).
 
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 use regorus::utils::limits::ExecutionTimerConfig;
 use regorus::{Engine, Value};
 
+use super::checks::{self, is_conftest_rule};
 use super::error::RegoError;
 use super::input::Reads;
 use super::message::locate;
+use super::negation::{self, PlaceMap};
 use super::report::Level;
 
 /// A `.rego` file's text, named as it was found.
@@ -46,6 +51,9 @@ pub struct Settings {
     pub timeout: Duration,
     /// Failures are reported without failing the job (`--policy-warn-only`).
     pub warn_only: bool,
+    /// A builtin's error fails the run (`--policy-strict`); by default, as conftest, it
+    /// makes its expression undefined and is reported as a warning.
+    pub strict: bool,
 }
 
 impl Default for Settings {
@@ -54,6 +62,7 @@ impl Default for Settings {
             namespaces: vec!["main".to_string()],
             timeout: DEFAULT_TIMEOUT,
             warn_only: false,
+            strict: false,
         }
     }
 }
@@ -86,6 +95,15 @@ pub struct Policies {
     /// What of the plan the rules can read, all that is converted.
     pub(super) reads: Reads,
     pub(super) timeout: Duration,
+    /// The namespaces that have an `exception` rule.
+    pub(super) exceptions: Vec<String>,
+    /// Per policy file, where places of the text regorus runs were in the file as written.
+    pub(super) places: BTreeMap<String, PlaceMap>,
+    /// Per policy file, its calls: which builtin failed, told by its place.
+    pub(super) calls: BTreeMap<String, Vec<checks::CallSite>>,
+    /// A builtin's error fails the run (`--policy-strict`) instead of making its
+    /// expression undefined.
+    pub(super) strict: bool,
 }
 
 impl Policies {
@@ -98,24 +116,67 @@ impl Policies {
         settings: &Settings,
     ) -> Result<Policies, RegoError> {
         super::clock::install();
+        // The policies as written: parse errors and refusals point at the user's text.
+        let mut written = Engine::new();
+        for source in sources {
+            add_policy(&mut written, source).map_err(RegoError::one_line)?;
+        }
+        let modules: Vec<_> = sources
+            .iter()
+            .map(|s| s.path.as_str())
+            .zip(written.get_modules().iter().cloned())
+            .collect();
         let mut engine = Engine::new();
         engine.set_execution_timer_config(ExecutionTimerConfig {
             limit: settings.timeout,
             check_interval: CHECK_INTERVAL,
         });
+        engine.set_strict_builtin_errors(true);
+        let mut places = BTreeMap::new();
         for source in sources {
-            add_policy(&mut engine, source).map_err(RegoError::one_line)?;
+            let (text, map) = negation::rewrite(&source.text, |text| {
+                let mut engine = Engine::new();
+                let source = Source {
+                    path: source.path.clone(),
+                    text: text.to_string(),
+                };
+                add_policy(&mut engine, &source).ok().map(|_| engine)
+            });
+            let rewritten = Source {
+                path: source.path.clone(),
+                text,
+            };
+            add_policy(&mut engine, &rewritten).map_err(|e| {
+                RegoError::Refused {
+                    file: source.path.clone(),
+                    line: 0,
+                    column: 0,
+                    message: format!(
+                        "planmark could not give its negations OPA's meaning ({}): please \
+                         report this policy",
+                        locate(&e.to_string()).message
+                    ),
+                }
+                .one_line()
+            })?;
+            places.insert(source.path.clone(), map);
         }
         for file in data {
             add_data(&mut engine, file).map_err(RegoError::one_line)?;
         }
+        checks::check(&modules, &settings.namespaces, &mut engine).map_err(RegoError::one_line)?;
         let ast = syntax_trees(&engine, sources).map_err(RegoError::one_line)?;
         let rules = rules(&ast, sources, &settings.namespaces).map_err(RegoError::one_line)?;
+        let exceptions = exception_namespaces(&ast, &settings.namespaces);
         Ok(Policies {
             engine,
             rules,
+            exceptions,
+            places,
+            calls: checks::call_sites(&modules),
             reads: Reads::of(&ast),
             timeout: settings.timeout,
+            strict: settings.strict,
         })
     }
 
@@ -277,17 +338,37 @@ fn ref_path(refr: &serde_json::Value) -> Option<Vec<String>> {
 
 /// Failure or warning, by conftest's names; `None` for any other rule.
 fn level(name: &str) -> Option<Level> {
-    let named = |base: &str| {
-        name.strip_prefix(base)
-            .is_some_and(|rest| rest.is_empty() || rest.starts_with('_'))
-    };
-    if named("deny") || named("violation") {
-        Some(Level::Failure)
-    } else if named("warn") {
+    if !is_conftest_rule(name) {
+        None
+    } else if name.starts_with("warn") {
         Some(Level::Warning)
     } else {
-        None
+        Some(Level::Failure)
     }
+}
+
+/// The namespaces of `namespaces` where some file defines an `exception` rule.
+fn exception_namespaces(modules: &serde_json::Value, namespaces: &[String]) -> Vec<String> {
+    let modules = modules.as_array().map(Vec::as_slice).unwrap_or_default();
+    let mut found: Vec<String> = Vec::new();
+    for module in modules {
+        let ast = &module["ast"];
+        let Some(namespace) = ref_path(&ast["package"]["refr"]).map(|p| p.join(".")) else {
+            continue;
+        };
+        let heads = ast["rules"]
+            .as_array()
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        let excepts = heads
+            .iter()
+            .filter_map(rule_name)
+            .any(|name| name == "exception");
+        if excepts && namespaces.contains(&namespace) && !found.contains(&namespace) {
+            found.push(namespace);
+        }
+    }
+    found
 }
 
 #[cfg(test)]
@@ -302,5 +383,8 @@ mod tests {
         assert_eq!(level("denylist"), None);
         assert_eq!(level("warning"), None);
         assert_eq!(level("allow"), None);
+        assert_eq!(level("deny_"), None);
+        assert_eq!(level("deny__x"), None);
+        assert_eq!(level("warn_a_b1"), Some(Level::Warning));
     }
 }

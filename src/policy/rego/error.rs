@@ -24,6 +24,19 @@ pub enum RegoError {
         /// The parser's message.
         message: String,
     },
+    /// A policy OPA's compiler or conftest would refuse before evaluating it (an undefined
+    /// function, a rule conftest cannot read).
+    #[error("{file}{at}: policy refused: {message}", at = at(*.line, *.column))]
+    Refused {
+        /// The file.
+        file: String,
+        /// 1-based line, 0 when unknown.
+        line: u32,
+        /// 1-based column, 0 when unknown.
+        column: u32,
+        /// What is wrong and what to do.
+        message: String,
+    },
     /// A data file is not JSON or YAML, its top level is not an object, or it conflicts
     /// with another data file.
     #[error("{file}: policy data: {message}")]
@@ -99,6 +112,17 @@ impl RegoError {
                 column,
                 message,
             } => RegoError::Parse {
+                file: o(file),
+                line,
+                column,
+                message: o(message),
+            },
+            RegoError::Refused {
+                file,
+                line,
+                column,
+                message,
+            } => RegoError::Refused {
                 file: o(file),
                 line,
                 column,

@@ -4,14 +4,18 @@
 //! Contract: conftest's input is the plan document exactly as `terraform show -json` wrote
 //! it, so the text is handed over as it is; each rule's value is a set (or array) of
 //! results, each a message string or an object with a string `msg` (and optionally a
-//! string `resource`, the address the comment links to); anything else is an error.
+//! string `resource`, the address the comment links to); anything else is an error. A
+//! builtin that errs makes its expression undefined, as conftest's default does, and is
+//! reported ([`BuiltinError`]), unless `--policy-strict` makes it the run's error.
 
 use regorus::{LimitError, Value};
 
+use super::checks;
 use super::compile::{Policies, RuleRef};
 use super::error::RegoError;
-use super::message::{locate, without_strings};
-use super::report::{Finding, Level, PolicyReport};
+use super::message::{locate, without_strings, Located};
+use super::report::{BuiltinError, Exception, Finding, Level, PolicyReport};
+use crate::input::text::one_line;
 
 impl Policies {
     /// Evaluates every rule over the plan `json` (read from `path`, named in errors).
@@ -43,21 +47,21 @@ impl Policies {
             rules: self.rules.len(),
             ..PolicyReport::default()
         };
-        for rule in &self.rules {
-            let path = format!("data.{}.{}", rule.namespace, rule.name);
-            let value = self
-                .engine
-                .eval_rule(path)
-                .map_err(|e| failed(rule, self.timeout, &e).one_line())?;
-            let findings = findings(rule, &value).map_err(RegoError::one_line)?;
-            if findings.is_empty() {
-                report.passed += 1;
-            }
-            match rule.level {
-                Level::Failure => report.failures.extend(findings),
-                Level::Warning => report.warnings.extend(findings),
-            }
+        let mut exceptions = Vec::new();
+        for namespace in self.exceptions.clone() {
+            let rule = RuleRef {
+                namespace: namespace.clone(),
+                name: "exception".into(),
+                level: Level::Warning,
+                file: String::new(),
+            };
+            let value = self.run(&rule, &mut report)?;
+            exceptions.push((namespace, value));
         }
+        let rules = std::mem::take(&mut self.rules);
+        let result = self.judge(&rules, &exceptions, &mut report);
+        self.rules = rules;
+        result?;
         let order = |a: &Finding, b: &Finding| {
             (&a.namespace, &a.rule, &a.message, &a.resource).cmp(&(
                 &b.namespace,
@@ -70,23 +74,148 @@ impl Policies {
         report.warnings.sort_by(order);
         Ok(report)
     }
+
+    fn judge(
+        &mut self,
+        rules: &[RuleRef],
+        exceptions: &[(String, Value)],
+        report: &mut PolicyReport,
+    ) -> Result<(), RegoError> {
+        for rule in rules {
+            let excepted = exceptions
+                .iter()
+                .find(|(namespace, _)| namespace == &rule.namespace)
+                .map(|(_, value)| matches(rule, value))
+                .transpose()?
+                .unwrap_or(0);
+            let value = self.run(rule, report)?;
+            let findings = findings(rule, &value).map_err(RegoError::one_line)?;
+            if excepted > 0 {
+                let message = format!(
+                    "data.{}.exception[_][_] == \"{}\"",
+                    rule.namespace,
+                    unprefixed(&rule.name)
+                );
+                report.exceptions.extend((0..excepted).map(|_| Exception {
+                    namespace: rule.namespace.clone(),
+                    rule: rule.name.clone(),
+                    message: message.clone(),
+                }));
+                continue;
+            }
+            if findings.is_empty() {
+                report.passed += 1;
+            }
+            match rule.level {
+                Level::Failure => report.failures.extend(findings),
+                Level::Warning => report.warnings.extend(findings),
+            }
+        }
+        Ok(())
+    }
+
+    /// One rule's value. A builtin that fails makes its expression undefined, as in
+    /// conftest: the rule runs again without strict errors and the failure is reported
+    /// (the first run names it); with `--policy-strict` it is the run's error.
+    fn run(&mut self, rule: &RuleRef, report: &mut PolicyReport) -> Result<Value, RegoError> {
+        let path = format!("data.{}.{}", rule.namespace, rule.name);
+        let err = match self.engine.eval_rule(path.clone()) {
+            Ok(value) => return Ok(value),
+            Err(err) => err,
+        };
+        if self.strict || err.downcast_ref::<LimitError>().is_some() {
+            return Err(self.failed(rule, &err).one_line());
+        }
+        self.engine.set_strict_builtin_errors(false);
+        let lenient = self.engine.eval_rule(path);
+        self.engine.set_strict_builtin_errors(true);
+        let value = lenient.map_err(|e| self.failed(rule, &e).one_line())?;
+        let located = self.locate(&err);
+        let builtin = located.file.as_ref().and_then(|file| {
+            let offset = self
+                .places
+                .get(file)?
+                .original_offset(located.line, located.column);
+            checks::failed_call(self.calls.get(file)?, offset).map(str::to_string)
+        });
+        report.builtin_errors.push(BuiltinError {
+            namespace: rule.namespace.clone(),
+            rule: rule.name.clone(),
+            builtin: builtin.map(|b| one_line(&b).into_owned()),
+            location: located.place().map(|l| one_line(&l).into_owned()),
+            message: one_line(&without_strings(&located.message)).into_owned(),
+        });
+        Ok(value)
+    }
+
+    /// regorus's message taken apart, with its place in the policy as written.
+    fn locate(&self, err: &anyhow::Error) -> Located {
+        let mut located = locate(&err.to_string());
+        if let Some(map) = located.file.as_ref().and_then(|f| self.places.get(f)) {
+            (located.line, located.column) = map.original(located.line, located.column);
+        }
+        located
+    }
+
+    /// The error of a rule that failed: past the time limit, or anything else at its place.
+    fn failed(&self, rule: &RuleRef, err: &anyhow::Error) -> RegoError {
+        if let Some(LimitError::TimeLimitExceeded { .. }) = err.downcast_ref::<LimitError>() {
+            return RegoError::Timeout {
+                rule: rule.qualified(),
+                file: rule.file.clone(),
+                limit: self.timeout,
+            };
+        }
+        let located = self.locate(err);
+        RegoError::Evaluation {
+            rule: rule.qualified(),
+            location: located.place(),
+            message: without_strings(&located.message),
+        }
+    }
 }
 
-/// The error of a rule that failed: past the time limit, or anything else at its place.
-fn failed(rule: &RuleRef, limit: std::time::Duration, err: &anyhow::Error) -> RegoError {
-    if let Some(LimitError::TimeLimitExceeded { .. }) = err.downcast_ref::<LimitError>() {
-        return RegoError::Timeout {
-            rule: rule.qualified(),
-            file: rule.file.clone(),
-            limit,
+/// conftest's name of a rule in `exception` lists: without its `violation_`, `deny_`,
+/// `warn_` prefix (trimmed in that order), empty for a bare `deny`.
+fn unprefixed(name: &str) -> &str {
+    if matches!(name, "deny" | "violation" | "warn") {
+        return "";
+    }
+    let name = name.strip_prefix("violation_").unwrap_or(name);
+    let name = name.strip_prefix("deny_").unwrap_or(name);
+    name.strip_prefix("warn_").unwrap_or(name)
+}
+
+/// How many times `exception[_][_] == NAME` holds, as conftest counts its query's results.
+fn matches(rule: &RuleRef, exception: &Value) -> Result<usize, RegoError> {
+    let name = Value::from(unprefixed(&rule.name));
+    let lists: Vec<&Value> = match exception {
+        Value::Set(set) => set.iter().collect(),
+        Value::Array(array) => array.iter().collect(),
+        Value::Object(object) => object.values().collect(),
+        _ => Vec::new(),
+    };
+    let mut count = 0;
+    for list in lists {
+        count += match list {
+            Value::Array(names) => names.iter().filter(|n| **n == name).count(),
+            Value::Set(names) => usize::from(names.contains(&name)),
+            Value::Object(names) => names.values().filter(|n| **n == name).count(),
+            other => {
+                return Err(RegoError::Evaluation {
+                    rule: format!("{}.exception", rule.namespace),
+                    location: None,
+                    message: format!(
+                        "{} among its results: each must be a list of rule names, as conftest \
+                         reads them (`exception contains [\"name\"]`)",
+                        kind(other)
+                    ),
+                }
+                .one_line())
+            }
         };
     }
-    let located = locate(&err.to_string());
-    RegoError::Evaluation {
-        rule: rule.qualified(),
-        location: located.place(),
-        message: without_strings(&located.message),
-    }
+    Ok(count)
 }
 
 /// The findings in a rule's value (none when it is undefined).

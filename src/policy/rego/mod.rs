@@ -4,17 +4,19 @@
 //! [`Policies::compile`] takes the policy and data files as the pipeline read them (no
 //! I/O here) and [`Policies::evaluate`] one plan's JSON text. Rules are found as conftest
 //! finds them: `deny`, `violation` (failures) and `warn` (warnings), and their `deny_*`,
-//! `violation_*`, `warn_*` forms, in the packages asked for (`main` by default). Every
-//! error is a [`RegoError`], one line.
+//! `violation_*`, `warn_*` forms, in the packages asked for (`main` by default), less those
+//! an `exception` rule excepts. Every error is a [`RegoError`], one line.
 
+mod checks;
 mod clock;
 mod compile;
 mod error;
 mod eval;
 mod input;
 mod message;
+mod negation;
 mod report;
 
 pub use compile::{DataFile, Policies, Settings, Source, DEFAULT_TIMEOUT};
 pub use error::{seconds, RegoError};
-pub use report::{Finding, Level, PolicyReport};
+pub use report::{BuiltinError, Exception, Finding, Level, PolicyReport};

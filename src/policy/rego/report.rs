@@ -28,6 +28,35 @@ pub struct Finding {
     pub resource: Option<String>,
 }
 
+/// A rule conftest would not report because an `exception` rule names it: `exception
+/// contains ["tags"]` excepts `deny_tags`, `warn_tags` and `violation_tags`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Exception {
+    /// The package of the rule.
+    pub namespace: String,
+    /// The rule excepted (`deny_tags`).
+    pub rule: String,
+    /// conftest's words for it, the query that matched: `data.main.exception[_][_] ==
+    /// "tags"`. Hostile: the rule name comes from a policy file.
+    pub message: String,
+}
+
+/// A builtin that failed while a rule ran: as in conftest (and OPA without
+/// `--strict-builtin-errors`), its expression was undefined and the rule went on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BuiltinError {
+    /// The package of the rule.
+    pub namespace: String,
+    /// The rule.
+    pub rule: String,
+    /// The builtin (`to_number`, `plus` for `+`), when its place is known.
+    pub builtin: Option<String>,
+    /// `file:line:column` of the failure, when known.
+    pub location: Option<String>,
+    /// What failed, without quoted values (they may come from the plan).
+    pub message: String,
+}
+
 /// The Rego verdict for one plan.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PolicyReport {
@@ -40,6 +69,11 @@ pub struct PolicyReport {
     pub rules: usize,
     /// How many of those returned nothing.
     pub passed: usize,
+    /// Rules excepted by an `exception` rule (neither passed nor failed), one per match of
+    /// conftest's query, as conftest counts them.
+    pub exceptions: Vec<Exception>,
+    /// Builtins that failed (the run goes on, as conftest's does, unless `--policy-strict`).
+    pub builtin_errors: Vec<BuiltinError>,
 }
 
 impl PolicyReport {

@@ -43,6 +43,42 @@ pub struct RegoContext {
     pub warnings_more: usize,
     /// The failures do not fail the job (`--policy-warn-only`): they are reported only.
     pub warn_only: bool,
+    /// Rules an `exception` rule excepted, as conftest counts them (neither passed nor
+    /// failed).
+    pub excepted: usize,
+    /// The first exceptions.
+    pub exceptions: Vec<ExceptionContext>,
+    /// Builtins that failed while a rule ran: the expression was undefined, as in conftest
+    /// (`--policy-strict` fails the run instead). The first few.
+    pub builtin_errors: Vec<BuiltinErrorContext>,
+    /// Builtin failures not listed.
+    pub builtin_errors_more: usize,
+}
+
+/// A rule an `exception` rule excepted.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ExceptionContext {
+    /// The rule excepted (`deny_tags`).
+    pub rule: String,
+    /// The rule's package.
+    pub namespace: String,
+    /// conftest's words for it: the query that matched (raw: escape it).
+    pub message: String,
+}
+
+/// A builtin that failed while a rule ran.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct BuiltinErrorContext {
+    /// The rule that called it.
+    pub rule: String,
+    /// The rule's package.
+    pub namespace: String,
+    /// The builtin (`to_number`; `plus` for `+`), when known.
+    pub builtin: Option<String>,
+    /// `file:line:column` of the failure, when known.
+    pub location: Option<String>,
+    /// What failed, on one line, without the values involved (raw: escape it).
+    pub message: String,
 }
 
 /// One message a rule returned.
@@ -97,6 +133,33 @@ pub(super) fn rego_context(
         warnings,
         warnings_more,
         warn_only,
+        excepted: report.exceptions.len(),
+        exceptions: report
+            .exceptions
+            .iter()
+            .take(WARNING_ITEMS[tight])
+            .map(|e| ExceptionContext {
+                rule: escape::one_line(&e.rule),
+                namespace: escape::one_line(&e.namespace),
+                message: phrases::shorten(&escape::one_line(&e.message), MESSAGE_CHARS[tight]),
+            })
+            .collect(),
+        builtin_errors: report
+            .builtin_errors
+            .iter()
+            .take(WARNING_ITEMS[tight])
+            .map(|e| BuiltinErrorContext {
+                rule: escape::one_line(&e.rule),
+                namespace: escape::one_line(&e.namespace),
+                builtin: e.builtin.as_deref().map(escape::one_line),
+                location: e.location.as_deref().map(escape::one_line),
+                message: phrases::shorten(&escape::one_line(&e.message), MESSAGE_CHARS[tight]),
+            })
+            .collect(),
+        builtin_errors_more: report
+            .builtin_errors
+            .len()
+            .saturating_sub(WARNING_ITEMS[tight]),
     }
 }
 
