@@ -97,15 +97,16 @@ impl Error {
 }
 
 /// Exit code 3 (after the output is written) when the plans break a gate or a Rego rule
-/// fails (unless `warn_only`); Rego warnings (and failures under `warn_only`) are printed
-/// on standard error, one line each, `planmark: policy warning: LINE`.
+/// fails (unless `warn_only`); Rego warnings (and failures under `warn_only`, and builtins
+/// that failed) are printed on standard error, one line each, `planmark: policy warning:
+/// LINE`, then conftest's exceptions, `planmark: policy exception: LINE`.
 pub(super) fn policy_result(verdicts: &Verdicts, warn_only: bool) -> Result<()> {
     let mut lines: Vec<String> = verdicts
         .violations
         .iter()
         .map(ToString::to_string)
         .collect();
-    let mut warnings = Vec::new();
+    let (mut warnings, mut exceptions) = (Vec::new(), Vec::new());
     for (plan, report) in &verdicts.rego {
         for failure in &report.failures {
             let line = rego_line(plan.as_deref(), failure);
@@ -125,19 +126,24 @@ pub(super) fn policy_result(verdicts: &Verdicts, warn_only: bool) -> Result<()> 
             warnings.push(format!("{prefix}{}", builtin_line(error)));
         }
         for exception in &report.exceptions {
-            warnings.push(format!(
+            exceptions.push(format!(
                 "{prefix}{} excepted: {} (conftest's exception)",
                 qualified(&exception.namespace, &exception.rule),
                 exception.message
             ));
         }
     }
-    if !warnings.is_empty() {
+    // An exception is neither a failure nor a warning (conftest reports it apart), so its
+    // line says what it is.
+    let kinds = [("warning", &warnings), ("exception", &exceptions)];
+    if kinds.iter().any(|(_, lines)| !lines.is_empty()) {
         use std::io::Write;
         let mut stderr = std::io::stderr().lock();
-        for line in &warnings {
-            // Policy messages are hostile (they may come from the pull request).
-            let _ = writeln!(stderr, "planmark: policy warning: {}", one_line(line));
+        for (kind, lines) in kinds {
+            for line in lines {
+                // Policy messages are hostile (they may come from the pull request).
+                let _ = writeln!(stderr, "planmark: policy {kind}: {}", one_line(line));
+            }
         }
     }
     match lines.is_empty() {
