@@ -46,6 +46,9 @@ pub struct Settings {
     pub timeout: Duration,
     /// Failures are reported without failing the job (`--policy-warn-only`).
     pub warn_only: bool,
+    /// The run's time, RFC 3339, which `time.now_ns()` returns; empty: when the policies
+    /// are compiled.
+    pub time: String,
 }
 
 impl Default for Settings {
@@ -54,6 +57,7 @@ impl Default for Settings {
             namespaces: vec!["main".to_string()],
             timeout: DEFAULT_TIMEOUT,
             warn_only: false,
+            time: String::new(),
         }
     }
 }
@@ -103,6 +107,7 @@ impl Policies {
             limit: settings.timeout,
             check_interval: CHECK_INTERVAL,
         });
+        super::builtins::register(&mut engine, super::builtins::run_clock(&settings.time));
         for source in sources {
             add_policy(&mut engine, source).map_err(RegoError::one_line)?;
         }
@@ -134,13 +139,14 @@ const CHECK_INTERVAL: std::num::NonZeroU32 = match std::num::NonZeroU32::new(64)
 
 /// Adds one policy: as Rego v1, else as v0; the v1 parser's error when neither parses.
 fn add_policy(engine: &mut Engine, source: &Source) -> Result<(), RegoError> {
+    let text = super::builtins::walk_relation_form(&source.text).into_owned();
     engine.set_rego_v0(false);
-    let v1 = match engine.add_policy(source.path.clone(), source.text.clone()) {
+    let v1 = match engine.add_policy(source.path.clone(), text.clone()) {
         Ok(_) => return Ok(()),
         Err(err) => err,
     };
     engine.set_rego_v0(true);
-    let v0 = engine.add_policy(source.path.clone(), source.text.clone());
+    let v0 = engine.add_policy(source.path.clone(), text);
     engine.set_rego_v0(false);
     if v0.is_ok() {
         return Ok(());

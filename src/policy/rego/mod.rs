@@ -7,6 +7,7 @@
 //! `violation_*`, `warn_*` forms, in the packages asked for (`main` by default). Every
 //! error is a [`RegoError`], one line.
 
+mod builtins;
 mod clock;
 mod compile;
 mod error;
