@@ -14,7 +14,7 @@ use super::options::Options;
 use super::secrets::{redact, sensitive_strings};
 use crate::input::error::InputError;
 use crate::input::schema::ProviderSchemas;
-use crate::policy::rego::{DataFile, Policies, PolicyReport, Source};
+use crate::policy::rego::{DataFile, Policies, PolicyReport, Settings, Source};
 use crate::policy::Violation;
 
 /// What the policies said about the plans, for the caller to judge once the output is
@@ -57,10 +57,15 @@ pub(super) fn load(options: &Options) -> Result<Option<Policies>> {
     for path in &options.policy_paths {
         collect(path, &mut found)?;
     }
+    // `time.now_ns()` is the run's time, as the comment's footer states it.
+    let settings = Settings {
+        time: options.run.time.clone(),
+        ..options.rego.clone()
+    };
     Ok(Some(Policies::compile(
         &found.sources,
         &found.data,
-        &options.rego,
+        &settings,
     )?))
 }
 

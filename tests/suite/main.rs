@@ -31,6 +31,7 @@ mod markdown;
 mod old_plan_shapes;
 mod old_plans;
 mod opentofu;
+mod policy_builtins;
 mod policy_labels;
 mod policy_oracle;
 mod policy_rego;

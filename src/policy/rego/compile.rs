@@ -54,6 +54,9 @@ pub struct Settings {
     /// A builtin's error fails the run (`--policy-strict`); by default, as conftest, it
     /// makes its expression undefined and is reported as a warning.
     pub strict: bool,
+    /// The run's time, RFC 3339, which `time.now_ns()` returns; empty: when the policies
+    /// are compiled.
+    pub time: String,
 }
 
 impl Default for Settings {
@@ -63,6 +66,7 @@ impl Default for Settings {
             timeout: DEFAULT_TIMEOUT,
             warn_only: false,
             strict: false,
+            time: String::new(),
         }
     }
 }
@@ -133,6 +137,7 @@ impl Policies {
         });
         engine.set_strict_builtin_errors(true);
         let mut places = BTreeMap::new();
+        super::builtins::register(&mut engine, super::builtins::run_clock(&settings.time));
         for source in sources {
             let (text, map) = negation::rewrite(&source.text, |text| {
                 let mut engine = Engine::new();
@@ -195,13 +200,14 @@ const CHECK_INTERVAL: std::num::NonZeroU32 = match std::num::NonZeroU32::new(64)
 
 /// Adds one policy: as Rego v1, else as v0; the v1 parser's error when neither parses.
 fn add_policy(engine: &mut Engine, source: &Source) -> Result<(), RegoError> {
+    let text = super::builtins::walk_relation_form(&source.text).into_owned();
     engine.set_rego_v0(false);
-    let v1 = match engine.add_policy(source.path.clone(), source.text.clone()) {
+    let v1 = match engine.add_policy(source.path.clone(), text.clone()) {
         Ok(_) => return Ok(()),
         Err(err) => err,
     };
     engine.set_rego_v0(true);
-    let v0 = engine.add_policy(source.path.clone(), source.text.clone());
+    let v0 = engine.add_policy(source.path.clone(), text);
     engine.set_rego_v0(false);
     if v0.is_ok() {
         return Ok(());

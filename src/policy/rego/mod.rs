@@ -8,6 +8,7 @@
 //! an `exception` rule excepts. Every error is a [`RegoError`], one line.
 
 mod checks;
+mod builtins;
 mod clock;
 mod compile;
 mod error;
