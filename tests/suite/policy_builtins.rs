@@ -34,11 +34,20 @@ fn report(report: &PolicyReport) -> String {
     text
 }
 
-/// planmark's report on the shared plan with the case's policies, or its error.
+/// planmark's report on the shared plan with the case's policies, or its error; with
+/// `--policy-strict`, as the oracle (OPA through its bindings) evaluates with strict
+/// builtin errors.
 fn planmark(case: &Path) -> Result<String, String> {
     let policy = case.join("policy").display().to_string();
     let args = [
-        "planmark", "render", "--format", "text", "--policy", &policy, PLAN,
+        "planmark",
+        "render",
+        "--format",
+        "text",
+        "--policy-strict",
+        "--policy",
+        &policy,
+        PLAN,
     ];
     let cli = Cli::try_parse_from(args).expect("the arguments parse");
     let Command::Render(render) = cli.command else {

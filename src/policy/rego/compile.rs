@@ -108,6 +108,8 @@ pub struct Policies {
     /// A builtin's error fails the run (`--policy-strict`) instead of making its
     /// expression undefined.
     pub(super) strict: bool,
+    /// Makes planmark's own builtins lenient beside regorus's.
+    pub(super) lenient: super::builtins::Lenient,
 }
 
 impl Policies {
@@ -137,7 +139,12 @@ impl Policies {
         });
         engine.set_strict_builtin_errors(true);
         let mut places = BTreeMap::new();
-        super::builtins::register(&mut engine, super::builtins::run_clock(&settings.time));
+        let lenient = super::builtins::Lenient::default();
+        super::builtins::register(
+            &mut engine,
+            super::builtins::run_clock(&settings.time),
+            &lenient,
+        );
         for source in sources {
             let (text, map) = negation::rewrite(&source.text, |text| {
                 let mut engine = Engine::new();
@@ -182,6 +189,7 @@ impl Policies {
             reads: Reads::of(&ast),
             timeout: settings.timeout,
             strict: settings.strict,
+            lenient,
         })
     }
 

@@ -127,7 +127,9 @@ impl Policies {
             return Err(self.failed(rule, &err).one_line());
         }
         self.engine.set_strict_builtin_errors(false);
+        self.lenient.set(true);
         let lenient = self.engine.eval_rule(path);
+        self.lenient.set(false);
         self.engine.set_strict_builtin_errors(true);
         let value = lenient.map_err(|e| self.failed(rule, &e).one_line())?;
         let located = self.locate(&err);

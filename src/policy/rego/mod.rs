@@ -7,8 +7,8 @@
 //! `violation_*`, `warn_*` forms, in the packages asked for (`main` by default), less those
 //! an `exception` rule excepts. Every error is a [`RegoError`], one line.
 
-mod checks;
 mod builtins;
+mod checks;
 mod clock;
 mod compile;
 mod error;

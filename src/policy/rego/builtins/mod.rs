@@ -21,6 +21,9 @@ mod regex;
 mod template;
 mod walk;
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
 use anyhow::{bail, Result};
 use regorus::{Engine, Value};
 
@@ -69,9 +72,31 @@ const PATTERNS: &[(&str, u8, Method)] = &[
     ),
 ];
 
+/// Whether the builtins' errors make their expression undefined (conftest's default)
+/// instead of failing the rule: regorus's `set_strict_builtin_errors` reaches only its
+/// own builtins, so the evaluator sets this beside it (`eval.rs`). Refusals stay errors.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Lenient(Arc<AtomicBool>);
+
+impl Lenient {
+    /// Makes errors undefined (`true`) or failures (`false`).
+    pub(super) fn set(&self, lenient: bool) {
+        self.0.store(lenient, Ordering::Relaxed);
+    }
+
+    /// `result`, an error made undefined when lenient.
+    fn soften(&self, result: Result<Value>) -> Result<Value> {
+        match result {
+            Err(_) if self.0.load(Ordering::Relaxed) => Ok(Value::Undefined),
+            other => other,
+        }
+    }
+}
+
 /// Gives `engine` planmark's builtins; `now_ns` is what `time.now_ns()` returns, the
-/// run's time, the same for every rule and plan of the run.
-pub(super) fn register(engine: &mut Engine, now_ns: i64) {
+/// run's time, the same for every rule and plan of the run; `lenient` says, as the
+/// evaluator sets it, whether their errors make their expression undefined.
+pub(super) fn register(engine: &mut Engine, now_ns: i64, lenient: &Lenient) {
     // regorus refuses only a name added twice, which the lists below never hold (a unit
     // test registers them).
     let mut add = |name: &str, arity: u8, extension: Box<dyn regorus::Extension>| {
@@ -79,7 +104,12 @@ pub(super) fn register(engine: &mut Engine, now_ns: i64) {
         debug_assert!(added.is_ok(), "{name} added twice");
     };
     for (name, arity, function) in PROVIDED {
-        add(name, *arity, Box::new(*function));
+        let (function, lenient) = (*function, lenient.clone());
+        add(
+            name,
+            *arity,
+            Box::new(move |args| lenient.soften(function(args))),
+        );
     }
     for (name, arity, why) in refused::REFUSED {
         add(name, *arity, Box::new(refused::refusal(name, why)));
@@ -89,11 +119,11 @@ pub(super) fn register(engine: &mut Engine, now_ns: i64) {
     for (name, arity, method) in PATTERNS {
         // Each builtin keeps the patterns it compiled, as regorus's `cache` feature does.
         let mut compiled = regex::Patterns::default();
-        let method = *method;
+        let (method, lenient) = (*method, lenient.clone());
         add(
             name,
             *arity,
-            Box::new(move |args| method(&mut compiled, args)),
+            Box::new(move |args| lenient.soften(method(&mut compiled, args))),
         );
     }
 }
@@ -138,7 +168,7 @@ mod tests {
     /// The value of `expr` in a policy with planmark's builtins.
     fn eval(expr: &str) -> Result<Value> {
         let mut engine = Engine::new();
-        register(&mut engine, 1_700_000_000_000_000_000);
+        register(&mut engine, 1_700_000_000_000_000_000, &Lenient::default());
         engine.add_policy("t.rego".into(), format!("package t\nx := {expr}\n"))?;
         engine.eval_rule("data.t.x".into())
     }
@@ -151,7 +181,7 @@ mod tests {
         names.dedup();
         assert_eq!(names.len(), count);
         let mut engine = Engine::new();
-        register(&mut engine, 0);
+        register(&mut engine, 0, &Lenient::default());
         assert!(engine
             .add_extension("sprintf".into(), 2, Box::new(compat::sprintf as Builtin))
             .is_err());
