@@ -13,6 +13,7 @@ mod canonical;
 mod change;
 mod collections;
 mod drift;
+mod gaps;
 pub(crate) mod infer;
 mod invocations;
 mod json;

@@ -9,12 +9,11 @@ use serde_json::value::RawValue;
 
 use super::resource::{diff_output_paired, diff_resource_values, value_error, Relevance, Values};
 use super::sequence::Pairing;
-use super::undescribed;
 use crate::diff::address::module_names;
 use crate::diff::{
     Action, ActionReason, Block, CheckInstanceResult, CheckStatus, CheckSummary, DeferredDiff,
     Diff, Node, OutputDiff, PlanDiff, PlanHead, PlanMode, ResourceChanges, ResourceDiff,
-    ResourceSummary, Undescribed,
+    ResourceSummary,
 };
 use crate::input::error::{InputError, Result};
 use crate::input::json::{ParseError, Value};
@@ -238,55 +237,6 @@ impl<'p, 'a> Differ<'p, 'a> {
             timestamp: plan.timestamp.as_deref().map(str::to_string),
             unknown_actions: plan.unknown_actions(),
         })
-    }
-
-    /// What the schemas do not describe of the plan's resource changes, drift and
-    /// deferred changes (see [`PlanHead::undescribed`]): each change read again, a part
-    /// at a time on every core. Nothing without schemas.
-    fn undescribed(&self) -> Result<Vec<Undescribed>> {
-        let Some(schemas) = self.schemas else {
-            return Ok(Vec::new());
-        };
-        let mut found = Vec::new();
-        for d in &self.plan.deferred_changes {
-            let rc = &d.resource_change;
-            let values = ParsedChange::parse(&rc.change)
-                .map_err(|e| value_error(self.path, &rc.address, e))?;
-            found.extend(undescribed::of_change(
-                schemas,
-                &rc.provider_name,
-                &rc.mode,
-                &rc.type_,
-                &values,
-            ));
-        }
-        for list in [ChangeList::Changes, ChangeList::Drift] {
-            let indexes = undescribed::to_read(schemas, self.plan.entries(list));
-            let parts: Vec<&[usize]> = indexes.chunks(crate::concurrency::PART).collect();
-            let scan = |part: &&[usize]| -> Result<Vec<Undescribed>> {
-                let mut gaps = Vec::new();
-                for &i in *part {
-                    let read = self.plan.read_change(list, i);
-                    let read = read.ok_or_else(|| self.unreadable(list, i))?;
-                    let read =
-                        read.map_err(|e| value_error(self.path, self.address(list, i), e))?;
-                    let rc = &read.change;
-                    gaps.extend(undescribed::of_change(
-                        schemas,
-                        &rc.provider_name,
-                        &rc.mode,
-                        &rc.type_,
-                        &read.values,
-                    ));
-                }
-                Ok(gaps)
-            };
-            crate::concurrency::map_ordered(&parts, scan, |gaps| {
-                found.extend(gaps);
-                Ok(())
-            })?;
-        }
-        Ok(undescribed::merge(found))
     }
 
     /// One summary per resource change, in plan order, without diffing any.
