@@ -21,16 +21,7 @@ const FORMATS: [&str; 4] = ["text", "markdown", "json", "html"];
 const NOTICE: &str = "Provider-declared secrets cannot be recognised";
 
 fn cases() -> Vec<PathBuf> {
-    let root = crate_dir().join("tests/fixtures/old-sensitivity");
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.join("plan.json").exists())
-        .collect();
-    dirs.sort();
-    assert!(dirs.len() >= 2, "fixtures missing under {}", root.display());
-    dirs
+    crate::support::plan_cases(&crate_dir().join("tests/fixtures/old-sensitivity"), 2)
 }
 
 fn read_json(path: &Path) -> Value {

@@ -19,16 +19,7 @@ use crate::support::golden::check;
 const NOTICE: &str = "The provider schemas given do not describe all of this plan";
 
 fn cases() -> Vec<PathBuf> {
-    let root = crate_dir().join("tests/fixtures/stale-schemas");
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.join("plan.json").exists())
-        .collect();
-    dirs.sort();
-    assert!(dirs.len() >= 3, "fixtures missing under {}", root.display());
-    dirs
+    crate::support::plan_cases(&crate_dir().join("tests/fixtures/stale-schemas"), 3)
 }
 
 fn rel(path: &Path) -> String {

@@ -58,6 +58,22 @@ pub fn case_dirs(root: &Path) -> Vec<(String, PathBuf)> {
     cases
 }
 
+/// The sub-directories of `root` holding a `plan.json`, sorted; at least `at_least` of
+/// them, so that a fixture folder moved away fails instead of testing nothing.
+pub fn plan_cases(root: &Path, at_least: usize) -> Vec<PathBuf> {
+    let dirs: Vec<PathBuf> = case_dirs(root)
+        .into_iter()
+        .map(|(_, path)| path)
+        .filter(|p| p.join("plan.json").exists())
+        .collect();
+    assert!(
+        dirs.len() >= at_least,
+        "fixtures missing under {}",
+        root.display()
+    );
+    dirs
+}
+
 pub fn read_text(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
 }
