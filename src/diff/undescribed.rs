@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 /// A resource type the provider schemas given do not fully describe (see
-/// [`PlanHead::undescribed`]).
+/// [`super::PlanHead::undescribed`]).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 pub struct Undescribed {
     /// The provider's address, as the plan names it.
