@@ -14,7 +14,7 @@ use super::infer;
 use crate::diff::Undescribed;
 use crate::input::json::Value;
 use crate::input::plan::{ChangeEntry, ParsedChange};
-use crate::input::schema::{Attribute, Block, BlockType, NestingMode, ProviderSchemas};
+use crate::input::schema::{Attribute, Block, BlockType, CtyType, NestingMode, ProviderSchemas};
 
 type Attributes = BTreeMap<String, Attribute>;
 type BlockTypes = BTreeMap<String, BlockType>;
@@ -119,8 +119,8 @@ pub(crate) fn of_change(
 }
 
 /// The entries whose values [`of_change`] must read to find everything the schemas leave
-/// undescribed: for a type whose schema is flat (no nested block or nested attribute
-/// type), the first instance only, as Terraform writes every object with all of its
+/// undescribed: for a type whose schema is flat (no nested block, nested attribute type
+/// or attribute of an object type), the first instance only, as Terraform writes every object with all of its
 /// type's attributes, so each instance of a type has the same keys and lacks the same
 /// ones; every instance of other types (and of types no schema has a flat block for),
 /// whose nested blocks' keys show only where they have elements. Reading every change
@@ -140,7 +140,8 @@ pub(crate) fn to_read(schemas: &ProviderSchemas, entries: &[ChangeEntry<'_>]) ->
         .collect()
 }
 
-/// Whether every provider's schema for the type is flat: only attributes of plain types
+/// Whether every provider's schema for the type is flat: only attributes of types
+/// without objects
 /// (a type no schema has is missing alike from every instance).
 fn is_flat(schemas: &ProviderSchemas, type_: &str, data_source: bool) -> bool {
     let blocks = schemas.provider_schemas.values().filter_map(|p| {
@@ -262,7 +263,68 @@ impl Walk {
                 }
             }
         }
+        for (name, attr) in attributes {
+            let Some(ty) = attr.type_.as_ref().filter(|t| has_object(t)) else {
+                continue;
+            };
+            let (values, unk) = (members(objects, name), members(unknown, name));
+            if values.is_empty() && unk.is_empty() {
+                continue;
+            }
+            let len = self.enter(name);
+            let done = self.typed(ty, &values, &unk);
+            self.path.truncate(len);
+            if let Some(done) = done {
+                let out = completed.get_or_insert_with(copy);
+                if let Some(a) = out.attributes.get_mut(name) {
+                    a.type_ = Some(done);
+                }
+            }
+        }
         completed
+    }
+
+    /// `ty` with a `dynamic` field (its type read from the value, as without a schema)
+    /// for every key its object types lack in `values` (with `unknown` their unknown
+    /// masks), at any depth; `None` when they lack none.
+    fn typed(
+        &mut self,
+        ty: &CtyType,
+        values: &[&Value<'_>],
+        unknown: &[&Value<'_>],
+    ) -> Option<CtyType> {
+        match ty {
+            CtyType::Object(fields) => {
+                let mut out: Option<BTreeMap<String, CtyType>> = None;
+                let extra = undeclared(values.iter().chain(unknown), |k| fields.contains_key(k));
+                for key in extra {
+                    self.note(key);
+                    out.get_or_insert_with(|| fields.clone())
+                        .insert(key.to_string(), CtyType::Dynamic);
+                }
+                for (field, field_type) in fields.iter().filter(|(_, t)| has_object(t)) {
+                    let (vs, us) = (members(values, field), members(unknown, field));
+                    let len = self.enter(field);
+                    let done = self.typed(field_type, &vs, &us);
+                    self.path.truncate(len);
+                    if let Some(done) = done {
+                        out.get_or_insert_with(|| fields.clone())
+                            .insert(field.clone(), done);
+                    }
+                }
+                out.map(CtyType::Object)
+            }
+            CtyType::List(element) | CtyType::Set(element) | CtyType::Map(element) => {
+                let (vs, us) = (items(values), items(unknown));
+                let done = Box::new(self.typed(element, &vs, &us)?);
+                Some(match ty {
+                    CtyType::List(_) => CtyType::List(done),
+                    CtyType::Set(_) => CtyType::Set(done),
+                    _ => CtyType::Map(done),
+                })
+            }
+            _ => None,
+        }
     }
 
     /// Steps into `name`; returns the path's length to go back to.
@@ -305,6 +367,34 @@ fn undeclared<'v>(
     extra
 }
 
+/// Whether `ty` holds an object type, whose fields a stale schema may lack.
+pub(crate) fn has_object(ty: &CtyType) -> bool {
+    match ty {
+        CtyType::Object(_) => true,
+        CtyType::List(e) | CtyType::Set(e) | CtyType::Map(e) => has_object(e),
+        CtyType::Tuple(types) => types.iter().any(has_object),
+        _ => false,
+    }
+}
+
+/// Member `name` of each of `objects` that has it.
+fn members<'v, 'a>(objects: &[&'v Value<'a>], name: &str) -> Vec<&'v Value<'a>> {
+    objects.iter().filter_map(|o| o.get(name)).collect()
+}
+
+/// The elements of each array and the values of each object in `values`.
+fn items<'v, 'a>(values: &[&'v Value<'a>]) -> Vec<&'v Value<'a>> {
+    let mut out = Vec::new();
+    for value in values {
+        match value {
+            Value::Array(items) => out.extend(items),
+            Value::Object(members) => out.extend(members.iter().map(|(_, v)| v)),
+            _ => {}
+        }
+    }
+    out
+}
+
 /// The objects nested under `name` in each of `objects`, as `mode` nests them: the object
 /// itself, a list's or set's elements, a map's values.
 fn elements<'v, 'a>(
@@ -325,4 +415,45 @@ fn elements<'v, 'a>(
     }
     out.retain(|v| matches!(v, Value::Object(_)));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_an_object_type_lacks_are_named_and_completed() {
+        let schema: Block = serde_json::from_str(
+            r#"{"attributes":{"settings":{"type":["object",{"tier":"string"}]},
+            "rules":{"type":["list",["object",{"port":"number"}]]}}}"#,
+        )
+        .unwrap();
+        let value = Value::parse(
+            r#"{"settings":{"tier":"basic","support_plan":"premium"},
+            "rules":[{"port":80,"note":"web"}]}"#,
+        )
+        .unwrap();
+        let objects = [&value];
+        assert_eq!(
+            paths(&schema, &objects, &Value::Null),
+            ["rules.note", "settings.support_plan"]
+        );
+        let completed = complete(&schema, &objects, &Value::Null, false).unwrap();
+        let CtyType::Object(fields) = completed.attributes["settings"].type_.clone().unwrap()
+        else {
+            panic!("settings is an object type")
+        };
+        assert_eq!(fields.get("support_plan"), Some(&CtyType::Dynamic));
+        // Types that hold objects are not flat: each instance is read for the notice.
+        let flat: Block =
+            serde_json::from_str(r#"{"attributes":{"id":{"type":"string"}}}"#).unwrap();
+        assert!(!has_object(&CtyType::Map(Box::new(CtyType::String))));
+        assert!(flat
+            .attributes
+            .values()
+            .all(|a| !a.type_.as_ref().is_some_and(has_object)));
+        assert!(has_object(&CtyType::List(Box::new(CtyType::Object(
+            BTreeMap::new()
+        )))));
+    }
 }
