@@ -20,6 +20,7 @@ mod comment_cli;
 mod comment_corpus;
 mod concurrent_runs;
 mod corpus;
+mod doc_paths;
 mod equivalence;
 mod fake_github_selftest;
 mod forged_markers;
