@@ -8,6 +8,7 @@ mod comment;
 pub mod error;
 mod meta;
 pub mod options;
+mod output;
 pub mod templates;
 mod verify;
 mod workflow;
@@ -169,6 +170,11 @@ pub struct RenderArgs {
         conflicts_with = "plan_mode"
     )]
     pub old_mode: Option<ModeArg>,
+    /// Write the output to FILE instead of standard output: it appears whole once the
+    /// render succeeds (never half-written), and in GitHub Actions it is not wrapped in
+    /// `::stop-commands::`, which a pipe to `tee` would capture.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
     /// What to render.
     #[command(flatten)]
     pub common: CommonArgs,
@@ -431,6 +437,15 @@ pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<()> {
         Command::Render(args) => {
             if args.old_mode.is_some() {
                 old_spelling("render --mode", "--plan-mode");
+            }
+            if let Some(path) = &args.output {
+                let mut file = output::Output::create(path)?;
+                // The gates' verdict comes after the output, which is kept either way.
+                let verdict = render(&args, file.writer());
+                return match verdict {
+                    Err(e) if !matches!(e, Error::Policy(_)) => Err(e),
+                    verdict => file.commit().and(verdict),
+                };
             }
             // In Actions, plan strings in the output must not issue workflow commands.
             if workflow::stdout_reaches_runner() {

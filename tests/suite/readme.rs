@@ -270,7 +270,8 @@ fn readme_planmark_commands_run() {
     assert!(ran.len() >= 2, "README planmark commands run: {ran:?}");
 }
 
-/// Runs one README command line in `dir` (`> FILE` writes the output there).
+/// Runs one README command line in `dir` (`> FILE` writes the output there, as `-o FILE`
+/// does).
 fn run_line(dir: &Path, line: usize, text: &str, args: &[String]) -> String {
     let (args, target) = match args.iter().position(|a| a == ">") {
         Some(at) => (&args[..at], args.get(at + 1)),
@@ -282,8 +283,14 @@ fn run_line(dir: &Path, line: usize, text: &str, args: &[String]) -> String {
         .env_remove("PLANMARK_SCHEMAS")
         .output()
         .unwrap();
+    // `-o FILE` writes the output there instead of standard output.
+    let written = args
+        .iter()
+        .position(|a| a == "-o" || a == "--output")
+        .and_then(|at| args.get(at + 1))
+        .map(|file| std::fs::metadata(dir.join(file)).map_or(0, |m| m.len()));
     assert!(
-        out.status.success() && !out.stdout.is_empty(),
+        out.status.success() && (!out.stdout.is_empty() || written.unwrap_or(0) > 0),
         "README line {line}: `{text}` failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );

@@ -144,3 +144,72 @@ fn an_unknown_action_is_named_and_never_counted_as_nothing() {
         }
     }
 }
+
+#[test]
+fn output_flag_writes_what_stdout_would_show() {
+    let plan = format!("{BASIC_LIST}/plan.json");
+    let dir = Temp::dir("o-flag");
+    let path = dir.path.join("plan.txt");
+    let to_stdout = render(&[&plan]);
+    assert_success(&to_stdout);
+    let to_file = render(&["-o", path.to_str().unwrap(), &plan]);
+    assert_success(&to_file);
+    assert_eq!(to_file.stdout, "");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), to_stdout.stdout);
+    // Nothing else is left in the folder (the temporary name was renamed).
+    assert_eq!(std::fs::read_dir(&dir.path).unwrap().count(), 1);
+    let _ = std::fs::remove_dir_all(&dir.path);
+}
+
+#[test]
+fn output_flag_keeps_the_old_file_when_the_render_fails() {
+    let dir = Temp::dir("o-flag-fails");
+    let path = dir.path.join("comment.md");
+    std::fs::write(&path, "the previous comment").unwrap();
+    let bad = Temp::file("o-flag-fails-plan", b"not json");
+    let out = run(&["render", "-o", path.to_str().unwrap(), bad.arg()], None);
+    assert_exit(&out, 2);
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        "the previous comment"
+    );
+    assert_eq!(
+        std::fs::read_dir(&dir.path).unwrap().count(),
+        1,
+        "no temporary file left"
+    );
+    let _ = std::fs::remove_dir_all(&dir.path);
+}
+
+#[test]
+fn output_flag_is_written_when_a_gate_fails() {
+    let plan = format!("{BASIC_LIST}/plan.json");
+    let dir = Temp::dir("o-flag-gate");
+    let path = dir.path.join("comment.md");
+    let out = run(
+        &[
+            "render",
+            "--fail-on",
+            "changes",
+            "-o",
+            path.to_str().unwrap(),
+            &plan,
+        ],
+        None,
+    );
+    assert_exit(&out, 3);
+    assert!(std::fs::read_to_string(&path).unwrap().starts_with("### "));
+    let _ = std::fs::remove_dir_all(&dir.path);
+}
+
+#[test]
+fn output_flag_naming_a_folder_or_a_missing_folder_is_bad_usage() {
+    let plan = format!("{BASIC_LIST}/plan.json");
+    let dir = Temp::dir("o-flag-usage");
+    let out = run(&["render", "-o", dir.arg(), &plan], None);
+    assert_input_error(&out, dir.arg(), &["-o names a folder"]);
+    let missing = dir.path.join("no/such/folder/comment.md");
+    let out = run(&["render", "-o", missing.to_str().unwrap(), &plan], None);
+    assert_input_error(&out, missing.to_str().unwrap(), &["folder exists"]);
+    let _ = std::fs::remove_dir_all(&dir.path);
+}

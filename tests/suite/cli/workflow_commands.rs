@@ -106,3 +106,27 @@ fn command_line_names_are_shown_like_plan_values() {
 // ---------------------------------------------------------------------------
 // Policy: replacements destroy
 // ---------------------------------------------------------------------------
+
+#[test]
+fn output_file_is_not_wrapped_and_stdout_stays_empty() {
+    let dir = Temp::dir("actions-o");
+    let path = dir.path.join("comment.md");
+    let mut child = command(&["render", "-o", path.to_str().unwrap(), "-"])
+        .env("GITHUB_ACTIONS", "true")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(WORKFLOW_COMMANDS_PLAN.as_bytes()).unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert!(out.stdout.is_empty(), "{out:?}");
+    let written = std::fs::read_to_string(&path).unwrap();
+    let _ = std::fs::remove_dir_all(&dir.path);
+    assert!(written.starts_with("### "), "{written}");
+    assert!(!written.contains("::stop-commands::"), "{written}");
+}
