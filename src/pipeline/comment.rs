@@ -310,6 +310,7 @@ fn meta(
         tool: options.tool,
         map: options.map,
         no_group: options.no_group,
+        since: None,
     }
 }
 
