@@ -2,6 +2,7 @@
 //! comment through the publish stage, and integrates with GitHub Actions (step summary,
 //! step outputs).
 
+use std::cell::RefCell;
 use std::io::Write;
 
 use super::error::{policy_result, Error, Result};
@@ -22,7 +23,26 @@ type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
 pub(super) fn comment(args: CommentArgs, out: &mut dyn Write) -> Result<()> {
     let run = run_info(&|name| std::env::var(name).ok());
     let options = args.common.options(args.plan_mode.plan_mode(), run);
-    pipeline::comment(&options, |rendered| comment_on(&args, &rendered, out))
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Error::Publish(PublishError::Network(format!("cannot start: {e}"))))?;
+    // Our comments are listed once, once the plans name the key: the newest is the previous
+    // plan's, which the comment is compared with; the same listing is published to.
+    let session: RefCell<Option<Session>> = RefCell::new(None);
+    let previous = |key: &str| -> Result<Option<String>> {
+        let opened = runtime.block_on(open(&args, key))?;
+        let body = opened
+            .as_ref()
+            .and_then(Session::previous)
+            .map(str::to_string);
+        *session.borrow_mut() = opened;
+        Ok(body)
+    };
+    pipeline::comment(&options, previous, |rendered| {
+        let session = session.borrow_mut().take();
+        comment_on(&args, &runtime, session, &rendered, out)
+    })
 }
 
 /// The pull request's comments for `key`, listed; `None` in a dry run without a token,
@@ -47,22 +67,23 @@ async fn open(args: &CommentArgs, key: &str) -> std::result::Result<Option<Sessi
 }
 
 /// Publishes and reports the rendered comment.
-fn comment_on(args: &CommentArgs, rendered: &Rendered<'_>, out: &mut dyn Write) -> Result<()> {
+fn comment_on(
+    args: &CommentArgs,
+    runtime: &tokio::runtime::Runtime,
+    mut session: Option<Session>,
+    rendered: &Rendered<'_>,
+    out: &mut dyn Write,
+) -> Result<()> {
     let env = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| Error::Publish(PublishError::Network(format!("cannot start: {e}"))))?;
     let request = Request {
         mode: mode(args.comment_mode()),
         on_no_changes: on_no_changes(args.on_no_changes),
         // A failed plan is news even with `--on-no-changes skip`.
         has_changes: rendered.is_news(),
         dry_run: args.dry_run,
+        same_changes: rendered.same_changes(),
     };
-    let (outcome, checked) = runtime.block_on(async {
-        // Our comments are listed once; the same listing is published to.
-        let mut session = open(args, &rendered.meta.key).await?;
+    let outcome = runtime.block_on(async {
         let mut outcome = match session.as_mut() {
             Some(session) => {
                 publish_fitting(session, &request, rendered, args.common.max_chars).await?
@@ -91,9 +112,9 @@ fn comment_on(args: &CommentArgs, rendered: &Rendered<'_>, out: &mut dyn Write) 
                 )),
             }
         }
-        Ok::<_, Error>((outcome, session.is_some()))
+        Ok::<_, Error>(outcome)
     })?;
-    report(args, &outcome, checked, out)?;
+    report(args, &outcome, session.is_some(), out)?;
     if !args.dry_run {
         actions_files(&env, rendered, &outcome)?;
     }

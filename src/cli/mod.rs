@@ -169,6 +169,12 @@ pub struct RenderArgs {
         conflicts_with = "plan_mode"
     )]
     pub old_mode: Option<ModeArg>,
+    /// The body of a comment planmark posted for these plans (as `gh api` or the page's
+    /// "Copy Markdown" gives it): the Markdown and JSON output open with what moved since
+    /// that one ("Since the last plan"), as `comment` does when it updates its comment.
+    /// Only the marker on its last line is read.
+    #[arg(long, value_name = "FILE")]
+    pub previous: Option<PathBuf>,
     /// What to render.
     #[command(flatten)]
     pub common: CommonArgs,
@@ -476,9 +482,10 @@ pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<()> {
 fn render(args: &RenderArgs, out: &mut dyn std::io::Write) -> Result<()> {
     let run = run_info(&|name| std::env::var(name).ok());
     let mut options = args.common.options(args.plan_mode().plan_mode(), run);
-    // Only a posted comment's marker is read back (by `verify`): hashing every change
-    // would cost `render` a diff of each.
-    options.hash_changes = false;
+    // Only a posted comment's marker is read back (by `verify`, or here with `--previous`):
+    // hashing every change would otherwise cost `render` a diff of each.
+    options.hash_changes = args.previous.is_some();
+    options.previous.clone_from(&args.previous);
     let verdicts = pipeline::render(&options, args.format.format(), out)?;
     policy_result(&verdicts, args.common.rego.policy_warn_only)
 }

@@ -66,6 +66,11 @@ pub struct Request {
     pub has_changes: bool,
     /// Write nothing; report what would be done.
     pub dry_run: bool,
+    /// The changes are those of the comment the body replaces: what the body says moved
+    /// since an earlier plan (its [`marker::SINCE`] line and marks, see
+    /// [`marker::without_since`]) does not make it news, so a re-run leaves the comment,
+    /// and what it said had moved, as it is.
+    pub same_changes: bool,
 }
 
 /// What was done.
@@ -342,7 +347,12 @@ impl Session {
         if is_newer(old, &body) {
             return Ok(self.outcome(Done::KeptNewer, Some(latest), body));
         }
-        if marker::without_marker(old) == marker::without_marker(&body) {
+        let (old_text, new_text) = (marker::without_marker(old), marker::without_marker(&body));
+        let same = match request.same_changes {
+            true => marker::without_since(&old_text) == marker::without_since(&new_text),
+            false => old_text == new_text,
+        };
+        if same {
             return Ok(self.outcome(Done::Unchanged, Some(latest), body));
         }
         let path = format!(
