@@ -169,10 +169,9 @@ pub struct RenderArgs {
         conflicts_with = "plan_mode"
     )]
     pub old_mode: Option<ModeArg>,
-    /// The body of a comment planmark posted for these plans (as `gh api` or the page's
-    /// "Copy Markdown" gives it): the Markdown and JSON output open with what moved since
-    /// that one ("Since the last plan"), as `comment` does when it updates its comment.
-    /// Only the marker on its last line is read.
+    /// A Markdown body planmark made earlier for these plans, as published (`gh api` gives
+    /// it): the Markdown and JSON output open with what moved since that one ("Since the
+    /// last plan"), for a local preview. Only the marker on its last line is read.
     #[arg(long, value_name = "FILE")]
     pub previous: Option<PathBuf>,
     /// What to render.
