@@ -73,6 +73,7 @@ fn run() -> Result<(), String> {
         tool: None,
         map: Default::default(),
         no_group: false,
+        since: None,
     };
     let mut best = [Duration::MAX; 6];
     let mut sizes = (0, 0, 0);

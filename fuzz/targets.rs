@@ -131,6 +131,7 @@ fn meta() -> Meta {
         // Every plan's change map, so that hostile names reach its labels too.
         map: planmark::render::markdown::MapMode::Always,
         no_group: false,
+        since: None,
     }
 }
 

@@ -16,6 +16,10 @@ use serde::Serialize;
 /// The marker's prefix; the publisher searches comments for it.
 pub const PREFIX: &str = "<!-- planmark:v1 ";
 
+/// How the line that opens a comment replacing an earlier one begins (what moved since
+/// that one, which the built-in templates write first).
+pub const SINCE: &str = "Since the last plan";
+
 /// What the marker records.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct MarkerData {
@@ -191,9 +195,71 @@ pub fn without_marker(body: &str) -> String {
     }
 }
 
+/// `body` without what it says about its predecessor: a first line that begins with
+/// [`SINCE`], and the marks `· <i>WORDS since the last plan</i>` (or `_…_`) the built-in
+/// templates put on the changes that moved. Two comments of the same changes compare
+/// equal with it when only that differs (a re-run of one commit).
+pub fn without_since(body: &str) -> String {
+    let body = match body.split_once('\n') {
+        Some((first, rest)) if first.starts_with(SINCE) => rest.trim_start_matches('\n'),
+        None if body.starts_with(SINCE) => "",
+        _ => body,
+    };
+    let mut out = String::with_capacity(body.len());
+    for line in body.split_inclusive('\n') {
+        out.push_str(&without_marks(line));
+    }
+    out
+}
+
+/// `line` without the marks of [`without_since`]: our words only (letters, digits,
+/// spaces and commas) between the opening and the closing.
+fn without_marks(line: &str) -> String {
+    let mut line = line.to_string();
+    for (open, close) in [
+        (" · <i>", " since the last plan</i>"),
+        (" · _", " since the last plan_"),
+    ] {
+        while let Some(end) = line.find(close) {
+            let Some(start) = line[..end].rfind(open) else {
+                break;
+            };
+            let words = &line[start + open.len()..end];
+            if !words
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == ' ' || c == ',')
+            {
+                break;
+            }
+            line.replace_range(start..end + close.len(), "");
+        }
+    }
+    line
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_first_since_line_is_left_out() {
+        assert_eq!(
+            without_since("Since the last plan: x\n\n### a\n"),
+            "### a\n"
+        );
+        assert_eq!(
+            without_since("### a\nSince the last plan: x\n"),
+            "### a\nSince the last plan: x\n"
+        );
+        assert_eq!(without_since("Since the last plan: x"), "");
+        assert_eq!(
+            without_since("<b>a</b> · <i>2 new, 1 changed since the last plan</i> — y\n- b · _new since the last plan_\n"),
+            "<b>a</b> — y\n- b\n"
+        );
+        // Anything else stays.
+        let other = "a · <i>`x` since the last plan</i>\n";
+        assert_eq!(without_since(other), other);
+    }
 
     #[test]
     fn marker_cannot_close_early() {

@@ -2,6 +2,7 @@
 //! comment through the publish stage, and integrates with GitHub Actions (step summary,
 //! step outputs).
 
+use std::cell::RefCell;
 use std::io::Write;
 
 use super::error::{policy_result, Error, Result};
@@ -10,7 +11,8 @@ use crate::pipeline::{self, Rendered};
 use crate::publish::client::{GitHub, RetryPolicy};
 use crate::publish::labels;
 use crate::publish::target::{resolve, TargetHints};
-use crate::publish::{publish, unchecked, Done, Mode, OnNoChanges, Outcome, PublishError, Request};
+use crate::publish::{unchecked, Done, Mode, OnNoChanges, Outcome, PublishError, Request, Session};
+use crate::render::markdown::MIN_MAX_CHARS;
 
 /// GitHub refuses step summaries over 1 MiB.
 const STEP_SUMMARY_BYTES: usize = 1024 * 1024;
@@ -21,60 +23,88 @@ type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
 pub(super) fn comment(args: CommentArgs, out: &mut dyn Write) -> Result<()> {
     let run = run_info(&|name| std::env::var(name).ok());
     let options = args.common.options(args.plan_mode.plan_mode(), run);
-    pipeline::comment(&options, |rendered| comment_on(&args, &rendered, out))
-}
-
-/// Publishes and reports the rendered comment.
-fn comment_on(args: &CommentArgs, rendered: &Rendered<'_>, out: &mut dyn Write) -> Result<()> {
-    let env = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
-    let first = &rendered.comment;
-    let renderer = |max_chars: usize| -> std::result::Result<String, PublishError> {
-        rendered
-            .render(max_chars)
-            .map(|c| c.markdown)
-            .map_err(|e| PublishError::Render(e.to_string()))
-    };
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|e| Error::Publish(PublishError::Network(format!("cannot start: {e}"))))?;
+    // Our comments are listed once, once the plans name the key: the newest is the previous
+    // plan's, which the comment is compared with; the same listing is published to.
+    let session: RefCell<Option<Session>> = RefCell::new(None);
+    let previous = |key: &str| -> Result<Option<String>> {
+        let opened = runtime.block_on(open(&args, key))?;
+        let body = opened
+            .as_ref()
+            .and_then(Session::previous)
+            .map(str::to_string);
+        *session.borrow_mut() = opened;
+        Ok(body)
+    };
+    pipeline::comment(&options, previous, |rendered| {
+        let session = session.borrow_mut().take();
+        comment_on(&args, &runtime, session, &rendered, out)
+    })
+}
+
+/// The pull request's comments for `key`, listed; `None` in a dry run without a token,
+/// which cannot look at them.
+async fn open(args: &CommentArgs, key: &str) -> std::result::Result<Option<Session>, PublishError> {
+    let env = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+    let github = match env(&args.token_env) {
+        Some(token) => Some(client(&env, &token, args.max_wait)?),
+        None if args.dry_run => None,
+        None => {
+            return Err(PublishError::Config(format!(
+                "no token: set {} (in a workflow: `env: {}: ${{{{ github.token }}}}`) or pass --token-env NAME",
+                args.token_env, args.token_env
+            )))
+        }
+    };
+    let target = resolve(&hints(args.repo.clone(), args.pr, &env), github.as_ref()).await?;
+    match github {
+        Some(github) => Ok(Some(Session::open(github, target, key.to_string()).await?)),
+        None => Ok(None),
+    }
+}
+
+/// Publishes and reports the rendered comment.
+fn comment_on(
+    args: &CommentArgs,
+    runtime: &tokio::runtime::Runtime,
+    mut session: Option<Session>,
+    rendered: &Rendered<'_>,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let env = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+    let request = Request {
+        mode: mode(args.comment_mode()),
+        on_no_changes: on_no_changes(args.on_no_changes),
+        // A failed plan is news even with `--on-no-changes skip`.
+        has_changes: rendered.is_news(),
+        dry_run: args.dry_run,
+        same_changes: rendered.same_changes(),
+    };
     let outcome = runtime.block_on(async {
-        let token = env(&args.token_env);
-        let github = match &token {
-            Some(token) => Some(client(&env, token, args.max_wait)?),
-            None if args.dry_run => None,
-            None => {
-                return Err(PublishError::Config(format!(
-                    "no token: set {} (in a workflow: `env: {}: ${{{{ github.token }}}}`) or pass --token-env NAME",
-                    args.token_env, args.token_env
-                )))
+        let mut outcome = match session.as_mut() {
+            Some(session) => {
+                publish_fitting(session, &request, rendered, args.common.max_chars).await?
             }
-        };
-        let target = resolve(&hints(args.repo.clone(), args.pr, &env), github.as_ref()).await?;
-        let request = Request {
-            target,
-            key: rendered.meta.key.clone(),
-            mode: mode(args.comment_mode()),
-            on_no_changes: on_no_changes(args.on_no_changes),
-            // A failed plan is news even with `--on-no-changes skip`.
-            has_changes: rendered.is_news(),
-            dry_run: args.dry_run,
-            max_chars: args.common.max_chars,
-            smaller: &pipeline::smaller,
-            render: &renderer,
-        };
-        let mut outcome = match &github {
-            Some(github) => publish(github, &request).await?,
             // A dry run without a token cannot look for an existing comment.
-            None => unchecked(&request, first.markdown.clone()),
+            None => unchecked(&request, rendered.comment.markdown.clone()),
         };
         if args.labels.labels {
             let names = args.labels.names();
-            match (rendered.verdict(), &github) {
+            match (rendered.verdict(), &session) {
                 // A failed plan says nothing about what would change: labels stay.
                 (None, _) => {}
-                (Some(verdict), Some(github)) => outcome.actions.extend(
-                    labels::sync(github, &request.target, &names, verdict, args.dry_run).await?,
+                (Some(verdict), Some(session)) => outcome.actions.extend(
+                    labels::sync(
+                        session.github(),
+                        session.target(),
+                        &names,
+                        verdict,
+                        args.dry_run,
+                    )
+                    .await?,
                 ),
                 (Some(verdict), None) => outcome.actions.push(format!(
                     "keep only the label {} of ours (no token: current labels not checked)",
@@ -82,14 +112,38 @@ fn comment_on(args: &CommentArgs, rendered: &Rendered<'_>, out: &mut dyn Write) 
                 )),
             }
         }
-        Ok((outcome, github.is_some()))
+        Ok::<_, Error>(outcome)
     })?;
-    let (outcome, checked) = outcome;
-    report(args, &outcome, checked, out)?;
+    report(args, &outcome, session.is_some(), out)?;
     if !args.dry_run {
         actions_files(&env, rendered, &outcome)?;
     }
     policy_result(&rendered.verdicts(), args.common.rego.policy_warn_only)
+}
+
+/// Publishes the comment, rendered again within a smaller limit each time GitHub finds it
+/// too long: the limit GitHub names when it is below ours, else the pipeline's next
+/// ([`pipeline::smaller`]). Refused at the smallest, it is an error.
+async fn publish_fitting(
+    session: &mut Session,
+    request: &Request,
+    rendered: &Rendered<'_>,
+    mut max_chars: usize,
+) -> Result<Outcome> {
+    let mut body = rendered.comment.markdown.clone();
+    loop {
+        match session.publish(request, body).await {
+            Err(PublishError::TooLong { maximum }) => {
+                let named = maximum.filter(|m| (MIN_MAX_CHARS..max_chars).contains(m));
+                let Some(next) = named.or_else(|| pipeline::smaller(max_chars)) else {
+                    return Err(Error::Publish(PublishError::TooLong { maximum }));
+                };
+                max_chars = next;
+                body = rendered.render(max_chars)?.markdown;
+            }
+            published => return Ok(published?),
+        }
+    }
 }
 
 pub(super) fn client(

@@ -175,6 +175,11 @@ pub struct RenderArgs {
     /// `::stop-commands::`, which a pipe to `tee` would capture.
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// A Markdown body planmark made earlier for these plans, as published (`gh api` gives
+    /// it): the Markdown and JSON output open with what moved since that one ("Since the
+    /// last plan"), for a local preview. Only the marker on its last line is read.
+    #[arg(long, value_name = "FILE")]
+    pub previous: Option<PathBuf>,
     /// What to render.
     #[command(flatten)]
     pub common: CommonArgs,
@@ -491,9 +496,10 @@ pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<()> {
 fn render(args: &RenderArgs, out: &mut dyn std::io::Write) -> Result<()> {
     let run = run_info(&|name| std::env::var(name).ok());
     let mut options = args.common.options(args.plan_mode().plan_mode(), run);
-    // Only a posted comment's marker is read back (by `verify`): hashing every change
-    // would cost `render` a diff of each.
-    options.hash_changes = false;
+    // Only a posted comment's marker is read back (by `verify`, or here with `--previous`):
+    // hashing every change would otherwise cost `render` a diff of each.
+    options.hash_changes = args.previous.is_some();
+    options.previous.clone_from(&args.previous);
     let verdicts = pipeline::render(&options, args.format.format(), out)?;
     policy_result(&verdicts, args.common.rego.policy_warn_only)
 }

@@ -214,6 +214,7 @@ impl CommonArgs {
             template_dir: self.templates.clone(),
             run,
             hash_changes: true,
+            previous: None,
         }
     }
 }

@@ -72,6 +72,7 @@ impl VerifyArgs {
             template_dir: None,
             run: RunInfo::default(),
             hash_changes: true,
+            previous: None,
         }
     }
 }

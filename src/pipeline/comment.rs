@@ -10,10 +10,11 @@
 use super::digest::{self, Reviewed};
 use super::error::{PipelineError, Result};
 use super::load::{
-    add_reviewed, load_log, template_set, violations, with_loaded, Loaded, LoadedLog,
+    add_reviewed, default_key, load_log, template_set, violations, with_loaded, Loaded, LoadedLog,
 };
 use super::options::Options;
 use super::policy::{self, Verdicts};
+use super::since::{self, Compared};
 use crate::concurrency;
 use crate::input::hash::plan_sha256;
 use crate::marker::{marker_line, MarkerData};
@@ -21,7 +22,7 @@ use crate::policy::Violation;
 use crate::publish::labels::Verdict;
 use crate::render::error::RenderError;
 use crate::render::markdown::{
-    render_comment_with, Comment, Extras, Meta, NamedPlan, TemplateSet, MIN_MAX_CHARS,
+    render_comment_with, Comment, Extras, Meta, NamedPlan, SinceFound, TemplateSet, MIN_MAX_CHARS,
 };
 
 /// The comment of loaded plans, rendered within [`Options::max_chars`], and what renders
@@ -38,13 +39,16 @@ pub struct Rendered<'r> {
     templates: &'r TemplateSet,
 }
 
-/// Loads the plans, renders their comment within [`Options::max_chars`] and runs `then`
-/// on it (while the plans are loaded, so that it can render again). Templates are checked
-/// before the plans are read, so a broken one fails fast. When plans among several cannot
-/// be read, `then` runs on the others and its result is replaced by
-/// [`PipelineError::Unreadable`].
+/// Loads the plans, asks `previous` for the body of the comment this one replaces (given
+/// the comment's key; `None` for the first), renders their comment within
+/// [`Options::max_chars`] — opening with what moved since that one, when the changes are
+/// hashed — and runs `then` on it (while the plans are loaded, so that it can render
+/// again). Templates are checked before the plans are read, so a broken one fails fast.
+/// When plans among several cannot be read, `then` runs on the others and its result is
+/// replaced by [`PipelineError::Unreadable`].
 pub fn comment<T, E: From<PipelineError>>(
     options: &Options,
+    previous: impl FnOnce(&str) -> Result<Option<String>, E>,
     then: impl FnOnce(Rendered<'_>) -> Result<T, E>,
 ) -> Result<T, E> {
     let templates = template_set(options)?;
@@ -77,8 +81,15 @@ pub fn comment<T, E: From<PipelineError>>(
             unreadable,
             applied: log.as_ref().and_then(|l| l.applied.as_ref()),
         };
-        let rendered = Rendered::first(options, loaded, log.as_ref(), &extras, &templates)
-            .map_err(PipelineError::from)?;
+        let previous = previous(&key(options, loaded, log.as_ref()))?;
+        let rendered = Rendered::first(
+            options,
+            loaded,
+            log.as_ref(),
+            (&extras, &templates),
+            previous.as_deref(),
+        )
+        .map_err(PipelineError::from)?;
         then(rendered)
     })
 }
@@ -89,21 +100,32 @@ impl<'r> Rendered<'r> {
         options: &Options,
         loaded: &'r [Loaded<'r>],
         log: Option<&LoadedLog>,
-        extras: &'r Extras<'r>,
-        templates: &'r TemplateSet,
+        (extras, templates): (&'r Extras<'r>, &'r TemplateSet),
+        previous: Option<&str>,
     ) -> Result<Rendered<'r>, RenderError> {
         let render = |meta: &Meta| {
             render_comment_with(&named(loaded), meta, extras, templates, options.max_chars)
         };
-        let (meta, comment) = match options.hash_changes && log.is_none_or(|l| !l.failed) {
-            false => {
+        let hashed = options.hash_changes && log.is_none_or(|l| !l.failed);
+        // An apply's comment says what was applied, not what moved.
+        let previous = previous.filter(|_| hashed && log.is_none_or(|l| l.applied.is_none()));
+        let (meta, comment) = match (hashed, previous) {
+            // What moved is in the comment: the hashes come first.
+            (true, Some(previous)) => {
+                let compared = compared(options, loaded)?;
+                let mut meta = meta(options, loaded, log, Some(&compared.reviewed));
+                meta.since = Some(since::since(previous, &meta.key, &compared.changes()));
+                let comment = render(&meta)?;
+                (meta, comment)
+            }
+            (false, _) => {
                 let meta = meta(options, loaded, log, None);
                 let comment = render(&meta)?;
                 (meta, comment)
             }
             // The changes' hashes are made beside the comment, which meanwhile carries a
             // marker of the same length (so it fits the same), replaced once they are known.
-            true => {
+            (true, None) => {
                 let schemas = digest::reads_schemas(loaded);
                 let stand_in = Reviewed::placeholder(digest::count(loaded), schemas);
                 let placeholder = meta(options, loaded, log, Some(&stand_in));
@@ -157,6 +179,12 @@ impl<'r> Rendered<'r> {
                 _ => return Ok(comment),
             }
         }
+    }
+
+    /// The changes are those of the comment this one replaces ("Since the last plan: no
+    /// change to the plan"): only that line may differ from it.
+    pub fn same_changes(&self) -> bool {
+        matches!(&self.meta.since, Some(s) if s.found == SinceFound::Unchanged)
     }
 
     /// A plan has changes.
@@ -234,25 +262,40 @@ fn named<'a>(loaded: &'a [Loaded<'_>]) -> Vec<NamedPlan<'a>> {
         .collect()
 }
 
-/// Default key: the names given, else the paths, joined with `+`.
-pub(super) fn default_key(loaded: &[Loaded<'_>]) -> String {
-    loaded
-        .iter()
-        .map(|l| {
-            if l.arg.named {
-                l.arg.name.clone()
-            } else {
-                l.arg.path.clone()
-            }
+/// The loaded plans' changes hashed with their labels, to compare with a previous
+/// comment's marker.
+fn compared(options: &Options, loaded: &[Loaded<'_>]) -> Result<Compared, RenderError> {
+    let reviewed = digest::reviewed(loaded, true, true)?;
+    let plain = match reviewed.schemas {
+        true => Some(digest::reviewed(loaded, true, false)?),
+        false => None,
+    };
+    let known = digest::known_addresses(loaded, &reviewed);
+    Ok(Compared {
+        reviewed,
+        plain,
+        known,
+        plan_names: loaded.iter().map(|l| l.arg.name.clone()).collect(),
+        schemas_given: options.schemas.is_some(),
+    })
+}
+
+/// The comment's key: `--key`, else the plans' (their names, else their paths). A failed
+/// plan's comment has the key its plan's comment would have (`NAME=`, else the path), so
+/// that each run updates the other's comment in place; so has an apply's (`NAME=`, else
+/// the reviewed plans' key, else the log's path).
+fn key(options: &Options, loaded: &[Loaded<'_>], log: Option<&LoadedLog>) -> String {
+    let applied = log.filter(|l| l.applied.is_some());
+    let failed = log.filter(|l| l.failed);
+    options
+        .key
+        .clone()
+        .unwrap_or_else(|| match (failed, applied) {
+            (Some(log), _) | (_, Some(log)) if log.arg.named => log.arg.name.clone(),
+            (None, Some(_)) if !loaded.is_empty() => default_key(loaded),
+            (Some(log), _) | (_, Some(log)) => log.arg.path.clone(),
+            (None, None) => default_key(loaded),
         })
-        .fold(Vec::<String>::new(), |mut keys, key| {
-            // The documents of one file are one key.
-            if keys.last() != Some(&key) {
-                keys.push(key);
-            }
-            keys
-        })
-        .join("+")
 }
 
 /// The comment's metadata; its marker identifies the plans by their hashes.
@@ -263,20 +306,9 @@ fn meta(
     reviewed: Option<&Reviewed>,
 ) -> Meta {
     let run = options.run.clone();
-    // A failed plan's comment has the key its plan's comment would have (`NAME=`, else the
-    // path), so that each run updates the other's comment in place; so has an apply's
-    // (`NAME=`, else the reviewed plans' key, else the log's path).
     let applied = log.filter(|l| l.applied.is_some());
     let failed = log.filter(|l| l.failed);
-    let key = options
-        .key
-        .clone()
-        .unwrap_or_else(|| match (failed, applied) {
-            (Some(log), _) | (_, Some(log)) if log.arg.named => log.arg.name.clone(),
-            (None, Some(_)) if !loaded.is_empty() => default_key(loaded),
-            (Some(log), _) | (_, Some(log)) => log.arg.path.clone(),
-            (None, None) => default_key(loaded),
-        });
+    let key = key(options, loaded, log);
     // An apply without its plan is known by its log.
     let failed = failed.or(applied.filter(|_| loaded.is_empty()));
     let plan_sha256 = match (loaded, failed) {
@@ -310,6 +342,7 @@ fn meta(
         tool: options.tool,
         map: options.map,
         no_group: options.no_group,
+        since: None,
     }
 }
 

@@ -514,6 +514,27 @@ pub(super) fn violations(policy: &Policy, loaded: &[Loaded<'_>]) -> Vec<Violatio
     crate::policy::evaluate(policy, &plans)
 }
 
+/// Default key: the names given, else the paths, joined with `+`.
+pub(super) fn default_key(loaded: &[Loaded<'_>]) -> String {
+    loaded
+        .iter()
+        .map(|l| {
+            if l.arg.named {
+                l.arg.name.clone()
+            } else {
+                l.arg.path.clone()
+            }
+        })
+        .fold(Vec::<String>::new(), |mut keys, key| {
+            // The documents of one file are one key.
+            if keys.last() != Some(&key) {
+                keys.push(key);
+            }
+            keys
+        })
+        .join("+")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -15,6 +15,7 @@ mod load;
 mod options;
 mod policy;
 mod secrets;
+mod since;
 mod text;
 mod verify;
 
@@ -49,24 +50,39 @@ pub fn render(options: &Options, format: Format, out: &mut dyn Write) -> Result<
     if format == Format::Text {
         return text::render(options, out);
     }
-    comment(options, |rendered| {
-        let verdicts = rendered.verdicts();
-        let text = match format {
-            Format::Html => {
-                let title = format!("planmark — {}", rendered.meta.key);
-                crate::render::html::preview_page(&rendered.comment.markdown, &title)
-            }
-            Format::Json => {
-                let mut json = serde_json::to_string_pretty(&rendered.comment.context)
-                    .map_err(|e| RenderError::Write(std::io::Error::other(e)))?;
-                json.push('\n');
-                json
-            }
-            Format::Markdown | Format::Text => rendered.comment.markdown,
-        };
-        out.write_all(text.as_bytes())
-            .and_then(|()| out.flush())
-            .map_err(RenderError::Write)?;
-        Ok(verdicts)
-    })
+    // A posted comment given (`--previous`): this one is compared with it.
+    let previous = match &options.previous {
+        Some(path) => {
+            let path = path.display().to_string();
+            let bytes = read_input_at_most(&path, options.max_input_size)?;
+            let text = String::from_utf8(bytes)
+                .map_err(|_| PipelineError::input(&path, "the previous comment is not UTF-8 text: pass the body of a comment planmark posted"))?;
+            Some(text)
+        }
+        None => None,
+    };
+    comment(
+        options,
+        |_| Ok(previous),
+        |rendered| {
+            let verdicts = rendered.verdicts();
+            let text = match format {
+                Format::Html => {
+                    let title = format!("planmark — {}", rendered.meta.key);
+                    crate::render::html::preview_page(&rendered.comment.markdown, &title)
+                }
+                Format::Json => {
+                    let mut json = serde_json::to_string_pretty(&rendered.comment.context)
+                        .map_err(|e| RenderError::Write(std::io::Error::other(e)))?;
+                    json.push('\n');
+                    json
+                }
+                Format::Markdown | Format::Text => rendered.comment.markdown,
+            };
+            out.write_all(text.as_bytes())
+                .and_then(|()| out.flush())
+                .map_err(RenderError::Write)?;
+            Ok(verdicts)
+        },
+    )
 }

@@ -53,6 +53,9 @@ pub struct Options {
     /// `planmark verify`: every change read again (on other cores, beside the render),
     /// which a comment that is posted needs and a comment only written out does not.
     pub hash_changes: bool,
+    /// A comment planmark posted (`render --previous FILE`), which this one replaces: the
+    /// comment opens with what moved since (when the changes are hashed).
+    pub previous: Option<PathBuf>,
 }
 
 /// Terraform's log, what `terraform plan` (or `terraform apply`) printed (the `-json`

@@ -117,6 +117,19 @@ pub async fn list(github: &GitHub, target: &Target) -> Result<Vec<Comment>, Publ
         .await
 }
 
+/// Our newest comment for `key` on the pull request, changing nothing: only a comment by
+/// the token's identity whose last line is our marker with `key` counts, as when
+/// publishing (`planmark verify` reads the reviewed plan's hashes from it).
+pub async fn find(
+    github: &GitHub,
+    target: &Target,
+    key: &str,
+) -> Result<Option<Comment>, PublishError> {
+    let me = identity(github).await?;
+    let all = list(github, target).await?;
+    Ok(all.into_iter().rfind(|c| c.by(&me) && c.has_key(key)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -47,9 +47,17 @@ pub enum PublishError {
     /// The API could not be reached.
     #[error("{0}")]
     Network(String),
-    /// Rendering the body failed.
-    #[error("{0}")]
-    Render(String),
+    /// GitHub found the body too long: the caller renders it smaller and publishes
+    /// again; an error only once the body is as small as it gets.
+    #[error(
+        "writing the comment: GitHub found even the smallest body too long{}; report this \
+         with the plan's size",
+        maximum.map(|m| format!(" (its limit: {m} characters)")).unwrap_or_default()
+    )]
+    TooLong {
+        /// The limit GitHub named, in characters, when it named one.
+        maximum: Option<usize>,
+    },
 }
 
 impl PublishError {

@@ -6,8 +6,9 @@
 //! key are touched (a copy of a marker elsewhere in a body is plan text); an older run
 //! never overwrites a newer one's comment; an unchanged body is not re-sent; a create that
 //! failed ambiguously is looked for before it is sent again (no duplicates); two runs that
-//! create at once converge on one comment (`Publisher::converge`); a body GitHub finds
-//! too long is re-rendered smaller, so size never fails the job.
+//! create at once converge on one comment (`Session::converge`); a body GitHub finds
+//! too long is refused with [`PublishError::TooLong`] for the caller to render smaller and
+//! publish again in the same [`Session`].
 
 pub mod client;
 pub mod comments;
@@ -25,6 +26,7 @@ use client::{GitHub, Repeat, Response};
 use comments::{Comment, Identity};
 use target::Target;
 
+pub use comments::find;
 pub use error::PublishError;
 
 /// How to publish.
@@ -53,12 +55,9 @@ pub enum OnNoChanges {
     Delete,
 }
 
-/// A request to publish.
-pub struct Request<'a> {
-    /// Where.
-    pub target: Target,
-    /// The comment key (in the marker).
-    pub key: String,
+/// How to publish a body (where, and for which key, is the [`Session`]'s).
+#[derive(Debug, Clone, Copy)]
+pub struct Request {
     /// How.
     pub mode: Mode,
     /// With no changes.
@@ -67,14 +66,11 @@ pub struct Request<'a> {
     pub has_changes: bool,
     /// Write nothing; report what would be done.
     pub dry_run: bool,
-    /// Size limit for the first render.
-    pub max_chars: usize,
-    /// The next smaller limit to render within after GitHub found a body too long, `None`
-    /// when there is none: GitHub refusing the smallest body is an error, not a size
-    /// problem.
-    pub smaller: &'a (dyn Fn(usize) -> Option<usize> + Sync),
-    /// Renders the body within a size limit (called again, smaller, if GitHub refuses it).
-    pub render: &'a (dyn Fn(usize) -> Result<String, PublishError> + Sync),
+    /// The changes are those of the comment the body replaces: what the body says moved
+    /// since an earlier plan (its [`marker::SINCE`] line and marks, see
+    /// [`marker::without_since`]) does not make it news, so a re-run leaves the comment,
+    /// and what it said had moved, as it is.
+    pub same_changes: bool,
 }
 
 /// What was done.
@@ -109,41 +105,83 @@ pub struct Outcome {
     pub actions: Vec<String>,
 }
 
-struct Publisher<'g, 'r> {
-    github: &'g GitHub,
-    request: &'r Request<'r>,
+/// Our comments for one key on one pull request, listed once, and what publishing there has
+/// done so far. The caller reads the previous comment ([`Session::previous`]) before it
+/// renders, then publishes the body ([`Session::publish`]); when GitHub finds the body too
+/// long ([`PublishError::TooLong`]) it renders a smaller one and publishes again in the same
+/// session, which neither lists the comments again nor repeats a deletion or a hiding.
+pub struct Session {
+    github: GitHub,
+    target: Target,
+    key: String,
     me: Identity,
+    ours: Vec<Comment>,
+    /// Comments deleted or hidden by an earlier attempt of this run.
+    removed: HashSet<u64>,
     actions: Vec<String>,
 }
 
-/// Publishes `request` through `github`.
-pub async fn publish(github: &GitHub, request: &Request<'_>) -> Result<Outcome, PublishError> {
-    let me = comments::identity(github).await?;
-    let mut publisher = Publisher {
-        github,
-        request,
-        me,
-        actions: Vec::new(),
-    };
-    publisher.run().await
+impl Session {
+    /// Asks who the token belongs to and lists the pull request's comments: ours are those
+    /// by that identity whose last line is our marker with `key`.
+    pub async fn open(
+        github: GitHub,
+        target: Target,
+        key: String,
+    ) -> Result<Session, PublishError> {
+        let me = comments::identity(&github).await?;
+        let all = comments::list(&github, &target).await?;
+        let ours = all
+            .into_iter()
+            .filter(|c| c.by(&me) && c.has_key(&key))
+            .collect();
+        Ok(Session {
+            github,
+            target,
+            key,
+            me,
+            ours,
+            removed: HashSet::new(),
+            actions: Vec::new(),
+        })
+    }
+
+    /// The client, for the caller's other requests (labels).
+    pub fn github(&self) -> &GitHub {
+        &self.github
+    }
+
+    /// The pull request.
+    pub fn target(&self) -> &Target {
+        &self.target
+    }
+
+    /// The body of our newest comment for the key (the one `update` edits): the previous
+    /// plan's comment, `None` before the first (for the caller to compare with).
+    pub fn previous(&self) -> Option<&str> {
+        self.ours.last().and_then(|c| c.body.as_deref())
+    }
+
+    /// Publishes `body` as `request` says. [`PublishError::TooLong`] when GitHub finds it
+    /// too long: publish a smaller body again.
+    pub async fn publish(
+        &mut self,
+        request: &Request,
+        body: String,
+    ) -> Result<Outcome, PublishError> {
+        let before: HashSet<u64> = self.ours.iter().map(|c| c.id).collect();
+        let outcome = self.publish_body(request, body).await?;
+        // `new` wants a comment per run; every other mode wants one per key.
+        if outcome.done == Done::Created && request.mode != Mode::New {
+            return self.converge(request, &before, outcome).await;
+        }
+        Ok(outcome)
+    }
 }
 
-/// Our newest comment for `key` on the pull request, changing nothing: only a comment by
-/// the token's identity whose last line is our marker with `key` counts, as when
-/// publishing (`planmark verify` reads the reviewed plan's hashes from it).
-pub async fn find(
-    github: &GitHub,
-    target: &Target,
-    key: &str,
-) -> Result<Option<Comment>, PublishError> {
-    let me = comments::identity(github).await?;
-    let all = comments::list(github, target).await?;
-    Ok(all.into_iter().rfind(|c| c.by(&me) && c.has_key(key)))
-}
-
-/// What [`publish`] would do when the existing comments cannot be looked at (a dry run
+/// What [`Session::publish`] would do when the existing comments cannot be looked at (a dry run
 /// without a token): the same choices, by mode and `--on-no-changes`, said conditionally.
-pub fn unchecked(request: &Request<'_>, body: String) -> Outcome {
+pub fn unchecked(request: &Request, body: String) -> Outcome {
     const UNCHECKED: &str = "no token: existing comments not checked";
     let (done, action) = match (request.has_changes, request.on_no_changes) {
         (false, OnNoChanges::Delete) => (
@@ -173,7 +211,7 @@ pub fn unchecked(request: &Request<'_>, body: String) -> Outcome {
     }
 }
 
-impl Publisher<'_, '_> {
+impl Session {
     fn outcome(&mut self, done: Done, comment: Option<&Comment>, body: String) -> Outcome {
         Outcome {
             done,
@@ -184,33 +222,25 @@ impl Publisher<'_, '_> {
         }
     }
 
-    async fn ours(&self) -> Result<Vec<Comment>, PublishError> {
-        let all = comments::list(self.github, &self.request.target).await?;
+    async fn list_ours(&self) -> Result<Vec<Comment>, PublishError> {
+        let all = comments::list(&self.github, &self.target).await?;
         Ok(all
             .into_iter()
-            .filter(|c| c.by(&self.me) && c.has_key(&self.request.key))
+            .filter(|c| c.by(&self.me) && c.has_key(&self.key))
             .collect())
     }
 
-    async fn run(&mut self) -> Result<Outcome, PublishError> {
-        let ours = self.ours().await?;
-        let before: HashSet<u64> = ours.iter().map(|c| c.id).collect();
-        let outcome = self.publish(ours).await?;
-        // `new` wants a comment per run; every other mode wants one per key.
-        if outcome.done == Done::Created && self.request.mode != Mode::New {
-            return self.converge(&before, outcome).await;
-        }
-        Ok(outcome)
-    }
-
-    async fn publish(&mut self, ours: Vec<Comment>) -> Result<Outcome, PublishError> {
-        let request = self.request;
-        let body = (request.render)(request.max_chars)?;
+    async fn publish_body(
+        &mut self,
+        request: &Request,
+        body: String,
+    ) -> Result<Outcome, PublishError> {
+        let ours = self.ours.clone();
         if !request.has_changes {
             match request.on_no_changes {
                 OnNoChanges::Delete => {
                     for comment in &ours {
-                        self.delete(comment.id, &comment.html_url).await?;
+                        self.delete(request, comment.id, &comment.html_url).await?;
                     }
                     let done = if ours.is_empty() {
                         Done::Skipped
@@ -225,26 +255,26 @@ impl Publisher<'_, '_> {
                 // An existing comment is updated even with `skip`: it must not keep
                 // claiming changes that are gone.
                 OnNoChanges::Skip if request.mode != Mode::Update => {
-                    return self.update_latest(&ours, body).await;
+                    return self.update_latest(request, &ours, body).await;
                 }
                 _ => {}
             }
         }
         match request.mode {
-            Mode::Update => self.update_latest(&ours, body).await,
-            Mode::New => self.create(body).await,
+            Mode::Update => self.update_latest(request, &ours, body).await,
+            Mode::New => self.create(request, body).await,
             Mode::Recreate => {
                 for comment in &ours {
-                    self.delete(comment.id, &comment.html_url).await?;
+                    self.delete(request, comment.id, &comment.html_url).await?;
                 }
-                self.create(body).await
+                self.create(request, body).await
             }
             Mode::HideAndNew => {
                 let hidden = self.already_hidden(&ours).await;
                 for comment in ours.iter().filter(|c| !hidden.contains(&c.node_id)) {
-                    self.minimize(comment).await?;
+                    self.minimize(request, comment).await?;
                 }
-                self.create(body).await
+                self.create(request, body).await
             }
         }
     }
@@ -260,6 +290,7 @@ impl Publisher<'_, '_> {
     /// is gone before we could update it (another run's `recreate`), ours is posted again.
     async fn converge(
         &mut self,
+        request: &Request,
         before: &HashSet<u64>,
         mut created: Outcome,
     ) -> Result<Outcome, PublishError> {
@@ -267,9 +298,9 @@ impl Publisher<'_, '_> {
             let (Some(mine), Some(url)) = (created.comment_id, created.comment_url.clone()) else {
                 return Ok(created);
             };
-            let mut concurrent: Vec<Comment> = self.ours().await?;
+            let mut concurrent: Vec<Comment> = self.list_ours().await?;
             concurrent.retain(|c| !before.contains(&c.id));
-            if self.request.mode == Mode::HideAndNew {
+            if request.mode == Mode::HideAndNew {
                 let hidden = self.already_hidden(&concurrent).await;
                 concurrent.retain(|c| !hidden.contains(&c.node_id));
             }
@@ -282,10 +313,10 @@ impl Publisher<'_, '_> {
             self.actions = std::mem::take(&mut created.actions);
             self.actions
                 .push(format!("another run posted comment {} first", oldest.id));
-            self.delete(mine, &url).await?;
-            match self.update(&oldest, created.body.clone()).await {
+            self.delete(request, mine, &url).await?;
+            match self.update(request, &oldest, created.body.clone()).await {
                 Err(PublishError::Denied { status: 404, .. }) => {
-                    created = self.create(created.body).await?;
+                    created = self.create(request, created.body).await?;
                 }
                 other => return other,
             }
@@ -295,67 +326,81 @@ impl Publisher<'_, '_> {
 
     async fn update_latest(
         &mut self,
+        request: &Request,
         ours: &[Comment],
         body: String,
     ) -> Result<Outcome, PublishError> {
         let Some(latest) = ours.last() else {
-            return self.create(body).await;
+            return self.create(request, body).await;
         };
-        self.update(latest, body).await
+        self.update(request, latest, body).await
     }
 
     /// Edits `latest` to say `body`, unless it comes from a newer run or says it already.
-    async fn update(&mut self, latest: &Comment, body: String) -> Result<Outcome, PublishError> {
+    async fn update(
+        &mut self,
+        request: &Request,
+        latest: &Comment,
+        body: String,
+    ) -> Result<Outcome, PublishError> {
         let old = latest.body.as_deref().unwrap_or("");
         if is_newer(old, &body) {
             return Ok(self.outcome(Done::KeptNewer, Some(latest), body));
         }
-        if marker::without_marker(old) == marker::without_marker(&body) {
+        let (old_text, new_text) = (marker::without_marker(old), marker::without_marker(&body));
+        let same = match request.same_changes {
+            true => marker::without_since(&old_text) == marker::without_since(&new_text),
+            false => old_text == new_text,
+        };
+        if same {
             return Ok(self.outcome(Done::Unchanged, Some(latest), body));
         }
         let path = format!(
             "/repos/{}/{}/issues/comments/{}",
-            self.request.target.owner, self.request.target.repo, latest.id
+            self.target.owner, self.target.repo, latest.id
         );
-        self.actions.push(format!(
-            "update comment {} ({})",
-            latest.id, latest.html_url
-        ));
-        if self.request.dry_run {
+        // Said once the write is made: a body refused as too long is sent again smaller.
+        let action = format!("update comment {} ({})", latest.id, latest.html_url);
+        if request.dry_run {
+            self.actions.push(action);
             return Ok(self.outcome(Done::Updated, Some(latest), body));
         }
-        let (response, body) = self
-            .send_body(Method::PATCH, &path, body, Repeat::Safe)
+        let response = self
+            .send_body(Method::PATCH, &path, &body, Repeat::Safe)
             .await?;
+        self.actions.push(action);
         let comment = parse_comment(&response)?;
         Ok(self.outcome(Done::Updated, Some(&comment), body))
     }
 
-    async fn create(&mut self, body: String) -> Result<Outcome, PublishError> {
-        let target = &self.request.target;
+    async fn create(&mut self, request: &Request, body: String) -> Result<Outcome, PublishError> {
+        let target = &self.target;
         let path = format!(
             "/repos/{}/{}/issues/{}/comments",
             target.owner, target.repo, target.number
         );
-        self.actions.push(format!(
+        let action = format!(
             "create a comment on {}/{}#{}",
             target.owner, target.repo, target.number
-        ));
-        if self.request.dry_run {
+        );
+        if request.dry_run {
+            self.actions.push(action);
             return Ok(self.outcome(Done::Created, None, body));
         }
         for _ in 0..3 {
             match self
-                .send_body(Method::POST, &path, body.clone(), Repeat::OnlyIfRefused)
+                .send_body(Method::POST, &path, &body, Repeat::OnlyIfRefused)
                 .await
             {
-                Ok((response, sent)) => {
+                Ok(response) => {
+                    self.actions.push(action);
                     let comment = parse_comment(&response)?;
-                    return Ok(self.outcome(Done::Created, Some(&comment), sent));
+                    return Ok(self.outcome(Done::Created, Some(&comment), body));
                 }
                 Err(PublishError::Ambiguous(_)) => {
                     // The comment may exist now: look before posting again.
                     if let Some(found) = self.find_posted(&body).await? {
+                        self.actions.push(action);
                         return Ok(self.outcome(Done::Created, Some(&found), body));
                     }
                 }
@@ -369,48 +414,47 @@ impl Publisher<'_, '_> {
 
     /// Our comment with exactly `body`, if a failed create did in fact go through.
     async fn find_posted(&self, body: &str) -> Result<Option<Comment>, PublishError> {
-        let all = comments::list(self.github, &self.request.target).await?;
+        let all = comments::list(&self.github, &self.target).await?;
         Ok(all.into_iter().rev().find(|c| {
             c.by(&self.me) && c.body.as_deref().map(str::trim_end) == Some(body.trim_end())
         }))
     }
 
-    /// Sends a body, re-rendering it smaller while GitHub says it is too long.
+    /// Sends a body; [`PublishError::TooLong`] when GitHub finds it too long.
     async fn send_body(
         &self,
         method: Method,
         path: &str,
-        mut body: String,
+        body: &str,
         repeat: Repeat,
-    ) -> Result<(Response, String), PublishError> {
-        let mut max_chars = self.request.max_chars;
-        loop {
-            let payload = json!({ "body": body });
-            let response = self
-                .github
-                .rest(method.clone(), path, Some(&payload), repeat)
-                .await?;
-            if response.ok() {
-                return Ok((response, body));
-            }
-            let smaller = (self.request.smaller)(max_chars);
-            if let (true, Some(smaller)) = (too_long(&response), smaller) {
-                max_chars = smaller;
-                body = (self.request.render)(max_chars)?;
-                continue;
-            }
-            return Err(response.refusal("writing the comment"));
+    ) -> Result<Response, PublishError> {
+        let payload = json!({ "body": body });
+        let response = self
+            .github
+            .rest(method, path, Some(&payload), repeat)
+            .await?;
+        if response.ok() {
+            return Ok(response);
         }
+        if too_long(&response) {
+            return Err(PublishError::TooLong {
+                maximum: maximum_chars(&response),
+            });
+        }
+        Err(response.refusal("writing the comment"))
     }
 
-    async fn delete(&mut self, id: u64, url: &str) -> Result<(), PublishError> {
+    async fn delete(&mut self, request: &Request, id: u64, url: &str) -> Result<(), PublishError> {
+        if !self.removed.insert(id) {
+            return Ok(());
+        }
         self.actions.push(format!("delete comment {id} ({url})"));
-        if self.request.dry_run {
+        if request.dry_run {
             return Ok(());
         }
         let path = format!(
             "/repos/{}/{}/issues/comments/{}",
-            self.request.target.owner, self.request.target.repo, id
+            self.target.owner, self.target.repo, id
         );
         let response = self
             .github
@@ -446,12 +490,15 @@ impl Publisher<'_, '_> {
         hidden
     }
 
-    async fn minimize(&mut self, comment: &Comment) -> Result<(), PublishError> {
+    async fn minimize(&mut self, request: &Request, comment: &Comment) -> Result<(), PublishError> {
+        if !self.removed.insert(comment.id) {
+            return Ok(());
+        }
         self.actions.push(format!(
             "hide comment {} as outdated ({})",
             comment.id, comment.html_url
         ));
-        if self.request.dry_run {
+        if request.dry_run {
             return Ok(());
         }
         let query = "mutation($id: ID!) { minimizeComment(input: {subjectId: $id, classifier: OUTDATED}) { minimizedComment { isMinimized } } }";
@@ -473,6 +520,15 @@ fn parse_comment(response: &Response) -> Result<Comment, PublishError> {
 /// GitHub's "Body is too long" validation failure (its case varies by endpoint).
 fn too_long(response: &Response) -> bool {
     response.status == 422 && response.body.to_ascii_lowercase().contains("is too long")
+}
+
+/// The limit a too-long refusal names ("… is too long (maximum is 65536 characters)"),
+/// when it names one.
+fn maximum_chars(response: &Response) -> Option<usize> {
+    let body = response.body.to_ascii_lowercase();
+    let rest = &body[body.find("maximum is ")? + "maximum is ".len()..];
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().ok()
 }
 
 /// Does `existing` come from a newer run than `ours`? Run ids (and attempts) order runs of

@@ -450,3 +450,63 @@ async fn a_change_only_in_a_marker_like_line_is_sent() {
         assert!(comments[0].body.contains(&line), "{}", comments[0].body);
     }
 }
+
+/// Issue 38: the "Since the last plan" line compares with our own comment's last line only.
+/// `dev`'s comment shows a plan holding a copy of a marker, and someone else's newer
+/// comment ends with one; the next run's line is the one a plan without the copy gets. The
+/// sharpest copy is the marker `dev`'s next comment itself carries: read, it would say
+/// "no change to the plan" instead of naming what is gone.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_copied_marker_cannot_change_the_since_line() {
+    let gh = fake().await;
+    let dir = TempDir::new("forged-since");
+    let nothing = fixture("tests/fixtures/real-plans/nothing_to_do/plan.json");
+    let any = dir.join("any.md");
+    std::fs::write(&any, "x\n").unwrap();
+    let preview = std::process::Command::new(env!("CARGO_BIN_EXE_planmark"))
+        .args(["render", "--key", "dev", "--previous"])
+        .arg(&any)
+        .arg(&nothing)
+        .output()
+        .expect("run planmark");
+    assert_ok("render", &preview);
+    let preview = String::from_utf8(preview.stdout).unwrap();
+    let claim = preview.trim_end().lines().last().unwrap().to_string();
+    assert!(claim.contains("changes_sha256"), "{claim}");
+    let mallory = User::human("mallory", 666);
+    let mut copies: Vec<(String, String)> = vec![("none".into(), String::new())];
+    copies.extend(COPIES.map(|c| (format!("{c:?}"), c.text())));
+    copies.push(("next".into(), claim.clone()));
+    let mut pr = 960;
+    let mut differ = Vec::new();
+    // The places whose copy leaves the addresses as they are.
+    for place in [Place::Heredoc, Place::Output, Place::Drift, Place::Deferred] {
+        let mut lines: Vec<(String, String)> = Vec::new();
+        for (name, copy) in &copies {
+            pr += 1;
+            gh.add_pull(OWNER, REPO, pr, HEAD, "feature", "open");
+            let (_, json) = hostile(place, copy).remove(0);
+            let path = dir.join(format!("{place:?}-{name}.json"));
+            std::fs::write(&path, json).unwrap();
+            let key = || vec!["--key".to_string(), "dev".into()];
+            let args = [key(), vec![path.display().to_string()]].concat();
+            assert_ok(name, &output(command(&gh, pr, 12, &args)).await);
+            gh.seed_comment(OWNER, REPO, pr, &mallory, &format!("look\n{claim}\n"));
+            let args = [key(), vec![nothing.clone()]].concat();
+            assert_ok(name, &output(command(&gh, pr, 13, &args)).await);
+            let body = ours(&gh, pr)[0].body.clone();
+            lines.push((name.clone(), body.lines().next().unwrap_or("").to_string()));
+        }
+        let clean = &lines[0].1;
+        assert!(
+            clean.starts_with("Since the last plan") && clean.contains("gone"),
+            "{place:?}: {clean}"
+        );
+        for (name, line) in &lines[1..] {
+            if line != clean {
+                differ.push(format!("{place:?} × {name}: {line}\n  expected {clean}"));
+            }
+        }
+    }
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+}

@@ -44,6 +44,7 @@ mod rego_comment;
 mod rules;
 mod sensitive;
 mod several_plans;
+mod since_last;
 mod stale_schemas;
 mod streaming;
 mod verify;

@@ -88,6 +88,7 @@ fn options(path: &std::path::Path) -> Options {
         template_dir: None,
         run: RunInfo::default(),
         hash_changes: true,
+        previous: None,
     }
 }
 

@@ -16,10 +16,9 @@ use std::fmt;
 
 use serde_json::Value as Json;
 
-use super::comment::default_key;
 use super::digest::{self, address_hash, short, Item, Reviewed};
 use super::error::Result;
-use super::load::with_loaded;
+use super::load::{default_key, with_loaded};
 use super::options::Options;
 use crate::differ::CANONICAL_VERSION;
 use crate::marker::decode_digests;
@@ -159,9 +158,37 @@ impl fmt::Display for Difference {
     }
 }
 
+/// Changes to compare with a marker: hashed with the schemas given and, when those changed
+/// the hashes, without; every address the plans know; the plans' names.
+pub(super) struct Changes<'a> {
+    /// The changes hashed with the schemas given (when any).
+    pub(super) reviewed: &'a Reviewed,
+    /// The changes hashed without schemas, when those given changed the hashes.
+    pub(super) plain: Option<&'a Reviewed>,
+    /// Whether schemas were given.
+    pub(super) schemas_given: bool,
+    /// Every address the plans know (see [`digest::known_addresses`]).
+    pub(super) known: &'a [Item],
+    /// The plans' names, which label their changes when there are several.
+    pub(super) plan_names: &'a [String],
+}
+
 /// Compares the plans' changes with those a comment's `marker` records; `body` is that
 /// comment, whose addresses name the reviewed changes that are gone.
 pub fn compare(fresh: &Fresh, marker: &Json, body: &str) -> Comparison {
+    let changes = Changes {
+        reviewed: &fresh.reviewed,
+        plain: fresh.plain.as_ref(),
+        schemas_given: fresh.schemas_given,
+        known: &fresh.known,
+        plan_names: &fresh.plan_names,
+    };
+    compare_changes(&changes, marker, body)
+}
+
+/// [`compare`] for changes however hashed (`comment` compares its own with the previous
+/// comment's marker).
+pub(super) fn compare_changes(fresh: &Changes<'_>, marker: &Json, body: &str) -> Comparison {
     let Some(sha256) = marker.get("changes_sha256").and_then(Json::as_str) else {
         return Comparison::NoHash;
     };
@@ -170,10 +197,10 @@ pub fn compare(fresh: &Fresh, marker: &Json, body: &str) -> Comparison {
         other => return Comparison::OtherForm(other),
     }
     let with_schemas = marker.get("changes_schemas").and_then(Json::as_bool) == Some(true);
-    let fresh_changes = match (with_schemas, &fresh.plain) {
+    let fresh_changes = match (with_schemas, fresh.plain) {
         (true, _) if !fresh.schemas_given => return Comparison::NeedsSchemas,
         (false, Some(plain)) => plain,
-        _ => &fresh.reviewed,
+        _ => fresh.reviewed,
     };
     if sha256 == fresh_changes.sha256 {
         return Comparison::Matches;
@@ -222,7 +249,7 @@ pub fn compare(fresh: &Fresh, marker: &Json, body: &str) -> Comparison {
 
 /// The reviewed changes at the `gone` address hashes, named by the addresses the plans
 /// know or, failing that, those the reviewed comment shows; the rest counted in one line.
-fn name_gone(fresh: &Fresh, gone: &[[u8; 3]], body: &str) -> Vec<Difference> {
+fn name_gone(fresh: &Changes<'_>, gone: &[[u8; 3]], body: &str) -> Vec<Difference> {
     let mut known: HashMap<[u8; 3], String> = HashMap::new();
     for item in fresh.known.iter().rev() {
         known.insert(short(&item.address), item.label.clone());

@@ -28,7 +28,7 @@ pub mod templates;
 
 use crate::render::error::Result;
 use catalog::Catalog;
-pub use context::{Context, MapMode, Meta};
+pub use context::{Context, MapMode, Meta, Since, SinceFound};
 pub use problems::Extras;
 pub use source::NamedPlan;
 use source::Plans;

@@ -83,6 +83,7 @@ fn options(path: &std::path::Path) -> Options {
         template_dir: None,
         run: RunInfo::default(),
         hash_changes: true,
+        previous: None,
     }
 }
 
@@ -109,20 +110,24 @@ fn write(
 /// The comment's plans (their names) and unreadable ones (theirs), and its marker.
 fn commented(path: &std::path::Path) -> (Vec<String>, Vec<String>, serde_json::Value) {
     let mut result = None;
-    let run = comment(&options(path), |rendered| -> Result<(), PipelineError> {
-        let context = serde_json::to_value(&rendered.comment.context).unwrap();
-        let names = |list: &str| -> Vec<String> {
-            context[list]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|p| p["name"].as_str().unwrap().to_string())
-                .collect()
-        };
-        let marker = parse_marker(&rendered.comment.markdown).expect("a marker");
-        result = Some((names("plans"), names("unreadable"), marker));
-        Ok(())
-    });
+    let run = comment(
+        &options(path),
+        |_| Ok(None),
+        |rendered| -> Result<(), PipelineError> {
+            let context = serde_json::to_value(&rendered.comment.context).unwrap();
+            let names = |list: &str| -> Vec<String> {
+                context[list]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|p| p["name"].as_str().unwrap().to_string())
+                    .collect()
+            };
+            let marker = parse_marker(&rendered.comment.markdown).expect("a marker");
+            result = Some((names("plans"), names("unreadable"), marker));
+            Ok(())
+        },
+    );
     // Unreadable documents make the run fail after the comment is made.
     assert!(
         run.is_ok() || matches!(run, Err(PipelineError::Unreadable(_))),

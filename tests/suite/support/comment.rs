@@ -28,6 +28,7 @@ pub fn meta(key: &str) -> Meta {
         tool: None,
         map: Default::default(),
         no_group: false,
+        since: None,
     }
 }
 

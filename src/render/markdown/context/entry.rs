@@ -43,6 +43,11 @@ pub struct EntryContext {
     /// values differ per address it shows a placeholder instead of a value.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub group: Option<Group>,
+    /// What the change is since the last plan (see the comment's `since`): `new`,
+    /// `changed`, or for a group how many of its changes are each (`2 new, 1 changed`);
+    /// absent when it did not move or nothing was compared.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub since: Option<String>,
 }
 
 /// Look-alike resource changes shown as one diff: of one kind, in one module and resource
@@ -168,5 +173,6 @@ pub(super) fn entry_context(r: &ResourceDiff, diff: Option<String>, compact: boo
         compact,
         anchor: None,
         group: None,
+        since: None,
     }
 }

@@ -29,6 +29,7 @@ mod grouped;
 mod map;
 mod plan;
 mod rego;
+mod since;
 mod undescribed;
 
 pub use checks::{CheckEntry, Checks};
@@ -37,6 +38,7 @@ pub use entry::{EntryContext, Group, GroupRow, Section};
 pub use map::{ChangeMap, MapGroup, MapMode};
 pub use plan::{Danger, Outputs, PlanContext};
 pub use rego::{FindingContext, RegoContext};
+pub use since::{since_context, Since, SinceContext, SinceFound, SinceList, LISTED};
 pub use undescribed::{UndescribedContext, UndescribedName, UndescribedProvider};
 
 use entry::{deferred_reason, entry_context, listed, place};
@@ -57,6 +59,10 @@ const OPEN_LINES: usize = 40;
 pub struct Context {
     /// Version of this structure (see `docs/template-context.md`).
     pub schema_version: u32,
+    /// "Since the last plan": what moved since the comment this one replaces (the one
+    /// `comment` updates, or `render --previous FILE`); `null` on the first comment and
+    /// when no comparison applies (a failed plan, an apply).
+    pub since: Option<SinceContext>,
     /// The tool named in the comment: `OpenTofu` when every plan was made by OpenTofu
     /// (or `--tool tofu`), else `Terraform`.
     pub tool: Tool,
@@ -171,6 +177,8 @@ pub struct Meta {
     pub map: MapMode,
     /// `--no-group`: every change is shown on its own, look-alikes too.
     pub no_group: bool,
+    /// What moved since the previous comment, when one is compared.
+    pub since: Option<Since>,
 }
 
 /// Each plan's change map under `mode` (`None` for a plan without one).
@@ -291,6 +299,15 @@ pub fn build(
     for (plan, collapsed) in contexts.iter_mut().zip(collapsed) {
         plan.collapsed = *collapsed;
     }
+    let marks = since::Marks::new(meta.since.as_ref(), named.len());
+    for (plan, named) in contexts.iter_mut().zip(named) {
+        for e in plan.changes.iter_mut().chain(&mut plan.listed) {
+            e.since = match &e.group {
+                Some(group) => marks.words(named.name, group.addresses.iter().map(String::as_str)),
+                None => marks.words(named.name, [e.address.as_str()]),
+            };
+        }
+    }
     // After the entries are placed: a finding links to its resource only if it is shown.
     for (plan, report) in contexts.iter_mut().zip(extra.rego) {
         let linkable = Linkable {
@@ -329,6 +346,7 @@ pub fn build(
     };
     Ok(Context {
         schema_version: SCHEMA_VERSION,
+        since: meta.since.as_ref().map(since_context),
         tool,
         title: meta.title.as_deref().map(escape::one_line),
         key: meta.key.clone(),

@@ -49,6 +49,7 @@ const NOT_INLINED: [&str; 14] = [
 /// The built-in templates: (name, source). The first is the main template.
 pub const BUILT_IN: &[(&str, &str)] = &[
     ("comment", include_str!("../../../../templates/comment.hbs")),
+    ("since", include_str!("../../../../templates/since.hbs")),
     (
         "overview",
         include_str!("../../../../templates/overview.hbs"),
