@@ -27,6 +27,8 @@ use std::sync::Arc;
 use anyhow::{bail, Result};
 use regorus::{Engine, Value};
 
+use super::negation::ITERABLE;
+
 pub(super) use walk::relation_form as walk_relation_form;
 
 type Builtin = fn(Vec<Value>) -> Result<Value>;
@@ -116,6 +118,7 @@ pub(super) fn register(engine: &mut Engine, now_ns: i64, lenient: &Lenient) {
     }
     let now = move |_: Vec<Value>| -> Result<Value> { Ok(Value::from(now_ns)) };
     add("time.now_ns", 0, Box::new(now));
+    add(ITERABLE, 1, Box::new(iterable as Builtin));
     for (name, arity, method) in PATTERNS {
         // Each builtin keeps the patterns it compiled, as regorus's `cache` feature does.
         let mut compiled = regex::Patterns::default();
@@ -138,7 +141,17 @@ pub(super) fn names() -> impl Iterator<Item = &'static str> {
         .map(|(name, _, _)| *name)
         .chain(refused::REFUSED.iter().map(|(name, _, _)| *name))
         .chain(PATTERNS.iter().map(|(name, _, _)| *name))
-        .chain(["time.now_ns"])
+        .chain(["time.now_ns", ITERABLE])
+}
+
+/// What `some … in` iterates over, as the rewrite wraps its collection
+/// ([`super::negation::ITERABLE`]): an array, set or object, else nothing (OPA makes
+/// `some v in null` undefined where regorus fails).
+fn iterable(args: Vec<Value>) -> Result<Value> {
+    Ok(match args.into_iter().next() {
+        Some(value @ (Value::Array(_) | Value::Set(_) | Value::Object(_))) => value,
+        _ => Value::Undefined,
+    })
 }
 
 /// Argument `i` of `name`, which must be a string.
