@@ -237,7 +237,8 @@ fn add_data(engine: &mut Engine, file: &DataFile) -> Result<(), RegoError> {
     };
     let yaml = file.path.ends_with(".yaml") || file.path.ends_with(".yml");
     let parsed = match yaml {
-        true => Value::from_yaml_str(&file.text),
+        // YAML 1.1, as OPA's loader reads data files (`enabled: yes` is true).
+        true => super::builtins::read_yaml(&file.text),
         false => Value::from_json_str(&file.text),
     };
     let mut value = parsed.map_err(|e| error(locate(&e.to_string()).message))?;

@@ -1,7 +1,7 @@
 //! Policy stage, the builtins planmark gives regorus as extensions: those of OPA that
 //! regorus lacks (`crypto.*`, `io.jwt.decode`, `net.cidr_*`, `strings.render_template`),
 //! those where regorus's result differs from OPA's (`sprintf`, `trace`, `to_number`,
-//! `glob.quote_meta`, `regex.*`), `time.now_ns` as the run's clock, and named refusals of
+//! `glob.quote_meta`, `regex.*`, `uuid.parse`, `json.match_schema`, `yaml.unmarshal`), `time.now_ns` as the run's clock, and named refusals of
 //! the rest ([`refused`]).
 //!
 //! Contract: [`register`] is called once per engine, before any policy is evaluated.
@@ -18,8 +18,11 @@ mod net;
 mod print;
 mod refused;
 mod regex;
+mod schema;
 mod template;
+mod uuid;
 mod walk;
+mod yaml;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -30,6 +33,7 @@ use regorus::{Engine, Value};
 use super::negation::ITERABLE;
 
 pub(super) use walk::relation_form as walk_relation_form;
+pub(super) use yaml::read as read_yaml;
 
 type Builtin = fn(Vec<Value>) -> Result<Value>;
 
@@ -55,7 +59,12 @@ const PROVIDED: &[(&str, u8, Builtin)] = &[
     ("net.cidr_intersects", 2, net::cidr_intersects),
     ("net.cidr_is_valid", 1, net::cidr_is_valid),
     ("net.cidr_expand", 1, net::cidr_expand),
+    ("net.cidr_merge", 1, net::cidr_merge),
+    ("net.cidr_contains_matches", 2, net::cidr_contains_matches),
     ("strings.render_template", 2, template::render),
+    ("uuid.parse", 1, uuid::parse),
+    ("json.match_schema", 2, schema::match_schema),
+    ("yaml.unmarshal", 1, yaml::unmarshal),
 ];
 
 type Method = fn(&mut regex::Patterns, Vec<Value>) -> Result<Value>;
