@@ -164,8 +164,8 @@ impl Policies {
                     line: 0,
                     column: 0,
                     message: format!(
-                        "planmark could not give its negations OPA's meaning ({}): please \
-                         report this policy",
+                        "planmark could not rewrite it as OPA's compiler reads it ({}): \
+                         please report this policy",
                         locate(&e.to_string()).message
                     ),
                 }
