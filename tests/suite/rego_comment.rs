@@ -375,14 +375,15 @@ fn builtin_failures_and_exceptions_are_listed() {
 }
 
 /// Results conftest skips (neither strings nor objects) are named under the verdict with
-/// their rule, never dropped silently; their text stays inert.
+/// their rule, whatever the verdict, never dropped silently; their text stays inert.
 #[test]
 fn skipped_results_are_listed() {
     use planmark::policy::rego::Skipped;
     let diff = plan();
     let report = PolicyReport {
-        rules: 1,
+        rules: 2,
         passed: 1,
+        failures: vec![finding(Level::Failure, "deny", "a failure", None)],
         skipped: vec![Skipped {
             namespace: "main".into(),
             rule: "warn_odd".into(),
@@ -400,5 +401,6 @@ fn skipped_results_are_listed() {
     assert!(line.ends_with("conftest skips them"), "{line}");
     assert!(!line.contains("<b>") && !line.contains("@team"), "{line}");
     assert!(!md.contains("\n::error::"), "{md}");
-    assert!(md.contains("\n**Policy results skipped** ("), "{md}");
+    assert!(md.contains("\n\n**Policy results skipped** ("), "{md}");
+    assert!(!md.contains("**Policy rules:** ✅"), "{md}");
 }
