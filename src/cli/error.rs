@@ -99,14 +99,15 @@ impl Error {
 /// Exit code 3 (after the output is written) when the plans break a gate or a Rego rule
 /// fails (unless `warn_only`); Rego warnings (and failures under `warn_only`, and builtins
 /// that failed) are printed on standard error, one line each, `planmark: policy warning:
-/// LINE`, then conftest's exceptions, `planmark: policy exception: LINE`.
+/// LINE`, then results conftest skips, `planmark: policy skipped: LINE`, then conftest's
+/// exceptions, `planmark: policy exception: LINE`.
 pub(super) fn policy_result(verdicts: &Verdicts, warn_only: bool) -> Result<()> {
     let mut lines: Vec<String> = verdicts
         .violations
         .iter()
         .map(ToString::to_string)
         .collect();
-    let (mut warnings, mut exceptions) = (Vec::new(), Vec::new());
+    let (mut warnings, mut skips, mut exceptions) = (Vec::new(), Vec::new(), Vec::new());
     for (plan, report) in &verdicts.rego {
         for failure in &report.failures {
             let line = rego_line(plan.as_deref(), failure);
@@ -125,6 +126,13 @@ pub(super) fn policy_result(verdicts: &Verdicts, warn_only: bool) -> Result<()> 
         for error in &report.builtin_errors {
             warnings.push(format!("{prefix}{}", builtin_line(error)));
         }
+        for skipped in &report.skipped {
+            skips.push(format!(
+                "{prefix}{}: {}",
+                qualified(&skipped.namespace, &skipped.rule),
+                skipped.what
+            ));
+        }
         for exception in &report.exceptions {
             exceptions.push(format!(
                 "{prefix}{} excepted: {} (conftest's exception)",
@@ -133,9 +141,13 @@ pub(super) fn policy_result(verdicts: &Verdicts, warn_only: bool) -> Result<()> 
             ));
         }
     }
-    // An exception is neither a failure nor a warning (conftest reports it apart), so its
-    // line says what it is.
-    let kinds = [("warning", &warnings), ("exception", &exceptions)];
+    // An exception is neither a failure nor a warning (conftest reports it apart), nor is a
+    // result conftest skips, so their lines say what they are.
+    let kinds = [
+        ("warning", &warnings),
+        ("skipped", &skips),
+        ("exception", &exceptions),
+    ];
     if kinds.iter().any(|(_, lines)| !lines.is_empty()) {
         use std::io::Write;
         let mut stderr = std::io::stderr().lock();

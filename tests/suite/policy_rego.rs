@@ -63,6 +63,12 @@ fn report(report: &PolicyReport) -> String {
             e.namespace, e.rule, e.message
         ));
     }
+    for s in &report.skipped {
+        text.push_str(&format!(
+            "skipped {}.{}: {:?}\n",
+            s.namespace, s.rule, s.what
+        ));
+    }
     for e in &report.builtin_errors {
         text.push_str(&format!(
             "builtin error {}.{}: {:?} at {:?}: {:?}\n",

@@ -373,3 +373,34 @@ fn builtin_failures_and_exceptions_are_listed() {
         "{md}"
     );
 }
+
+/// Results conftest skips (neither strings nor objects) are named under the verdict with
+/// their rule, whatever the verdict, never dropped silently; their text stays inert.
+#[test]
+fn skipped_results_are_listed() {
+    use planmark::policy::rego::Skipped;
+    let diff = plan();
+    let report = PolicyReport {
+        rules: 2,
+        passed: 1,
+        failures: vec![finding(Level::Failure, "deny", "a failure", None)],
+        skipped: vec![Skipped {
+            namespace: "main".into(),
+            rule: "warn_odd".into(),
+            what: "2 results are neither strings nor objects (<b>@team</b> #12\n::error::x): \
+                   conftest skips them"
+                .into(),
+        }],
+        ..PolicyReport::default()
+    };
+    let md = render(&diff, report, GITHUB_MAX_CHARS).markdown;
+    let line = md
+        .lines()
+        .find(|l| l.starts_with("- ⚠️ `warn_odd`: 2 results are neither"))
+        .unwrap_or_else(|| panic!("{md}"));
+    assert!(line.ends_with("conftest skips them"), "{line}");
+    assert!(!line.contains("<b>") && !line.contains("@team"), "{line}");
+    assert!(!md.contains("\n::error::"), "{md}");
+    assert!(md.contains("\n\n**Policy results skipped** ("), "{md}");
+    assert!(!md.contains("**Policy rules:** ✅"), "{md}");
+}

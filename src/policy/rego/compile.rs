@@ -164,8 +164,8 @@ impl Policies {
                     line: 0,
                     column: 0,
                     message: format!(
-                        "planmark could not give its negations OPA's meaning ({}): please \
-                         report this policy",
+                        "planmark could not rewrite it as OPA's compiler reads it ({}): \
+                         please report this policy",
                         locate(&e.to_string()).message
                     ),
                 }
@@ -237,7 +237,8 @@ fn add_data(engine: &mut Engine, file: &DataFile) -> Result<(), RegoError> {
     };
     let yaml = file.path.ends_with(".yaml") || file.path.ends_with(".yml");
     let parsed = match yaml {
-        true => Value::from_yaml_str(&file.text),
+        // YAML 1.1, as OPA's loader reads data files (`enabled: yes` is true).
+        true => super::builtins::read_yaml(&file.text),
         false => Value::from_json_str(&file.text),
     };
     let mut value = parsed.map_err(|e| error(locate(&e.to_string()).message))?;

@@ -78,10 +78,10 @@ pub enum RegoError {
         /// The limit.
         limit: Duration,
     },
-    /// A rule returned a value conftest's conventions do not allow.
+    /// A rule returned a result conftest refuses: an object without a string `msg`.
     #[error(
-        "policy rule {rule} ({file}) returned {what}: each result must be a string or an \
-         object with a string `msg`"
+        "policy rule {rule} ({file}) returned {what}: conftest refuses it; give each \
+         object result a string `msg`"
     )]
     Result {
         /// `namespace.rule`.

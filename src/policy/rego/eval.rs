@@ -4,7 +4,9 @@
 //! Contract: conftest's input is the plan document exactly as `terraform show -json` wrote
 //! it, so the text is handed over as it is; each rule's value is a set (or array) of
 //! results, each a message string or an object with a string `msg` (and optionally a
-//! string `resource`, the address the comment links to); anything else is an error. A
+//! string `resource`, the address the comment links to); an object without one is an
+//! error, and other results (or a value that is no collection) are skipped as conftest
+//! skips them, and named ([`Skipped`]). A
 //! builtin that errs makes its expression undefined, as conftest's default does, and is
 //! reported ([`BuiltinError`]), unless `--policy-strict` makes it the run's error.
 
@@ -14,7 +16,7 @@ use super::checks;
 use super::compile::{Policies, RuleRef};
 use super::error::RegoError;
 use super::message::{locate, without_strings, Located};
-use super::report::{BuiltinError, Exception, Finding, Level, PolicyReport};
+use super::report::{BuiltinError, Exception, Finding, Level, PolicyReport, Skipped};
 use crate::input::text::one_line;
 
 impl Policies {
@@ -89,7 +91,7 @@ impl Policies {
                 .transpose()?
                 .unwrap_or(0);
             let value = self.run(rule, report)?;
-            let findings = findings(rule, &value).map_err(RegoError::one_line)?;
+            let (findings, skipped) = findings(rule, &value).map_err(RegoError::one_line)?;
             if excepted > 0 {
                 let message = format!(
                     "data.{}.exception[_][_] == \"{}\"",
@@ -103,6 +105,7 @@ impl Policies {
                 }));
                 continue;
             }
+            report.skipped.extend(skipped);
             if findings.is_empty() {
                 report.passed += 1;
             }
@@ -220,27 +223,56 @@ fn matches(rule: &RuleRef, exception: &Value) -> Result<usize, RegoError> {
     Ok(count)
 }
 
-/// The findings in a rule's value (none when it is undefined).
-fn findings(rule: &RuleRef, value: &Value) -> Result<Vec<Finding>, RegoError> {
+/// The findings in a rule's value (none when it is undefined), and what conftest skips
+/// of it: a value that is not a set or array, results neither strings nor objects.
+fn findings(rule: &RuleRef, value: &Value) -> Result<(Vec<Finding>, Option<Skipped>), RegoError> {
+    let skipped = |what: String| Skipped {
+        namespace: rule.namespace.clone(),
+        rule: rule.name.clone(),
+        what: one_line(&what).into_owned(),
+    };
     let results: Vec<&Value> = match value {
         Value::Undefined => Vec::new(),
         Value::Set(set) => set.iter().collect(),
         Value::Array(array) => array.iter().collect(),
         other => {
-            return Err(wrong(
-                rule,
-                format!("{} instead of a set of results", kind(other)),
-            ))
+            let what = format!(
+                "its value is {}, not a set of results: conftest skips it",
+                kind(other)
+            );
+            return Ok((Vec::new(), Some(skipped(what))));
         }
     };
-    results
-        .into_iter()
-        .map(|result| finding(rule, result))
-        .collect()
+    let mut found = Vec::new();
+    let mut others: Vec<&str> = Vec::new();
+    for result in results {
+        match finding(rule, result)? {
+            Some(finding) => found.push(finding),
+            None => others.push(kind(result)),
+        }
+    }
+    if others.is_empty() {
+        return Ok((found, None));
+    }
+    let count = others.len();
+    others.sort_unstable();
+    others.dedup();
+    let what = match count {
+        1 => format!(
+            "1 result is neither a string nor an object ({}): conftest skips it",
+            others[0]
+        ),
+        n => format!(
+            "{n} results are neither strings nor objects ({}): conftest skips them",
+            others.join(", ")
+        ),
+    };
+    Ok((found, Some(skipped(what))))
 }
 
-/// One result: a message, or an object with `msg` (and perhaps `resource`).
-fn finding(rule: &RuleRef, result: &Value) -> Result<Finding, RegoError> {
+/// One result: a message, or an object with `msg` (and perhaps `resource`); `None` for
+/// what conftest skips.
+fn finding(rule: &RuleRef, result: &Value) -> Result<Option<Finding>, RegoError> {
     let (message, resource) = match result {
         Value::String(message) => (message.to_string(), None),
         Value::Object(object) => {
@@ -256,15 +288,15 @@ fn finding(rule: &RuleRef, result: &Value) -> Result<Finding, RegoError> {
             };
             (message, field("resource"))
         }
-        other => return Err(wrong(rule, format!("{} among its results", kind(other)))),
+        _ => return Ok(None),
     };
-    Ok(Finding {
+    Ok(Some(Finding {
         level: rule.level,
         namespace: rule.namespace.clone(),
         rule: rule.name.clone(),
         message,
         resource,
-    })
+    }))
 }
 
 fn wrong(rule: &RuleRef, what: String) -> RegoError {

@@ -20,4 +20,4 @@ mod report;
 
 pub use compile::{DataFile, Policies, Settings, Source, DEFAULT_TIMEOUT};
 pub use error::{seconds, RegoError};
-pub use report::{BuiltinError, Exception, Finding, Level, PolicyReport};
+pub use report::{BuiltinError, Exception, Finding, Level, PolicyReport, Skipped};

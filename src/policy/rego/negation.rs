@@ -9,11 +9,17 @@
 //! way before regorus reads it. What moves, per OPA: of a call (an operator other than
 //! `==`/`=`, or a function), every operand that is a reference, a nested call, or a
 //! collection holding one; of `a == b` and of a bare term, only the references' dynamic
-//! indices and nested calls. Lines never change; columns of rewritten lines are mapped back
-//! ([`PlaceMap`]), so every error still points at the user's file, line and column.
+//! indices and nested calls. The same passes move partial rules' head terms into their
+//! bodies and make `some … in` of a non-collection undefined, as OPA does ([`heads`]).
+//! Every place of the rewritten text maps back ([`PlaceMap`]), so every error still points
+//! at the user's file, line and column.
 
 use regorus::unstable::{Expr, Literal, LiteralStmt, Module, Query, Rule, RuleHead};
 use regorus::Engine;
+
+mod heads;
+
+pub(super) use heads::ITERABLE;
 
 /// The name of the locals the rewrite introduces; the counter follows.
 const LOCAL: &str = "__planmark_";
@@ -170,6 +176,9 @@ impl Edits {
     fn module(&mut self, module: &Module, next: &mut usize) {
         for rule in &module.policy {
             if let Rule::Spec { head, bodies, .. } = rule.as_ref() {
+                if self.head_terms(head, bodies, next) {
+                    continue;
+                }
                 self.head(head, next);
                 for body in bodies {
                     if let Some(assign) = &body.assign {
@@ -235,6 +244,7 @@ impl Edits {
                 } => {
                     key.iter().for_each(|k| self.expr(k, next));
                     self.expr(value, next);
+                    self.some_in(collection);
                     self.expr(collection, next);
                 }
                 Literal::Every { domain, query, .. } => {

@@ -57,6 +57,20 @@ pub struct BuiltinError {
     pub message: String,
 }
 
+/// Results of a rule that conftest skips (its `output/result.go` keeps strings and
+/// objects only, and a rule whose value is not a collection passes): named, never dropped
+/// silently.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skipped {
+    /// The package of the rule.
+    pub namespace: String,
+    /// The rule.
+    pub rule: String,
+    /// What was skipped, by kind, never by value: `2 results are neither a string nor an
+    /// object (a number, an array)`, `its value is a boolean, not a set of results`.
+    pub what: String,
+}
+
 /// The Rego verdict for one plan.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PolicyReport {
@@ -74,6 +88,8 @@ pub struct PolicyReport {
     pub exceptions: Vec<Exception>,
     /// Builtins that failed (the run goes on, as conftest's does, unless `--policy-strict`).
     pub builtin_errors: Vec<BuiltinError>,
+    /// Rules whose results (or value) conftest skips, one entry per rule.
+    pub skipped: Vec<Skipped>,
 }
 
 impl PolicyReport {

@@ -1,7 +1,7 @@
 //! Policy stage, the builtins planmark gives regorus as extensions: those of OPA that
 //! regorus lacks (`crypto.*`, `io.jwt.decode`, `net.cidr_*`, `strings.render_template`),
 //! those where regorus's result differs from OPA's (`sprintf`, `trace`, `to_number`,
-//! `glob.quote_meta`, `regex.*`), `time.now_ns` as the run's clock, and named refusals of
+//! `glob.quote_meta`, `regex.*`, `uuid.parse`, `json.match_schema`, `yaml.unmarshal`), `time.now_ns` as the run's clock, and named refusals of
 //! the rest ([`refused`]).
 //!
 //! Contract: [`register`] is called once per engine, before any policy is evaluated.
@@ -18,8 +18,11 @@ mod net;
 mod print;
 mod refused;
 mod regex;
+mod schema;
 mod template;
+mod uuid;
 mod walk;
+mod yaml;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -27,7 +30,10 @@ use std::sync::Arc;
 use anyhow::{bail, Result};
 use regorus::{Engine, Value};
 
+use super::negation::ITERABLE;
+
 pub(super) use walk::relation_form as walk_relation_form;
+pub(super) use yaml::read as read_yaml;
 
 type Builtin = fn(Vec<Value>) -> Result<Value>;
 
@@ -53,7 +59,12 @@ const PROVIDED: &[(&str, u8, Builtin)] = &[
     ("net.cidr_intersects", 2, net::cidr_intersects),
     ("net.cidr_is_valid", 1, net::cidr_is_valid),
     ("net.cidr_expand", 1, net::cidr_expand),
+    ("net.cidr_merge", 1, net::cidr_merge),
+    ("net.cidr_contains_matches", 2, net::cidr_contains_matches),
     ("strings.render_template", 2, template::render),
+    ("uuid.parse", 1, uuid::parse),
+    ("json.match_schema", 2, schema::match_schema),
+    ("yaml.unmarshal", 1, yaml::unmarshal),
 ];
 
 type Method = fn(&mut regex::Patterns, Vec<Value>) -> Result<Value>;
@@ -116,6 +127,7 @@ pub(super) fn register(engine: &mut Engine, now_ns: i64, lenient: &Lenient) {
     }
     let now = move |_: Vec<Value>| -> Result<Value> { Ok(Value::from(now_ns)) };
     add("time.now_ns", 0, Box::new(now));
+    add(ITERABLE, 1, Box::new(iterable as Builtin));
     for (name, arity, method) in PATTERNS {
         // Each builtin keeps the patterns it compiled, as regorus's `cache` feature does.
         let mut compiled = regex::Patterns::default();
@@ -138,7 +150,17 @@ pub(super) fn names() -> impl Iterator<Item = &'static str> {
         .map(|(name, _, _)| *name)
         .chain(refused::REFUSED.iter().map(|(name, _, _)| *name))
         .chain(PATTERNS.iter().map(|(name, _, _)| *name))
-        .chain(["time.now_ns"])
+        .chain(["time.now_ns", ITERABLE])
+}
+
+/// What `some … in` iterates over, as the rewrite wraps its collection
+/// ([`super::negation::ITERABLE`]): an array, set or object, else nothing (OPA makes
+/// `some v in null` undefined where regorus fails).
+fn iterable(args: Vec<Value>) -> Result<Value> {
+    Ok(match args.into_iter().next() {
+        Some(value @ (Value::Array(_) | Value::Set(_) | Value::Object(_))) => value,
+        _ => Value::Undefined,
+    })
 }
 
 /// Argument `i` of `name`, which must be a string.

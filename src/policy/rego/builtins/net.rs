@@ -145,6 +145,66 @@ pub(super) fn cidr_contains(args: Vec<Value>) -> Result<Value> {
     ))
 }
 
+/// `net.cidr_contains_matches(cidrs, cidrs_or_ips)`: the pairs of keys `[k1, k2]` whose
+/// network of the first holds the network or address of the second. Each operand is a
+/// string (its own key), or an array (keys: indices), set (keys: elements) or object
+/// (keys: keys) of strings or of arrays starting with one.
+pub(super) fn cidr_contains_matches(args: Vec<Value>) -> Result<Value> {
+    let name = "net.cidr_contains_matches";
+    let networks = keyed(name, &args[0], 1)?;
+    let others = keyed(name, &args[1], 2)?;
+    let mut pairs = std::collections::BTreeSet::new();
+    for (k1, text) in &networks {
+        let Some(network) = Cidr::parse(text) else {
+            bail!("{name}: operand 1 holds an invalid CIDR address");
+        };
+        for (k2, other) in &others {
+            let inside = match (Ip::parse(other), Cidr::parse(other)) {
+                (Some(ip), _) => network.contains(ip),
+                (None, Some(inner)) => {
+                    network.contains(inner.first) && network.contains(inner.last())
+                }
+                (None, None) => bail!("{name}: operand 2 holds an invalid IP address or CIDR"),
+            };
+            if inside {
+                pairs.insert(Value::from(vec![k1.clone(), k2.clone()]));
+            }
+        }
+    }
+    Ok(Value::from(pairs))
+}
+
+/// The keyed texts of an operand of `net.cidr_contains_matches`.
+fn keyed<'a>(name: &str, value: &'a Value, i: usize) -> Result<Vec<(Value, &'a str)>> {
+    let text = |item: &'a Value| -> Result<&'a str> {
+        match item {
+            Value::String(s) => Ok(s),
+            Value::Array(a) => match a.first() {
+                Some(Value::String(s)) => Ok(s),
+                _ => bail!("{name}: operand {i}: an array element must start with a string"),
+            },
+            _ => bail!("{name}: operand {i}: each element must be a string or an array"),
+        }
+    };
+    Ok(match value {
+        Value::String(s) => vec![(value.clone(), s.as_ref())],
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .map(|(k, item)| Ok((Value::from(k), text(item)?)))
+            .collect::<Result<_>>()?,
+        Value::Set(items) => items
+            .iter()
+            .map(|item| Ok((item.clone(), text(item)?)))
+            .collect::<Result<_>>()?,
+        Value::Object(fields) => fields
+            .iter()
+            .map(|(k, item)| Ok((k.clone(), text(item)?)))
+            .collect::<Result<_>>()?,
+        _ => bail!("{name}: operand {i} must be a string, an array, a set or an object"),
+    })
+}
+
 /// `net.cidr_intersects(a, b)`: either holds the other's first address.
 pub(super) fn cidr_intersects(args: Vec<Value>) -> Result<Value> {
     let name = "net.cidr_intersects";
@@ -185,6 +245,128 @@ pub(super) fn cidr_expand(args: Vec<Value>) -> Result<Value> {
     Ok(Value::from(set))
 }
 
+/// One network of `net.cidr_merge`: its address as written (a bare address keeps its
+/// host bits, as OPA prints it unmerged), prefix and first address.
+#[derive(Debug, Clone, Copy)]
+struct Block {
+    address: Ip,
+    prefix: u32,
+    first: u128,
+}
+
+impl Block {
+    fn read(text: &str) -> Option<Result<Block>> {
+        if let Some(cidr) = Cidr::parse(text) {
+            let first = cidr.first.value();
+            return Some(Ok(Block {
+                address: cidr.first,
+                prefix: cidr.prefix,
+                first,
+            }));
+        }
+        let address = Ip::parse(text)?;
+        // OPA gives a bare IPv4 address its class's mask (Go's `DefaultMask`, /24 past
+        // class B) and refuses a bare IPv6 one.
+        let Ip::V4(v) = address else {
+            return Some(Err(anyhow::anyhow!(
+                "net.cidr_merge: an IPv6 address needs a prefix length"
+            )));
+        };
+        let prefix = match v >> 24 {
+            0..=127 => 8,
+            128..=191 => 16,
+            _ => 24,
+        };
+        let first = u128::from(v) & mask(32, prefix);
+        Some(Ok(Block {
+            address,
+            prefix,
+            first,
+        }))
+    }
+
+    fn v6(&self) -> bool {
+        matches!(self.address, Ip::V6(_))
+    }
+
+    fn size(&self) -> u128 {
+        (width_mask(self.address.bits()) >> self.prefix) + 1
+    }
+
+    fn contains(&self, other: &Block) -> bool {
+        self.v6() == other.v6()
+            && other.prefix >= self.prefix
+            && other.first & mask(self.address.bits(), self.prefix) == self.first
+    }
+
+    /// The network holding exactly `self` and `next`, when they are its two halves.
+    fn parent(&self, next: &Block) -> Option<Block> {
+        if self.v6() != next.v6() || self.prefix != next.prefix || self.prefix == 0 {
+            return None;
+        }
+        let prefix = self.prefix - 1;
+        let bits = self.address.bits();
+        let aligned = self.first & mask(bits, prefix) == self.first;
+        if !aligned || next.first != self.first + self.size() {
+            return None;
+        }
+        let address = match self.address {
+            Ip::V4(_) => Ip::V4(self.first as u32),
+            Ip::V6(_) => Ip::V6(self.first),
+        };
+        Some(Block {
+            address,
+            prefix,
+            first: self.first,
+        })
+    }
+
+    fn text(&self) -> String {
+        format!("{}/{}", self.address.text(), self.prefix)
+    }
+}
+
+/// `net.cidr_merge(addresses)`: the fewest networks covering the networks and addresses
+/// given (an array or set of strings), as a set.
+pub(super) fn cidr_merge(args: Vec<Value>) -> Result<Value> {
+    let name = "net.cidr_merge";
+    let items: Vec<&Value> = match &args[0] {
+        Value::Array(items) => items.iter().collect(),
+        Value::Set(items) => items.iter().collect(),
+        _ => bail!("{name}: operand 1 must be an array or a set of strings"),
+    };
+    let mut blocks = Vec::with_capacity(items.len());
+    for item in items {
+        let Value::String(text) = item else {
+            bail!("{name}: each element must be a string");
+        };
+        match Block::read(text) {
+            Some(block) => blocks.push(block?),
+            None => bail!("{name}: an element is not a valid CIDR address"),
+        }
+    }
+    blocks.sort_by_key(|b| (b.v6(), b.first, b.prefix, b.address.value()));
+    let mut merged: Vec<Block> = Vec::with_capacity(blocks.len());
+    for block in blocks {
+        if merged.last().is_some_and(|last| last.contains(&block)) {
+            continue;
+        }
+        merged.push(block);
+        // Two halves make their network, which may be the other half of a larger one.
+        while merged.len() >= 2 {
+            let (a, b) = (merged[merged.len() - 2], merged[merged.len() - 1]);
+            let Some(parent) = a.parent(&b) else {
+                break;
+            };
+            merged.truncate(merged.len() - 2);
+            merged.push(parent);
+        }
+    }
+    let set: std::collections::BTreeSet<Value> =
+        merged.iter().map(|b| Value::from(b.text())).collect();
+    Ok(Value::from(set))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -207,5 +389,67 @@ mod tests {
         assert!(Cidr::parse("10.0.0.0/33").is_none());
         assert!(Cidr::parse("10.0.0.1").is_none());
         assert!(cidr_contains(vec![Value::from("x"), Value::from("10.0.0.1")]).is_err());
+    }
+
+    fn merge(items: &[&str]) -> Result<Vec<String>> {
+        let items: Vec<Value> = items.iter().map(|i| Value::from(*i)).collect();
+        let merged = cidr_merge(vec![Value::from(items)])?;
+        Ok(merged
+            .as_set()?
+            .iter()
+            .map(|v| v.as_string().unwrap().to_string())
+            .collect())
+    }
+
+    /// Each case as OPA answers it (tests/fixtures/policy/cidr-merge-as-opa).
+    #[test]
+    fn merging_is_opas() {
+        assert_eq!(
+            merge(&["10.0.0.0/24", "10.0.1.0/24"]).unwrap(),
+            ["10.0.0.0/23"]
+        );
+        assert_eq!(
+            merge(&["10.0.1.0/24", "10.0.2.0/24"]).unwrap(),
+            ["10.0.1.0/24", "10.0.2.0/24"]
+        );
+        assert_eq!(merge(&["10.0.0.1", "10.0.0.0"]).unwrap(), ["10.0.0.0/8"]);
+        assert_eq!(merge(&["192.168.1.5"]).unwrap(), ["192.168.1.5/24"]);
+        assert_eq!(
+            merge(&["10.0.0.0/24", "10.0.1.0/24", "10.0.2.0/23"]).unwrap(),
+            ["10.0.0.0/22"]
+        );
+        assert_eq!(
+            merge(&[
+                "2001:db8::/33",
+                "2001:db8:8000::/33",
+                "10.0.0.0/25",
+                "10.0.0.128/25"
+            ])
+            .unwrap(),
+            ["10.0.0.0/24", "2001:db8::/32"]
+        );
+        assert_eq!(merge(&["0.0.0.0/0", "1.2.3.4"]).unwrap(), ["0.0.0.0/0"]);
+        assert!(merge(&["::1"]).is_err());
+        assert!(merge(&["10.0.0.0/33"]).is_err());
+    }
+
+    #[test]
+    fn contains_matches_pairs_the_keys() {
+        let v = |json: &str| Value::from_json_str(json).unwrap();
+        let matches = |a: &str, b: &str| cidr_contains_matches(vec![v(a), v(b)]);
+        let pairs = matches(
+            r#"["10.0.0.0/8", "192.168.0.0/16"]"#,
+            r#"["10.1.1.1", "8.8.8.8"]"#,
+        );
+        assert_eq!(serde_json::to_string(&pairs.unwrap()).unwrap(), "[[0,0]]");
+        let keyed = matches(
+            r#"{"a": "10.0.0.0/8", "b": ["192.168.0.0/16", "x"]}"#,
+            r#""10.0.0.1""#,
+        );
+        assert_eq!(
+            serde_json::to_string(&keyed.unwrap()).unwrap(),
+            r#"[["a","10.0.0.1"]]"#
+        );
+        assert!(matches(r#""10.0.0.0/8""#, r#""x""#).is_err());
     }
 }

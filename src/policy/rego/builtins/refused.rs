@@ -22,9 +22,7 @@ pub(super) const REFUSED: &[(&str, u8, &str)] = &[
     ("rego.parse_module", 2, NOT_PROVIDED),
     ("rego.metadata.chain", 0, NOT_PROVIDED),
     ("rego.metadata.rule", 0, NOT_PROVIDED),
-    ("net.cidr_merge", 1, NOT_PROVIDED),
     ("regex.globs_match", 2, NOT_PROVIDED),
-    ("net.cidr_contains_matches", 2, NOT_PROVIDED),
     (
         "rand.intn",
         2,

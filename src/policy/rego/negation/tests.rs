@@ -117,3 +117,65 @@ fn a_tab_is_four_columns_as_regorus_counts() {
     assert_eq!(offset_of(text, 2, 5), 3);
     assert_eq!(line_column(text, 3), (2, 5));
 }
+
+fn rewritten(policy: &str) -> String {
+    rewrite(&format!("package main\n{policy}"), parse)
+        .0
+        .strip_prefix("package main\n")
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn head_terms_that_may_be_undefined_move_into_the_body() {
+    assert_eq!(
+        rewritten("deny contains f(x) if { some x in xs\n  x > 1 # note\n}"),
+        "deny contains __planmark_0 if { some x in __planmark_iterable(xs)\n  x > 1; __planmark_0 := f(x) # note\n}"
+    );
+    assert_eq!(
+        rewritten("deny contains {\"msg\": m, \"r\": rc.address} if some rc in rcs"),
+        "deny contains __planmark_0 if { some rc in __planmark_iterable(rcs); __planmark_0 := {\"msg\": m, \"r\": rc.address} }"
+    );
+    assert_eq!(
+        rewritten("tags[rc.address] := rc.tags if { some rc in rcs }"),
+        "tags[__planmark_0] := __planmark_1 if { some rc in __planmark_iterable(rcs); __planmark_0 := rc.address; __planmark_1 := rc.tags }"
+    );
+    assert_eq!(
+        rewritten("deny[sprintf(\"%s\", [x])] { x := xs[_] }"),
+        "deny[__planmark_0] { x := xs[_]; __planmark_0 := sprintf(\"%s\", [x]) }"
+    );
+}
+
+#[test]
+fn head_terms_that_are_always_defined_stay() {
+    for unchanged in [
+        "deny contains msg if { msg := \"x\" }",
+        "deny contains [a, \"b\"] if { a := 1 }",
+        "deny contains f(1)",
+        "x := f(1) if { true }",
+        "deny[msg] { msg := \"x\" }",
+        "m[k] := v if { some k, v in {\"a\": 1} }",
+    ] {
+        assert_eq!(rewritten(unchanged), unchanged);
+    }
+}
+
+#[test]
+fn a_moved_head_waits_for_the_body_negations() {
+    assert_eq!(
+        rewritten("deny contains lower(x) if not endswith(input.x, \"y\")"),
+        "deny contains __planmark_0 if { __planmark_1 := input.x; not endswith(__planmark_1, \"y\"); __planmark_0 := lower(x) }"
+    );
+}
+
+#[test]
+fn some_in_iterates_only_over_collections() {
+    assert_eq!(
+        rewritten("deny contains k if { some k, v in input.a; v }"),
+        "deny contains k if { some k, v in __planmark_iterable(input.a); v }"
+    );
+    assert_eq!(
+        rewritten("deny contains k if { some k in [x | some x in object.get(input, \"a\", null)] }"),
+        "deny contains k if { some k in [x | some x in __planmark_iterable(object.get(input, \"a\", null))] }"
+    );
+}

@@ -53,6 +53,22 @@ pub struct RegoContext {
     pub builtin_errors: Vec<BuiltinErrorContext>,
     /// Builtin failures not listed.
     pub builtin_errors_more: usize,
+    /// Rules whose results (or value) conftest skips: neither strings nor objects. The
+    /// first few.
+    pub skipped: Vec<SkippedContext>,
+    /// Rules with skipped results not listed.
+    pub skipped_more: usize,
+}
+
+/// A rule some of whose results conftest skips.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct SkippedContext {
+    /// The rule.
+    pub rule: String,
+    /// The rule's package.
+    pub namespace: String,
+    /// What was skipped, by kind, never by value (raw: escape it).
+    pub what: String,
 }
 
 /// A rule an `exception` rule excepted.
@@ -160,6 +176,17 @@ pub(super) fn rego_context(
             .builtin_errors
             .len()
             .saturating_sub(WARNING_ITEMS[tight]),
+        skipped: report
+            .skipped
+            .iter()
+            .take(WARNING_ITEMS[tight])
+            .map(|s| SkippedContext {
+                rule: escape::one_line(&s.rule),
+                namespace: escape::one_line(&s.namespace),
+                what: phrases::shorten(&escape::one_line(&s.what), MESSAGE_CHARS[tight]),
+            })
+            .collect(),
+        skipped_more: report.skipped.len().saturating_sub(WARNING_ITEMS[tight]),
     }
 }
 
