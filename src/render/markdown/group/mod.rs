@@ -133,8 +133,10 @@ impl Grouping {
         let keys = instance_keys(entry.address);
         let mut hasher = DefaultHasher::new();
         (entry.plan, entry.kind as u8, module_names(entry.address)).hash(&mut hasher);
+        let mut body = Heredoc::default();
         for line in text.lines() {
-            match value_at(line) {
+            let held = body.holds(line);
+            match value_at(line).filter(|_| !held) {
                 // What may differ is left out of the key; the rest of the line is in it.
                 Some(at) => {
                     line[..at].hash(&mut hasher);
@@ -198,13 +200,48 @@ pub fn value_at(line: &str) -> Option<usize> {
     (!opens && !value.is_empty()).then_some(at)
 }
 
-/// What Terraform writes after a value that becomes known only after apply.
-const UNKNOWN: &str = " -> (known after apply)";
+/// What Terraform writes after a value that becomes known only after apply, with the
+/// comment it may add: a value's text that ends otherwise (a string ends with its quote)
+/// is not one, whatever it contains.
+const UNKNOWN: [&str; 2] = [
+    " -> (known after apply)",
+    " -> (known after apply) # forces replacement",
+];
 
-/// A value's part from [`UNKNOWN`] on (with any comment after it, such as `# forces
-/// replacement`), when it becomes known only after apply.
+/// A value's end from `->` on, when it becomes known only after apply.
 fn unknown_tail(value: &str) -> Option<&str> {
-    value.find(UNKNOWN).map(|at| &value[at..])
+    let value = value.trim_end();
+    let tail = UNKNOWN.iter().find(|tail| value.ends_with(*tail))?;
+    Some(&value[value.len() - tail.len()..])
+}
+
+/// Tells the lines of a heredoc's body (a string's own lines, shown as they are, which may
+/// read like attribute lines) from the diff's own, a line at a time.
+#[derive(Default)]
+struct Heredoc {
+    /// Inside a body: the indentation of the line that closes it.
+    closer: Option<usize>,
+}
+
+impl Heredoc {
+    /// Is `line`, the next line of a diff, in a heredoc (its body or the line closing it)?
+    fn holds(&mut self, line: &str) -> bool {
+        let indent = line.len() - line.trim_start_matches(' ').len();
+        if let Some(closer) = self.closer {
+            // The body is indented a level deeper than the `EOT` that closes it.
+            if indent == closer && line[indent..].starts_with("EOT") {
+                self.closer = None;
+            }
+            return true;
+        }
+        let trimmed = line.trim_end();
+        if trimmed.ends_with("<<-EOT") || trimmed.ends_with("<<-EOT # forces replacement") {
+            // Lines stand two columns in, four more a level (the symbol's two columns
+            // included); `EOT` stands at the opening line's level after a symbol's two.
+            self.closer = Some(indent.saturating_sub(2) / 4 * 4 + 4);
+        }
+        false
+    }
 }
 
 /// How `x` and `y`, lines at one place of two diffs whose addresses have the instance keys
@@ -248,9 +285,15 @@ pub fn differences(
     let mut union = known.to_vec();
     let mut a = leader.0.split('\n');
     let mut b = other.0.split('\n');
+    let mut body = Heredoc::default();
     for n in 0.. {
         match (a.next(), b.next()) {
             (None, None) => break,
+            (Some(x), Some(y)) if body.holds(x) => {
+                if x != y {
+                    return None;
+                }
+            }
             (Some(x), Some(y)) => {
                 let Some(aside) = line_aside((x, leader.1), (y, other.1), near).ok()? else {
                     continue;

@@ -342,3 +342,33 @@ fn keys_are_replaced_where_they_stand_apart() {
     assert_eq!(keyed("10", &["1", "10"]).as_deref(), Some("\u{0}\u{e001}"));
     assert_eq!(keyed("", &[""]), None);
 }
+
+#[test]
+fn plan_text_that_reads_like_a_value_known_after_apply_is_not_set_aside() {
+    // A string ending like Terraform's words still ends with its quote.
+    let a = created("null_resource.app[0]", "x -> (known after apply)");
+    let b = created("null_resource.app[1]", "y -> (known after apply)");
+    assert!(!alike(
+        Kind::Create,
+        (&a, "null_resource.app[0]"),
+        (&b, "null_resource.app[1]")
+    ));
+    // A heredoc's lines are the string's own, shown as they are: never set aside, even
+    // when they read like attribute lines (nor, for updates, tabled).
+    let heredoc = |address: &str, id: &str| {
+        format!("  # {address} will be updated in-place\n  ~ resource \"t\" \"app\" {{\n      ~ script = <<-EOT\n          + x = \"{id}\" -> (known after apply)\n          + EOT\n        EOT\n      ~ v = 1 -> 2\n    }}")
+    };
+    for kind in [Kind::Update, Kind::Replace] {
+        let (a, b) = (heredoc("t.app[0]", "1"), heredoc("t.app[1]", "2"));
+        assert!(!alike(kind, (&a, "t.app[0]"), (&b, "t.app[1]")), "{kind:?}");
+    }
+    // After the body the diff's own lines are read again.
+    let (a, b) = (heredoc("t.app[0]", "1"), heredoc("t.app[1]", "1"));
+    let (a, b) = (a.replace("1 -> 2", "1 -> 3"), b.replace("1 -> 2", "1 -> 4"));
+    let lead = normalized(&a, "t.app[0]").unwrap();
+    let other = normalized(&b, "t.app[1]").unwrap();
+    assert_eq!(
+        diffs(&lead, &["0"], &other, &["1"], true),
+        Some(vec![(6, Aside::Value)])
+    );
+}
