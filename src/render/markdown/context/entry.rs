@@ -58,9 +58,9 @@ pub struct Group {
     pub addresses: Vec<String>,
     /// The table's columns: the attribute paths whose values differ between addresses
     /// (as the diff names them, e.g. `tags."Env"`), at most 4. Those the diff shows as
-    /// `(differs per address: see the table)` always; those set aside (`unknown`,
-    /// `own_key`) while the table is shorter than the diffs it stands for. Empty when
-    /// there is no table.
+    /// `(differs per address: see the table)` always; those of `own_key` while the table
+    /// is shorter than the diffs it stands for (never those of `unknown`). Empty when there
+    /// is no table.
     pub columns: Vec<String>,
     /// Per address, in the order of `addresses`, the values on the `columns` lines as the
     /// diff shows them (`"dev" -> "prod"`); empty when `columns` is.

@@ -32,7 +32,7 @@ pub(super) fn members(details: &[Detail]) -> HashMap<usize, Vec<usize>> {
 
 /// The most columns a group's table has: the values that differ freely (at most
 /// [`crate::render::markdown::group::MAX_COLUMNS`]) and, while the table stays this
-/// narrow, those set aside.
+/// narrow, those that differ only by each address's own key.
 const MAX_TABLE: usize = 4;
 
 /// The group led by catalog entry `leader` with `members`, and the leader's `diff` (its
@@ -84,7 +84,9 @@ pub(super) fn group(
     };
     let (unknown, own_key) = (paths(Aside::Unknown), paths(Aside::OwnKey));
     let free: Vec<usize> = lines_of(&differences, |a| a == Aside::Value);
-    let mut columns = lines_of(&differences, |_| true);
+    // Values known only after apply are named, not tabled: their old values (ids, mostly)
+    // are what the apply replaces, and a column of them would crowd out other changes.
+    let mut columns = lines_of(&differences, |a| a != Aside::Unknown);
     if columns.len() > MAX_TABLE {
         columns.clone_from(&free);
     }

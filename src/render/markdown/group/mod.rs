@@ -24,11 +24,12 @@ use super::phrases::Kind;
 /// of its table); more, and a table stops being easier to read than the diffs.
 pub const MAX_COLUMNS: usize = 3;
 
-/// The most changes that join groups in one comment. Each is diffed to be compared, and a
-/// member costs the comment only its address, so without a bound a plan of thousands of
-/// identical changes would be diffed as far as its addresses fill the limit; past it,
-/// changes are shown on their own (the size budget then stops as it does without groups).
-pub const MAX_JOINED: usize = 512;
+/// The most changes that join groups in one comment. Each is diffed to be compared (and
+/// laid out again for its group's context at each render), and a member costs the comment
+/// only its address, so without a bound a plan of thousands of look-alike replacements
+/// would be diffed as far as their addresses fill the limit; past it, changes are shown on
+/// their own (the size budget then stops as it does without groups).
+pub const MAX_JOINED: usize = 256;
 
 /// The most groups of one key an entry is compared with, the latest first. The key sets
 /// values aside (they may differ), so unlike changes of one shape share it; look-alikes
