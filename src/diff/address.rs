@@ -139,6 +139,30 @@ pub fn module_names(address: &str) -> Vec<&str> {
     names
 }
 
+/// The instance keys in an address, each module call's then the resource's, as written
+/// inside their brackets with a string's quotes taken off (escapes kept as written):
+/// `module.a["x"].aws_instance.web[0]` → `["x", "0"]`. Reads any text without panicking.
+pub fn instance_keys(address: &str) -> Vec<&str> {
+    let mut keys = Vec::new();
+    let mut rest = address;
+    while let Some(at) = rest.find('[') {
+        let after = skip_key(&rest[at..]);
+        let end = rest.len() - after.len();
+        if !rest[..end].ends_with(']') {
+            // A bracket never closed holds no key.
+            break;
+        }
+        let inner = rest.get(at + 1..end - 1).unwrap_or("");
+        let unquoted = inner
+            .strip_prefix('"')
+            .and_then(|k| k.strip_suffix('"'))
+            .unwrap_or(inner);
+        keys.push(unquoted);
+        rest = after;
+    }
+    keys
+}
+
 /// Skips one `[...]` instance key (a number or a quoted string with escapes).
 fn skip_key(text: &str) -> &str {
     let mut in_string = false;
@@ -158,6 +182,14 @@ fn skip_key(text: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn instance_keys_are_read_per_step() {
+        let keys = instance_keys(r#"module.a["x.]"].module.b[2].aws_instance.web["k\"1"]"#);
+        assert_eq!(keys, ["x.]", "2", r#"k\"1"#]);
+        assert!(instance_keys("aws_instance.web").is_empty());
+        assert!(instance_keys("a[\"open").is_empty());
+    }
 
     fn key(address: &str) -> Vec<u8> {
         let mut out = Vec::new();

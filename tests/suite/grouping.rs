@@ -210,8 +210,9 @@ fn no_group_shows_every_change_on_its_own() {
 #[test]
 fn grouped_destroys_and_replacements_keep_the_banner_and_every_address() {
     // 30 look-alike replacements (grouped: the same diff, ids aside) beside 30 deletes
-    // whose values differ (each on its own: only updates get a table of values); the
-    // warning banner is the one they get apart, and every address stays in the comment.
+    // whose ids differ (grouped too, their ids in a table, their `Name` tags `web-N` set
+    // aside as each one's own key); the warning banner is the one they get apart, and
+    // every address stays in the comment.
     let mut changes = tag_updates(&numbered(30), same);
     for change in &mut changes {
         change["change"]["actions"] = json!(["delete"]);
@@ -257,7 +258,12 @@ fn grouped_destroys_and_replacements_keep_the_banner_and_every_address() {
             .filter_map(|e| e.group.as_ref().map(|g| (g.count, e.address.as_str())))
             .collect();
         if max_chars >= LIMITS[1] {
-            assert_eq!(groups, [(30, "aws_instance.db[0]")], "{label}");
+            let wanted = [(30, "aws_instance.web[0]"), (30, "aws_instance.db[0]")];
+            assert_eq!(groups, wanted, "{label}");
+            let deletes = comment.context.plans[0].changes[0].group.as_ref().unwrap();
+            assert_eq!(deletes.per_address, ["id"], "{label}");
+            assert_eq!(deletes.own_key, ["tags.\"Name\""], "{label}");
+            assert_eq!(deletes.rows[29].values[0], "\"i-001dc0ffee\" -> null");
         }
         if max_chars == LIMITS[2] {
             for i in 0..30 {
@@ -268,4 +274,118 @@ fn grouped_destroys_and_replacements_keep_the_banner_and_every_address() {
             }
         }
     }
+}
+
+/// A real plan of `tests/fixtures/group/<case>/` (Terraform 1.0.3 and the null provider,
+/// see that folder's README) rendered at every limit, sound, its golden `comment.md` the
+/// one at GitHub's limit; the plans' entries with a group, as (address, count).
+fn real_case(case: &str) -> (Comment, Vec<(String, usize)>) {
+    let path = crate::support::fixtures_dir()
+        .join("group")
+        .join(case)
+        .join("plan.json");
+    let diff = crate::support::comment::load(&path).unwrap();
+    let mut last = None;
+    for max_chars in LIMITS {
+        let comment = render(&[("plan", &diff)], max_chars);
+        assert_sound(
+            &format!("{case}@{max_chars}"),
+            &[&diff],
+            &comment,
+            max_chars,
+        );
+        last = Some(comment);
+    }
+    let comment = last.unwrap();
+    let golden = path.with_file_name("comment.md");
+    crate::support::golden::check(&golden, &comment.markdown).unwrap_or_else(|e| panic!("{e}"));
+    let groups = comment.context.plans[0]
+        .changes
+        .iter()
+        .filter_map(|e| e.group.as_ref().map(|g| (e.address.clone(), g.count)))
+        .collect();
+    (comment, groups)
+}
+
+#[test]
+fn forty_count_replacements_with_their_own_ids_show_once() {
+    let (comment, groups) = real_case("count_replaced_by_trigger_40");
+    assert_eq!(groups, [("null_resource.web[0]".to_string(), 40)]);
+    let entry = the_group(&comment);
+    let group = entry.group.as_ref().unwrap();
+    let wanted: Vec<String> = (0..40).map(|i| format!("null_resource.web[{i}]")).collect();
+    assert_eq!(group.addresses, wanted, "natural order");
+    // The diff shown is the first's, and the words say what was set aside.
+    assert_eq!(group.unknown, ["id"]);
+    assert!(group.own_key.is_empty() && group.per_address.is_empty());
+    let diff = entry.diff.as_deref().unwrap();
+    assert!(diff.contains("\"env\"  = \"dev\" -> \"prod\""), "{diff}");
+    assert!(
+        diff.contains("\"6707945976803104646\" -> (known after apply)"),
+        "{diff}"
+    );
+    let md = &comment.markdown;
+    assert!(md.contains("<b>× 40</b>"), "{md}");
+    assert_eq!(md.matches("```diff").count(), 1, "{md}");
+    assert!(
+        md.contains("The diff below is `null_resource.web[0]`'s"),
+        "{md}"
+    );
+    assert!(md.contains("values known only after apply"), "{md}");
+    // Their old ids are named in words, not tabled: the addresses are listed.
+    assert!(group.columns.is_empty() && group.rows.is_empty());
+    assert!(md.contains("- `null_resource.web[10]`\n"), "{md}");
+    // The banner still names each replacement.
+    assert_eq!(comment.context.plans[0].danger.count, 40);
+}
+
+#[test]
+fn for_each_look_alikes_group_and_the_odd_one_stays_apart() {
+    let (comment, groups) = real_case("for_each_replaced_and_created");
+    let named = |a: &str, n| (a.to_string(), n);
+    assert_eq!(
+        groups,
+        [
+            named("null_resource.app[\"a\"]", 6),
+            named("null_resource.worker[\"a\"]", 5)
+        ]
+    );
+    let changes = &comment.context.plans[0].changes;
+    // `worker["f"]` is `large`: another value, shown on its own.
+    assert!(changes
+        .iter()
+        .any(|e| e.address == "null_resource.worker[\"f\"]" && e.group.is_none()));
+    let created = changes[1].group.as_ref().unwrap();
+    assert_eq!(created.own_key, ["triggers.\"host\"", "triggers.\"name\""]);
+    assert_eq!(
+        created.rows[4].values,
+        ["\"e.example.com\"", "\"worker-e\""]
+    );
+    assert!(comment
+        .markdown
+        .contains("values naming each one's own key"));
+}
+
+#[test]
+fn a_module_instantiated_five_times_shows_each_change_once() {
+    let (comment, groups) = real_case("module_for_each_x5");
+    let named = |a: &str| (a.to_string(), 5);
+    assert_eq!(
+        groups,
+        [
+            named("module.svc[\"api\"].null_resource.legacy"),
+            named("module.svc[\"api\"].null_resource.this")
+        ]
+    );
+    // The destroys' own ids differ otherwise: the table shows them, the diff says so.
+    let destroyed = comment.context.plans[0].changes[0].group.as_ref().unwrap();
+    assert_eq!(destroyed.per_address, ["id"]);
+    assert_eq!(destroyed.own_key, ["triggers.\"name\""]);
+    let diff = comment.context.plans[0].changes[0].diff.as_deref().unwrap();
+    assert!(
+        diff.contains("id       = (differs per address: see the table)"),
+        "{diff}"
+    );
+    let danger = &comment.context.plans[0].danger;
+    assert_eq!((danger.destroy, danger.replace), (5, 5));
 }

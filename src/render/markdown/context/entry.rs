@@ -50,23 +50,35 @@ pub struct EntryContext {
     pub since: Option<String>,
 }
 
-/// Look-alike resource changes shown as one diff: of one kind, in one module and resource
-/// (instance keys set aside), whose diffs are the same but for the address and, in
-/// `columns`, a few values.
+/// Look-alike resource changes shown as one diff (the entry's own): of one kind, in one
+/// module and resource (instance keys set aside), whose diffs are the same but for the
+/// address, values known only after apply (`unknown`), values that differ only by each
+/// address's own key (`own_key`) and, for updates and destroys, a few other values (shown
+/// in the table, not in the diff).
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Group {
     /// How many changes the diff stands for (at least 2).
     pub count: usize,
     /// Every address, the entry's own first, then in natural order.
     pub addresses: Vec<String>,
-    /// Near-identical changes: the attribute paths whose values differ between addresses
-    /// (as the diff names them, e.g. `tags."Env"`), at most 3; empty when every diff is
-    /// the same.
+    /// The table's columns: the attribute paths whose values differ between addresses
+    /// (as the diff names them, e.g. `tags."Env"`), at most 4. Those the diff shows as
+    /// `(differs per address: see the table)` always; those of `own_key` while the table
+    /// is shorter than the diffs it stands for (never those of `unknown`). Empty when there
+    /// is no table.
     pub columns: Vec<String>,
-    /// Near-identical changes: per address, in the order of `addresses`, the values on
-    /// the `columns` lines as the diff shows them (`"dev" -> "prod"`); empty when
-    /// `columns` is.
+    /// Per address, in the order of `addresses`, the values on the `columns` lines as the
+    /// diff shows them (`"dev" -> "prod"`); empty when `columns` is.
     pub rows: Vec<GroupRow>,
+    /// The attribute paths whose values become known only after apply and were another
+    /// value before for each address (`id`): the diff shows the entry's own.
+    pub unknown: Vec<String>,
+    /// The attribute paths whose values differ only by each address's own instance key
+    /// (`triggers."name"`: `"web-0"`, `"web-1"`): the diff shows the entry's own.
+    pub own_key: Vec<String>,
+    /// The attribute paths whose values differ otherwise (updates and destroys, at most
+    /// 3): the diff shows `(differs per address: see the table)`, the table each one's.
+    pub per_address: Vec<String>,
 }
 
 /// One address's values in a group's table.
