@@ -91,8 +91,6 @@ pub(super) fn evaluate(
             if report.failures.is_empty() && report.warnings.is_empty() {
                 return Ok(report);
             }
-            let plan: serde_json::Value = serde_json::from_str(json)
-                .map_err(|e| PipelineError::input(&l.arg.path, format!("is not JSON: {e}")))?;
             let schemas = match (&mut read_schemas, schemas) {
                 (Some(read), _) => read.as_ref(),
                 (None, None) => None,
@@ -103,7 +101,8 @@ pub(super) fn evaluate(
                         .as_ref()
                 }
             };
-            let secrets = sensitive_strings(&plan, schemas);
+            let secrets = sensitive_strings(json, schemas)
+                .map_err(|e| PipelineError::input(&l.arg.path, format!("is not JSON: {e}")))?;
             for finding in report.failures.iter_mut().chain(&mut report.warnings) {
                 finding.message = redact(&finding.message, &secrets);
                 if let Some(resource) = &mut finding.resource {

@@ -14,8 +14,12 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
+use skim::Skim;
+
 use crate::input::plan::masks_omit_provider_sensitivity;
 use crate::input::schema::{Attribute, BlockType, NestingMode, ProviderSchemas};
+
+mod skim;
 
 /// Shorter values are left: replacing `on` or `1` everywhere would garble every message.
 pub const MIN_CHARS: usize = 4;
@@ -24,56 +28,75 @@ pub const MIN_CHARS: usize = 4;
 const MASK: &str = "(sensitive value)";
 
 /// Every sensitive string of the plan `json` (with `schemas`, for old plans), longest
-/// first, each at least [`MIN_CHARS`] characters.
-pub(super) fn sensitive_strings(json: &Value, schemas: Option<&ProviderSchemas>) -> Vec<String> {
+/// first, each at least [`MIN_CHARS`] characters; an error when `json` is not JSON.
+pub(super) fn sensitive_strings(
+    json: &str,
+    schemas: Option<&ProviderSchemas>,
+) -> Result<Vec<String>, serde_json::Error> {
+    // Skimmed, not made into a tree: a whole 10,000-resource plan as a tree costs more
+    // than the rules whose findings need this.
+    let Skim(plan) = serde_json::from_str::<Skim<skim::Plan<'_>>>(json)?;
     let mut found = Vec::new();
     let old = masks_omit_provider_sensitivity(
-        json["terraform_version"].as_str(),
-        json["format_version"].as_str(),
+        plan.terraform_version.as_str(),
+        plan.format_version.as_str(),
     );
-    for list in ["resource_changes", "resource_drift"] {
-        for rc in json[list].as_array().into_iter().flatten() {
-            let change = &rc["change"];
-            for (value, mask) in [("before", "before_sensitive"), ("after", "after_sensitive")] {
-                masked(&change[value], &change[mask], &mut found);
-                let block = schemas.filter(|_| old).and_then(|s| {
-                    let provider = rc["provider_name"].as_str()?;
-                    let mode = rc["mode"].as_str().unwrap_or("managed");
-                    s.resource(provider, mode, rc["type"].as_str()?)
-                });
-                if let Some(block) = block {
-                    let blocks = Some(&block.block_types);
-                    declared(&change[value], &block.attributes, blocks, &mut found);
-                }
+    for rc in plan.resource_changes.0.iter().chain(&plan.resource_drift.0) {
+        let block = schemas.filter(|_| old).and_then(|s| {
+            let provider = rc.provider_name.as_str()?;
+            let mode = rc.mode.as_str().unwrap_or("managed");
+            s.resource(provider, mode, rc.type_.as_str()?)
+        });
+        let change = &rc.change;
+        for (value, mask) in [
+            (change.before, &change.before_sensitive),
+            (change.after, &change.after_sensitive),
+        ] {
+            // Most masks mark nothing (`false`, `{}`): their value is never parsed.
+            if !marks_any(mask) && block.is_none() {
+                continue;
+            }
+            let value = skim::Change::value(value);
+            masked(&value, mask, &mut found);
+            if let Some(block) = block {
+                let blocks = Some(&block.block_types);
+                declared(&value, &block.attributes, blocks, &mut found);
             }
         }
     }
-    for change in json["output_changes"].as_object().into_iter().flatten() {
+    for change in plan.output_changes.as_object().into_iter().flatten() {
         let change = change.1;
         for (value, mask) in [("before", "before_sensitive"), ("after", "after_sensitive")] {
             masked(&change[value], &change[mask], &mut found);
         }
     }
-    for outputs in [
-        &json["planned_values"]["outputs"],
-        &json["prior_state"]["values"]["outputs"],
-    ] {
+    for outputs in [&plan.planned_outputs, &plan.prior_outputs] {
         for output in outputs.as_object().into_iter().flatten().map(|o| o.1) {
             if output["sensitive"] == Value::Bool(true) {
                 strings(&output["value"], &mut found);
             }
         }
     }
-    let declared_vars = &json["configuration"]["root_module"]["variables"];
-    for (name, variable) in declared_vars.as_object().into_iter().flatten() {
+    for (name, variable) in plan.declared_variables.as_object().into_iter().flatten() {
         if variable["sensitive"] == Value::Bool(true) {
-            strings(&json["variables"][name]["value"], &mut found);
+            strings(&plan.variables[name]["value"], &mut found);
         }
     }
     found.retain(|s| s.chars().count() >= MIN_CHARS);
     found.sort_unstable_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
     found.dedup();
-    found
+    Ok(found)
+}
+
+/// Whether a `*_sensitive` mask marks anything: most are `false` or `{}`, and then the
+/// value they mask need not be parsed.
+fn marks_any(mask: &Value) -> bool {
+    match mask {
+        Value::Bool(marked) => *marked,
+        Value::Array(masks) => masks.iter().any(marks_any),
+        Value::Object(masks) => masks.values().any(marks_any),
+        _ => false,
+    }
 }
 
 /// The strings of `value` where `mask` (a `*_sensitive` mask: `true`, or an object or
@@ -205,7 +228,7 @@ mod tests {
             "variables": {"v": {"value": "variable-secret"}, "w": {"value": "public-var"}},
             "configuration": {"root_module": {"variables": {"v": {"sensitive": true}, "w": {}}}},
         });
-        let found = sensitive_strings(&plan, None);
+        let found = sensitive_strings(&plan.to_string(), None).unwrap();
         let mut sorted = found.clone();
         sorted.sort();
         assert_eq!(
@@ -220,5 +243,28 @@ mod tests {
             ]
         );
         assert!(found.windows(2).all(|w| w[0].len() >= w[1].len()));
+    }
+
+    #[test]
+    fn parts_of_unexpected_shapes_read_as_a_tree_reads_them() {
+        // Each part as `serde_json::Value` indexing finds it: a key given twice keeps its
+        // last value, a member of a non-object is absent, a list that is not one is empty.
+        let plan = r#"{"format_version": "1.2", "terraform_version": "1.9.0",
+            "planned_values": [1], "prior_state": {"values": 3},
+            "resource_drift": {"a": 1},
+            "resource_changes": [7, {"change": {"after": {"pw": "first-secret"},
+                "after_sensitive": {"pw": true}, "after": {"pw": "last-secret"}}}],
+            "configuration": {"root_module": {"variables": {"v\u0031": {"sensitive": true}}}},
+            "variables": {"v1": {"value": ["escaped-key-secret"]}},
+            "output_changes": {"o": {"before": "out-secret", "before_sensitive": true}},
+            "output_changes": {"o": {"before": "last-out-secret", "before_sensitive": true}}}"#;
+        let mut found = sensitive_strings(plan, None).unwrap();
+        found.sort();
+        assert_eq!(
+            found,
+            ["escaped-key-secret", "last-out-secret", "last-secret"]
+        );
+        assert!(sensitive_strings("[1, 2]", None).unwrap().is_empty());
+        assert!(sensitive_strings("{\"resource_changes\": [", None).is_err());
     }
 }
