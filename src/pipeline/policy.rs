@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use super::error::{PipelineError, Result};
 use super::load::{read_input, read_text, Loaded};
 use super::options::Options;
-use super::secrets::{redact, sensitive_strings};
+use super::secrets::{sensitive_strings, Redactor};
 use crate::input::error::InputError;
 use crate::input::schema::ProviderSchemas;
 use crate::policy::rego::{DataFile, Policies, PolicyReport, Settings, Source};
@@ -103,10 +103,11 @@ pub(super) fn evaluate(
             };
             let secrets = sensitive_strings(json, schemas)
                 .map_err(|e| PipelineError::input(&l.arg.path, format!("is not JSON: {e}")))?;
+            let redactor = Redactor::new(secrets);
             for finding in report.failures.iter_mut().chain(&mut report.warnings) {
-                finding.message = redact(&finding.message, &secrets);
+                finding.message = redactor.redact(&finding.message);
                 if let Some(resource) = &mut finding.resource {
-                    *resource = redact(resource, &secrets);
+                    *resource = redactor.redact(resource);
                 }
             }
             Ok(report)

@@ -12,6 +12,7 @@
 
 use std::collections::BTreeMap;
 
+use aho_corasick::{AhoCorasick, MatchKind};
 use serde_json::Value;
 
 use skim::Skim;
@@ -174,9 +175,51 @@ fn strings(value: &Value, found: &mut Vec<String>) {
     }
 }
 
+/// A plan's secrets, ready to be replaced in the texts its policies made.
+pub(super) struct Redactor {
+    /// Leftmost-longest: at the first place any secret starts, the longest one there, as
+    /// the scan of [`redact_each`] finds it; `None` when there is none, or when the
+    /// automaton could not be built (then the scan is used).
+    automaton: Option<AhoCorasick>,
+    secrets: Vec<String>,
+}
+
+impl Redactor {
+    /// For `secrets` as [`sensitive_strings`] gives them (longest first).
+    pub(super) fn new(secrets: Vec<String>) -> Redactor {
+        // Trying each secret at each character costs findings × length × secrets: minutes
+        // for 10,000 findings in a plan of 10,000 sensitive values.
+        let automaton = match secrets.is_empty() {
+            true => None,
+            false => AhoCorasick::builder()
+                .match_kind(MatchKind::LeftmostLongest)
+                .build(&secrets)
+                .ok(),
+        };
+        Redactor { automaton, secrets }
+    }
+
+    /// `text` with every secret replaced by `(sensitive value)`, in one pass so that a
+    /// mask is never searched.
+    pub(super) fn redact(&self, text: &str) -> String {
+        let Some(automaton) = &self.automaton else {
+            return redact_each(text, &self.secrets);
+        };
+        let mut out = String::with_capacity(text.len());
+        let mut copied = 0;
+        for found in automaton.find_iter(text) {
+            out.push_str(&text[copied..found.start()]);
+            out.push_str(MASK);
+            copied = found.end();
+        }
+        out.push_str(&text[copied..]);
+        out
+    }
+}
+
 /// `text` with every one of `secrets` (longest first, as [`sensitive_strings`] orders
-/// them) replaced by `(sensitive value)`, in one pass so that a mask is never searched.
-pub(super) fn redact(text: &str, secrets: &[String]) -> String {
+/// them) replaced by `(sensitive value)`, trying each at each character.
+fn redact_each(text: &str, secrets: &[String]) -> String {
     if secrets.is_empty() {
         return text.to_string();
     }
@@ -206,12 +249,31 @@ mod tests {
             "hunter22".to_string(),
             "hunter".to_string(),
             "sens".to_string(),
+            "itive".to_string(),
         ];
-        assert_eq!(
-            redact("a hunter22 b hunter c sensitive", &secrets),
-            "a (sensitive value) b (sensitive value) c (sensitive value)itive"
-        );
-        assert_eq!(redact("nothing", &[]), "nothing");
+        let text = "a hunter22 b hunter c sensitive ü-hunter2";
+        let expected = "a (sensitive value) b (sensitive value) c (sensitive value)\
+            (sensitive value) ü-(sensitive value)2";
+        assert_eq!(redact_each(text, &secrets), expected);
+        assert_eq!(Redactor::new(secrets).redact(text), expected);
+        assert_eq!(Redactor::new(Vec::new()).redact("nothing"), "nothing");
+    }
+
+    #[test]
+    fn the_automaton_finds_what_the_scan_finds() {
+        // Overlapping secrets, one inside another, and each at the text's ends.
+        let secrets = ["abcd", "bcdefg", "cdef", "defgh", "abcdefgh"].map(String::from);
+        let mut sorted = secrets.to_vec();
+        sorted.sort_unstable_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
+        let redactor = Redactor::new(sorted.clone());
+        for text in [
+            "abcdefgh",
+            "xabcdx bcdefgx cdefgh",
+            "defgabcd",
+            "aabcdefghh",
+        ] {
+            assert_eq!(redactor.redact(text), redact_each(text, &sorted), "{text}");
+        }
     }
 
     #[test]
