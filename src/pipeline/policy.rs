@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use super::error::{PipelineError, Result};
 use super::load::{read_input, read_text, Loaded};
 use super::options::Options;
-use super::secrets::{redact, sensitive_strings};
+use super::secrets::{sensitive_strings, Redactor};
 use crate::input::error::InputError;
 use crate::input::schema::ProviderSchemas;
 use crate::policy::rego::{DataFile, Policies, PolicyReport, Settings, Source};
@@ -91,8 +91,6 @@ pub(super) fn evaluate(
             if report.failures.is_empty() && report.warnings.is_empty() {
                 return Ok(report);
             }
-            let plan: serde_json::Value = serde_json::from_str(json)
-                .map_err(|e| PipelineError::input(&l.arg.path, format!("is not JSON: {e}")))?;
             let schemas = match (&mut read_schemas, schemas) {
                 (Some(read), _) => read.as_ref(),
                 (None, None) => None,
@@ -103,11 +101,13 @@ pub(super) fn evaluate(
                         .as_ref()
                 }
             };
-            let secrets = sensitive_strings(&plan, schemas);
+            let secrets = sensitive_strings(json, schemas)
+                .map_err(|e| PipelineError::input(&l.arg.path, format!("is not JSON: {e}")))?;
+            let redactor = Redactor::new(secrets);
             for finding in report.failures.iter_mut().chain(&mut report.warnings) {
-                finding.message = redact(&finding.message, &secrets);
+                finding.message = redactor.redact(&finding.message);
                 if let Some(resource) = &mut finding.resource {
-                    *resource = redact(resource, &secrets);
+                    *resource = redactor.redact(resource);
                 }
             }
             Ok(report)

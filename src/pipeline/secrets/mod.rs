@@ -12,10 +12,15 @@
 
 use std::collections::BTreeMap;
 
+use aho_corasick::{AhoCorasick, MatchKind};
 use serde_json::Value;
+
+use skim::Skim;
 
 use crate::input::plan::masks_omit_provider_sensitivity;
 use crate::input::schema::{Attribute, BlockType, NestingMode, ProviderSchemas};
+
+mod skim;
 
 /// Shorter values are left: replacing `on` or `1` everywhere would garble every message.
 pub const MIN_CHARS: usize = 4;
@@ -24,56 +29,75 @@ pub const MIN_CHARS: usize = 4;
 const MASK: &str = "(sensitive value)";
 
 /// Every sensitive string of the plan `json` (with `schemas`, for old plans), longest
-/// first, each at least [`MIN_CHARS`] characters.
-pub(super) fn sensitive_strings(json: &Value, schemas: Option<&ProviderSchemas>) -> Vec<String> {
+/// first, each at least [`MIN_CHARS`] characters; an error when `json` is not JSON.
+pub(super) fn sensitive_strings(
+    json: &str,
+    schemas: Option<&ProviderSchemas>,
+) -> Result<Vec<String>, serde_json::Error> {
+    // Skimmed, not made into a tree: a whole 10,000-resource plan as a tree costs more
+    // than the rules whose findings need this.
+    let Skim(plan) = serde_json::from_str::<Skim<skim::Plan<'_>>>(json)?;
     let mut found = Vec::new();
     let old = masks_omit_provider_sensitivity(
-        json["terraform_version"].as_str(),
-        json["format_version"].as_str(),
+        plan.terraform_version.as_str(),
+        plan.format_version.as_str(),
     );
-    for list in ["resource_changes", "resource_drift"] {
-        for rc in json[list].as_array().into_iter().flatten() {
-            let change = &rc["change"];
-            for (value, mask) in [("before", "before_sensitive"), ("after", "after_sensitive")] {
-                masked(&change[value], &change[mask], &mut found);
-                let block = schemas.filter(|_| old).and_then(|s| {
-                    let provider = rc["provider_name"].as_str()?;
-                    let mode = rc["mode"].as_str().unwrap_or("managed");
-                    s.resource(provider, mode, rc["type"].as_str()?)
-                });
-                if let Some(block) = block {
-                    let blocks = Some(&block.block_types);
-                    declared(&change[value], &block.attributes, blocks, &mut found);
-                }
+    for rc in plan.resource_changes.0.iter().chain(&plan.resource_drift.0) {
+        let block = schemas.filter(|_| old).and_then(|s| {
+            let provider = rc.provider_name.as_str()?;
+            let mode = rc.mode.as_str().unwrap_or("managed");
+            s.resource(provider, mode, rc.type_.as_str()?)
+        });
+        let change = &rc.change;
+        for (value, mask) in [
+            (change.before, &change.before_sensitive),
+            (change.after, &change.after_sensitive),
+        ] {
+            // Most masks mark nothing (`false`, `{}`): their value is never parsed.
+            if !marks_any(mask) && block.is_none() {
+                continue;
+            }
+            let value = skim::Change::value(value);
+            masked(&value, mask, &mut found);
+            if let Some(block) = block {
+                let blocks = Some(&block.block_types);
+                declared(&value, &block.attributes, blocks, &mut found);
             }
         }
     }
-    for change in json["output_changes"].as_object().into_iter().flatten() {
+    for change in plan.output_changes.as_object().into_iter().flatten() {
         let change = change.1;
         for (value, mask) in [("before", "before_sensitive"), ("after", "after_sensitive")] {
             masked(&change[value], &change[mask], &mut found);
         }
     }
-    for outputs in [
-        &json["planned_values"]["outputs"],
-        &json["prior_state"]["values"]["outputs"],
-    ] {
+    for outputs in [&plan.planned_outputs, &plan.prior_outputs] {
         for output in outputs.as_object().into_iter().flatten().map(|o| o.1) {
             if output["sensitive"] == Value::Bool(true) {
                 strings(&output["value"], &mut found);
             }
         }
     }
-    let declared_vars = &json["configuration"]["root_module"]["variables"];
-    for (name, variable) in declared_vars.as_object().into_iter().flatten() {
+    for (name, variable) in plan.declared_variables.as_object().into_iter().flatten() {
         if variable["sensitive"] == Value::Bool(true) {
-            strings(&json["variables"][name]["value"], &mut found);
+            strings(&plan.variables[name]["value"], &mut found);
         }
     }
     found.retain(|s| s.chars().count() >= MIN_CHARS);
     found.sort_unstable_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
     found.dedup();
-    found
+    Ok(found)
+}
+
+/// Whether a `*_sensitive` mask marks anything: most are `false` or `{}`, and then the
+/// value they mask need not be parsed.
+fn marks_any(mask: &Value) -> bool {
+    match mask {
+        Value::Bool(marked) => *marked,
+        Value::Array(masks) => masks.iter().any(marks_any),
+        Value::Object(masks) => masks.values().any(marks_any),
+        _ => false,
+    }
 }
 
 /// The strings of `value` where `mask` (a `*_sensitive` mask: `true`, or an object or
@@ -151,9 +175,51 @@ fn strings(value: &Value, found: &mut Vec<String>) {
     }
 }
 
+/// A plan's secrets, ready to be replaced in the texts its policies made.
+pub(super) struct Redactor {
+    /// Leftmost-longest: at the first place any secret starts, the longest one there, as
+    /// the scan of [`redact_each`] finds it; `None` when there is none, or when the
+    /// automaton could not be built (then the scan is used).
+    automaton: Option<AhoCorasick>,
+    secrets: Vec<String>,
+}
+
+impl Redactor {
+    /// For `secrets` as [`sensitive_strings`] gives them (longest first).
+    pub(super) fn new(secrets: Vec<String>) -> Redactor {
+        // Trying each secret at each character costs findings × length × secrets: minutes
+        // for 10,000 findings in a plan of 10,000 sensitive values.
+        let automaton = match secrets.is_empty() {
+            true => None,
+            false => AhoCorasick::builder()
+                .match_kind(MatchKind::LeftmostLongest)
+                .build(&secrets)
+                .ok(),
+        };
+        Redactor { automaton, secrets }
+    }
+
+    /// `text` with every secret replaced by `(sensitive value)`, in one pass so that a
+    /// mask is never searched.
+    pub(super) fn redact(&self, text: &str) -> String {
+        let Some(automaton) = &self.automaton else {
+            return redact_each(text, &self.secrets);
+        };
+        let mut out = String::with_capacity(text.len());
+        let mut copied = 0;
+        for found in automaton.find_iter(text) {
+            out.push_str(&text[copied..found.start()]);
+            out.push_str(MASK);
+            copied = found.end();
+        }
+        out.push_str(&text[copied..]);
+        out
+    }
+}
+
 /// `text` with every one of `secrets` (longest first, as [`sensitive_strings`] orders
-/// them) replaced by `(sensitive value)`, in one pass so that a mask is never searched.
-pub(super) fn redact(text: &str, secrets: &[String]) -> String {
+/// them) replaced by `(sensitive value)`, trying each at each character.
+fn redact_each(text: &str, secrets: &[String]) -> String {
     if secrets.is_empty() {
         return text.to_string();
     }
@@ -183,12 +249,31 @@ mod tests {
             "hunter22".to_string(),
             "hunter".to_string(),
             "sens".to_string(),
+            "itive".to_string(),
         ];
-        assert_eq!(
-            redact("a hunter22 b hunter c sensitive", &secrets),
-            "a (sensitive value) b (sensitive value) c (sensitive value)itive"
-        );
-        assert_eq!(redact("nothing", &[]), "nothing");
+        let text = "a hunter22 b hunter c sensitive ü-hunter2";
+        let expected = "a (sensitive value) b (sensitive value) c (sensitive value)\
+            (sensitive value) ü-(sensitive value)2";
+        assert_eq!(redact_each(text, &secrets), expected);
+        assert_eq!(Redactor::new(secrets).redact(text), expected);
+        assert_eq!(Redactor::new(Vec::new()).redact("nothing"), "nothing");
+    }
+
+    #[test]
+    fn the_automaton_finds_what_the_scan_finds() {
+        // Overlapping secrets, one inside another, and each at the text's ends.
+        let secrets = ["abcd", "bcdefg", "cdef", "defgh", "abcdefgh"].map(String::from);
+        let mut sorted = secrets.to_vec();
+        sorted.sort_unstable_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
+        let redactor = Redactor::new(sorted.clone());
+        for text in [
+            "abcdefgh",
+            "xabcdx bcdefgx cdefgh",
+            "defgabcd",
+            "aabcdefghh",
+        ] {
+            assert_eq!(redactor.redact(text), redact_each(text, &sorted), "{text}");
+        }
     }
 
     #[test]
@@ -205,7 +290,7 @@ mod tests {
             "variables": {"v": {"value": "variable-secret"}, "w": {"value": "public-var"}},
             "configuration": {"root_module": {"variables": {"v": {"sensitive": true}, "w": {}}}},
         });
-        let found = sensitive_strings(&plan, None);
+        let found = sensitive_strings(&plan.to_string(), None).unwrap();
         let mut sorted = found.clone();
         sorted.sort();
         assert_eq!(
@@ -220,5 +305,28 @@ mod tests {
             ]
         );
         assert!(found.windows(2).all(|w| w[0].len() >= w[1].len()));
+    }
+
+    #[test]
+    fn parts_of_unexpected_shapes_read_as_a_tree_reads_them() {
+        // Each part as `serde_json::Value` indexing finds it: a key given twice keeps its
+        // last value, a member of a non-object is absent, a list that is not one is empty.
+        let plan = r#"{"format_version": "1.2", "terraform_version": "1.9.0",
+            "planned_values": [1], "prior_state": {"values": 3},
+            "resource_drift": {"a": 1},
+            "resource_changes": [7, {"change": {"after": {"pw": "first-secret"},
+                "after_sensitive": {"pw": true}, "after": {"pw": "last-secret"}}}],
+            "configuration": {"root_module": {"variables": {"v\u0031": {"sensitive": true}}}},
+            "variables": {"v1": {"value": ["escaped-key-secret"]}},
+            "output_changes": {"o": {"before": "out-secret", "before_sensitive": true}},
+            "output_changes": {"o": {"before": "last-out-secret", "before_sensitive": true}}}"#;
+        let mut found = sensitive_strings(plan, None).unwrap();
+        found.sort();
+        assert_eq!(
+            found,
+            ["escaped-key-secret", "last-out-secret", "last-secret"]
+        );
+        assert!(sensitive_strings("[1, 2]", None).unwrap().is_empty());
+        assert!(sensitive_strings("{\"resource_changes\": [", None).is_err());
     }
 }
