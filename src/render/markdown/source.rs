@@ -13,6 +13,8 @@ use crate::diff::{Changes, PlanHead, ResourceChanges, ResourceDiff, ResourceSumm
 use crate::input::plan::ChangeList;
 use crate::render::error::Result;
 
+use super::findings::Group;
+
 /// A plan with its name.
 #[derive(Clone, Copy)]
 pub struct NamedPlan<'a> {
@@ -33,6 +35,9 @@ pub struct Plans<'a> {
     headers: RefCell<HashMap<Key, Rc<ResourceDiff>>>,
     /// Per plan, each list's natural order (changes, drift), found on first use.
     ranks: Vec<[OnceCell<Vec<u32>>; 2]>,
+    /// Per plan, its Rego failures and warnings grouped, on first use (the comment is
+    /// built several times while it is fitted; a policy may say thousands of things).
+    findings: Vec<OnceCell<[Vec<Group>; 2]>>,
 }
 
 /// A resource change's diff: the plan's own, or one computed and kept.
@@ -62,7 +67,17 @@ impl<'a> Plans<'a> {
             kept: RefCell::default(),
             headers: RefCell::default(),
             ranks: named.iter().map(|_| Default::default()).collect(),
+            findings: named.iter().map(|_| Default::default()).collect(),
         }
+    }
+
+    /// Plan `p`'s Rego failures and warnings grouped: made by `group` on first use.
+    pub fn finding_groups(
+        &self,
+        p: usize,
+        group: impl FnOnce() -> [Vec<Group>; 2],
+    ) -> &[Vec<Group>; 2] {
+        self.findings[p].get_or_init(group)
     }
 
     /// The plans in argument order.
