@@ -18,12 +18,12 @@ pub const ADDRESS_ITEMS: [usize; 2] = [50, 5];
 
 /// The addresses of one plan, and how to find them in a message.
 #[derive(Default)]
-pub struct PlanAddresses<'a> {
-    all: HashSet<&'a str>,
+pub struct PlanAddresses {
+    all: HashSet<String>,
     /// The distinct lengths of the addresses, longest first, by their first part (the text
     /// before the first `.`: `module`, `data` or a type): the candidates tried where a
     /// message may name one.
-    lengths: HashMap<&'a str, Vec<usize>>,
+    lengths: HashMap<String, Vec<usize>>,
 }
 
 /// Characters that continue an address on either side, so that `web[1]` is not found
@@ -32,16 +32,22 @@ fn continues(c: char) -> bool {
     c.is_alphanumeric() || matches!(c, '_' | '-' | '[')
 }
 
-impl<'a> PlanAddresses<'a> {
+impl PlanAddresses {
     /// The set of `addresses`.
-    pub fn new(addresses: impl IntoIterator<Item = &'a str>) -> Self {
+    pub fn new<'a>(addresses: impl IntoIterator<Item = &'a str>) -> Self {
         let mut plan = PlanAddresses::default();
         for address in addresses {
-            if !plan.all.insert(address) {
+            if plan.all.contains(address) {
                 continue;
             }
+            plan.all.insert(address.to_string());
             let head = address.split('.').next().unwrap_or(address);
-            plan.lengths.entry(head).or_default().push(address.len());
+            match plan.lengths.get_mut(head) {
+                Some(lengths) => lengths.push(address.len()),
+                None => {
+                    plan.lengths.insert(head.to_string(), vec![address.len()]);
+                }
+            }
         }
         for lengths in plan.lengths.values_mut() {
             lengths.sort_unstable_by(|a, b| b.cmp(a));
@@ -59,6 +65,35 @@ impl<'a> PlanAddresses<'a> {
     /// the longest wins where several start at one place.
     fn named_in<'m>(&self, message: &'m str) -> Vec<&'m str> {
         let mut found: Vec<&'m str> = Vec::new();
+        for (at, len) in self.places(message) {
+            let address = &message[at..at + len];
+            if !found.contains(&address) {
+                found.push(address);
+            }
+        }
+        found
+    }
+
+    /// `message` in pieces, each an address of the plan (`true`) or other text.
+    pub fn pieces<'m>(&self, message: &'m str) -> Vec<(&'m str, bool)> {
+        let mut out = Vec::new();
+        let mut from = 0;
+        for (at, len) in self.places(message) {
+            if at > from {
+                out.push((&message[from..at], false));
+            }
+            out.push((&message[at..at + len], true));
+            from = at + len;
+        }
+        if from < message.len() || out.is_empty() {
+            out.push((&message[from..], false));
+        }
+        out
+    }
+
+    /// Where `message` names an address of the plan: (byte offset, length), in order.
+    fn places(&self, message: &str) -> Vec<(usize, usize)> {
+        let mut found = Vec::new();
         let mut previous: Option<char> = None;
         let mut skip_to = 0;
         for (i, c) in message.char_indices() {
@@ -81,9 +116,7 @@ impl<'a> PlanAddresses<'a> {
             });
             if let Some(address) = hit {
                 skip_to = i + address.len();
-                if !found.contains(&address) {
-                    found.push(address);
-                }
+                found.push((i, address.len()));
             }
         }
         found
@@ -127,7 +160,7 @@ impl Group {
 /// The address `item` varies by: its resource when the plan has it, else the one address
 /// of the plan its message names (none when it names several, or its resource is another
 /// string).
-fn varying<'a>(item: &Item<'a>, plan: &PlanAddresses<'_>) -> Option<&'a str> {
+fn varying<'a>(item: &Item<'a>, plan: &PlanAddresses) -> Option<&'a str> {
     match item.resource {
         Some(resource) => plan.contains(resource).then_some(resource),
         None => match plan.named_in(item.message)[..] {
@@ -166,7 +199,7 @@ fn natural_option(a: Option<&str>, b: Option<&str>) -> Ordering {
 
 /// `items` grouped: one group per rule and message (its pieces around the address it
 /// varies by), in the order the rules first appear, then natural order.
-pub fn group(items: &[Item<'_>], plan: &PlanAddresses<'_>) -> Vec<Group> {
+pub fn group(items: &[Item<'_>], plan: &PlanAddresses) -> Vec<Group> {
     let mut rule_rank: HashMap<&str, usize> = HashMap::new();
     for item in items {
         let next = rule_rank.len();
@@ -281,5 +314,15 @@ mod tests {
         );
         assert!(plan.named_in("xn.a n.ab n.a_b n.web[1]0 m.n.a").is_empty());
         assert_eq!(pieces("n.a, xn.a, n.a.", "n.a"), ["", ", xn.a, ", "."]);
+        assert_eq!(
+            plan.pieces("see n.a, xn.a and n.web[1]"),
+            [
+                ("see ", false),
+                ("n.a", true),
+                (", xn.a and ", false),
+                ("n.web[1]", true)
+            ]
+        );
+        assert_eq!(plan.pieces(""), [("", false)]);
     }
 }

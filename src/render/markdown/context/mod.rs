@@ -17,7 +17,6 @@ use super::applied::{applied, AppliedContext};
 use super::catalog::{entry_text, Catalog, Detail, Item};
 use super::diff_lines::diff_body;
 use super::escape;
-use super::findings::PlanAddresses;
 use super::invocations::invocation_context;
 use super::phrases::{self, icon};
 use super::problems::{self, Diagnostics, Extras, FailedPlan, PolicyContext, UnreadablePlan};
@@ -294,13 +293,7 @@ pub fn build(
     }
     // After the entries are placed: a finding links to its resource only if it is shown.
     for (p, (plan, report)) in contexts.iter_mut().zip(extra.rego).enumerate() {
-        let groups = plans.finding_groups(p, || {
-            let changes =
-                (0..plans.summaries(p).len()).map(|i| plans.address(p, ChangeList::Changes, i));
-            let drift =
-                (0..plans.drift_summaries(p).len()).map(|i| plans.address(p, ChangeList::Drift, i));
-            rego::finding_groups(report, &PlanAddresses::new(changes.chain(drift)))
-        });
+        let findings = plans.findings(p, |addresses| rego::finding_groups(report, addresses));
         let linkable = Linkable {
             entries: [&mut plan.changes, &mut plan.listed],
             key: &meta.key,
@@ -308,7 +301,7 @@ pub fn build(
         };
         plan.rego = Some(rego_context(
             report,
-            groups,
+            findings,
             extra.rego_warn_only,
             linkable,
             tight,

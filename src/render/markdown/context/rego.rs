@@ -14,6 +14,8 @@ use sha2::{Digest, Sha256};
 
 use crate::policy::rego::{Finding, PolicyReport};
 use crate::render::markdown::findings::{self, PlanAddresses, ADDRESS_ITEMS};
+use crate::render::markdown::phrases::Segment;
+use crate::render::markdown::source::Findings;
 use crate::render::markdown::{escape, phrases};
 
 use super::entry::EntryContext;
@@ -93,6 +95,9 @@ pub struct FindingContext {
     /// The message (the group's first, in natural order), on one line and at most 500
     /// characters (raw: escape it).
     pub message: String,
+    /// `message` as a phrase (`{{phrase message_phrase}}`): the addresses of the plan it
+    /// names as code, the rest as words.
+    pub message_phrase: Vec<Segment>,
     /// The rule that returned it (`deny`, `warn_untagged`).
     pub rule: String,
     /// The rule's package (`main`).
@@ -123,7 +128,7 @@ pub(super) struct Linkable<'a> {
 /// whose messages differ only by one of the plan's `addresses` are one group.
 pub(super) fn finding_groups(
     report: &PolicyReport,
-    addresses: &PlanAddresses<'_>,
+    addresses: &PlanAddresses,
 ) -> [Vec<findings::Group>; 2] {
     let group = |list: &[Finding]| {
         let items: Vec<findings::Item<'_>> = list
@@ -140,11 +145,11 @@ pub(super) fn finding_groups(
 }
 
 /// The context of `report`, one plan's verdict (`tight`: the counts-only form) with its
-/// findings in `groups` ([`finding_groups`]), each linked to its resource among `plan`'s
-/// entries, which get their anchors.
+/// findings grouped in `found` ([`finding_groups`]), each linked to its resource among
+/// `plan`'s entries, which get their anchors.
 pub(super) fn rego_context(
     report: &PolicyReport,
-    groups: &[Vec<findings::Group>; 2],
+    found: &Findings,
     warn_only: bool,
     mut plan: Linkable<'_>,
     tight: usize,
@@ -153,13 +158,21 @@ pub(super) fn rego_context(
         let shown = cap[tight].min(groups.len());
         let listed = groups[..shown]
             .iter()
-            .map(|g| finding(&findings[g.members[0]], g, &mut plan, tight))
+            .map(|g| {
+                finding(
+                    &findings[g.members[0]],
+                    g,
+                    &found.addresses,
+                    &mut plan,
+                    tight,
+                )
+            })
             .collect::<Vec<_>>();
         let more = groups[shown..].iter().map(|g| g.members.len()).sum();
         (listed, more)
     };
-    let (failures, failures_more) = list(&report.failures, &groups[0], FAILURE_ITEMS);
-    let (warnings, warnings_more) = list(&report.warnings, &groups[1], WARNING_ITEMS);
+    let (failures, failures_more) = list(&report.failures, &found.groups[0], FAILURE_ITEMS);
+    let (warnings, warnings_more) = list(&report.warnings, &found.groups[1], WARNING_ITEMS);
     RegoContext {
         rules: report.rules,
         passed: report.passed,
@@ -203,16 +216,27 @@ pub(super) fn rego_context(
 fn finding(
     f: &Finding,
     group: &findings::Group,
+    addresses: &PlanAddresses,
     plan: &mut Linkable<'_>,
     tight: usize,
 ) -> FindingContext {
+    let message = phrases::shorten(&escape::one_line(&f.message), MESSAGE_CHARS[tight]);
+    let message_phrase = addresses
+        .pieces(&message)
+        .into_iter()
+        .map(|(text, is_code)| Segment {
+            text: text.to_string(),
+            is_code,
+        })
+        .collect();
     let link = f
         .resource
         .as_deref()
         .and_then(|address| anchor(plan, address))
         .map(|id| format!("#{id}"));
     FindingContext {
-        message: phrases::shorten(&escape::one_line(&f.message), MESSAGE_CHARS[tight]),
+        message,
+        message_phrase,
         rule: escape::one_line(&f.rule),
         namespace: escape::one_line(&f.namespace),
         address: f.resource.clone(),
