@@ -165,7 +165,10 @@ async fn policy_violations_fail_after_the_comment_is_posted() {
     let body = &ours(&gh)[0].body;
     assert!(body.contains("**Policy: "), "{body}");
     assert!(
-        body.contains("`null_resource.legacy` is destroyed (`--fail-on destroy`)"),
+        body.contains(
+            "> - is destroyed (`--fail-on destroy`) **× 4**: `null_resource.bucket[\"tmp\"]`, \
+             `null_resource.legacy`, `null_resource.shard[2]`, `null_resource.shard[3]`\n"
+        ),
         "{body}"
     );
 

@@ -249,7 +249,8 @@ fn a_policy_that_says_too_much_still_fits() {
 }
 
 /// `fixtures/rego_comment/<case>/`: the policies in `policy/` evaluated over the Rego
-/// cases' plan by the whole pipeline, its comment equal to `expected.md`.
+/// cases' plan (or the case's own `plan.json`, with the flags in its `args`) by the whole
+/// pipeline, its comment equal to `expected.md`.
 #[test]
 fn golden_comments_with_real_policies() {
     use clap::Parser;
@@ -263,8 +264,15 @@ fn golden_comments_with_real_policies() {
     assert!(!cases.is_empty());
     for (name, case) in &cases {
         let policy = format!("tests/fixtures/rego_comment/{name}/policy");
-        let plan = "tests/fixtures/policy/rego-plan.json";
-        let args = ["planmark", "render", "--policy", &policy, plan];
+        let own = format!("tests/fixtures/rego_comment/{name}/plan.json");
+        let plan = if case.join("plan.json").is_file() {
+            own.as_str()
+        } else {
+            "tests/fixtures/policy/rego-plan.json"
+        };
+        let mut args = vec!["planmark", "render", "--policy", &policy, plan];
+        let extra = std::fs::read_to_string(case.join("args")).unwrap_or_default();
+        args.extend(extra.split_whitespace());
         let Command::Render(render) = Cli::try_parse_from(args).unwrap().command else {
             unreachable!("a render command")
         };

@@ -508,8 +508,8 @@ fn listed_changes_read_without_their_diffs_are_listed_as_the_whole_plan_lists_th
         }
     }
     let reasons = [
-        r#"key `"ké\"0"` removed from for&#95;each"#,
-        r#"key `"ké\"99"` removed from for&#95;each"#,
+        r#"key `"ké\"0"` removed from for_each"#,
+        r#"key `"ké\"99"` removed from for_each"#,
         "moved from `null_resource.old[1]`",
         "imported from `imp-2`",
         "deposed object left",

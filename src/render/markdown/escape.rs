@@ -2,11 +2,16 @@
 //! output context has its own escaper and nothing is written raw.
 //!
 //! Contexts and what each guarantees:
-//! - [`inline`]: text in Markdown *or* an HTML block. Markup characters become numeric
-//!   character references (which both CommonMark and HTML decode to the literal character
-//!   and never treat as syntax); so do leading spaces and tabs, and a `-` or `1.` after
-//!   them, so no text starts a block (indented code, list, rule, quote, heading, table,
-//!   fence). `@` and `#` get a zero-width space so GitHub cannot turn them into mentions
+//! - [`inline`]: Markdown text, readable raw (people read the body in notifications and
+//!   `gh pr view`): markup characters get backslash escapes, `&`, `<`, `>` named
+//!   references, and characters that are markup only where a block starts (`-`, `+`,
+//!   `=`, `1.`, `1)`) are escaped only there. [`inline_html`]: text in Markdown *or* an
+//!   HTML block (a `<summary>` line, link text), where a backslash would show: markup
+//!   characters become numeric character references (which both CommonMark and HTML
+//!   decode to the literal character and never treat as syntax). In both, leading spaces
+//!   and tabs become references and a `-` or `1.` after them is escaped, so no text starts
+//!   a block (indented code, list, rule, quote, heading, table, fence), and an `_` inside
+//!   a word stays as it is (it cannot open or close emphasis). `@` and `#` get a zero-width space so GitHub cannot turn them into mentions
 //!   or issue links, `://` and `www.` the same so nothing autolinks, runs of hex digits
 //!   get one after every 6 so none reads as a commit SHA (7 to 40), and line breaks
 //!   become `<br>`, so the text stays on its line. Text that could read like planmark's
@@ -60,8 +65,43 @@ fn visible(out: &mut String, c: char, markup: bool) -> bool {
     }
 }
 
-/// Text safe in Markdown inline context and in HTML blocks.
+/// Where [`escaped`] writes: Markdown text, or text that may also land in an HTML block.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Place {
+    /// Markdown inline text: markup characters get backslash escapes, which read well in
+    /// the raw body (notifications, `gh pr view`, the API).
+    Markdown,
+    /// Markdown *or* an HTML block (a `<summary>` line, link text): markup characters
+    /// become numeric character references, which both decode and never treat as syntax
+    /// (a backslash would show in an HTML block).
+    Anywhere,
+}
+
+/// Text safe in Markdown inline context, readable raw: markup characters are
+/// backslash-escaped (`\*`, `\[`, `\|`), an `_` inside a word is left as it is (it can
+/// neither open nor close emphasis), quotes, parentheses, `=`, `+` and `^` are left as
+/// they are except where a block could start, `&`, `<` and `>` are named references
+/// (safe in HTML too), `$` a numeric one (GitHub's math does not always honour `\$`), and
+/// so are `{` and `}` (no `{{…}}` in a value reads as a template expression). The rules no escape can keep (mentions, `#123`, links, commit SHAs, block
+/// starts, line breaks, invisible characters) are those of [`inline_html`].
 pub fn inline(text: &str) -> String {
+    escaped(text, Place::Markdown)
+}
+
+/// Text safe in Markdown inline context and in HTML blocks (`<summary>` lines, link text):
+/// markup characters as numeric character references, but an `_` inside a word (safe in
+/// both) as it is.
+pub fn inline_html(text: &str) -> String {
+    escaped(text, Place::Anywhere)
+}
+
+/// Is the character at `i` inside a word: a letter or digit on each side?
+fn in_word(chars: &[char], i: usize) -> bool {
+    i > 0 && chars[i - 1].is_alphanumeric() && chars.get(i + 1).is_some_and(|c| c.is_alphanumeric())
+}
+
+fn escaped(text: &str, place: Place) -> String {
+    let markdown = place == Place::Markdown;
     let mut out = String::with_capacity(text.len() + 16);
     let chars: Vec<char> = text.chars().collect();
     // The text's first character after its leading spaces and tabs is where a block
@@ -76,6 +116,14 @@ pub fn inline(text: &str) -> String {
             out.push(c);
         }
     }
+    // A number at the start followed by `.` or `)` and a space would start an ordered
+    // list item.
+    let list_number = |i: usize, next: Option<char>| {
+        i > start
+            && i - start <= 9
+            && chars[start..i].iter().all(char::is_ascii_digit)
+            && next.is_none_or(char::is_whitespace)
+    };
     // Hex digits in a row: GitHub links 7 to 40 of them to a commit.
     let mut hex_run = 0;
     for (i, &c) in chars.iter().enumerate().skip(start) {
@@ -124,20 +172,36 @@ pub fn inline(text: &str) -> String {
                 out.push('-');
                 out.push_str(ZWSP);
             }
+            // Intraword: never emphasis, in Markdown or HTML.
+            '_' if in_word(&chars, i) => out.push('_'),
+            '&' if markdown => out.push_str("&amp;"),
+            '<' if markdown => out.push_str("&lt;"),
+            '>' if markdown => out.push_str("&gt;"),
+            '$' if markdown => out.push_str("&#36;"),
+            // Block starts: a list item (`-`, `+`), a setext underline (`=`), an ordered
+            // list item (`1.`, `1)`).
+            '-' | '+' | '=' if markdown && i == start => {
+                out.push('\\');
+                out.push(c);
+            }
+            '.' | ')' if markdown && list_number(i, next) => {
+                out.push('\\');
+                out.push(c);
+            }
+            // An image needs `![`: a `[` in the text is escaped, but the template may
+            // follow the text with one.
+            '!' if markdown && next.is_none() => out.push_str("\\!"),
+            '"' | '\'' | '(' | ')' | '=' | '+' | '^' | '!' if markdown => out.push(c),
+            '`' | '\\' | '*' | '_' | '[' | ']' | '|' | '~' if markdown => {
+                out.push('\\');
+                out.push(c);
+            }
             '&' | '<' | '>' | '"' | '\'' | '`' | '\\' | '*' | '_' | '[' | ']' | '(' | ')' | '{'
             | '}' | '|' | '~' | '!' | '$' | '=' | '+' | '^' => {
                 let _ = write!(out, "&#{};", c as u32);
             }
-            // A leading `-` (list item, rule) or a leading number followed by `.` or `)`
-            // and a space (ordered list item) would start a block if the text begins a line.
             '-' if i == start => out.push_str("&#45;"),
-            '.' if i > start
-                && i - start <= 9
-                && chars[start..i].iter().all(char::is_ascii_digit)
-                && next.is_none_or(char::is_whitespace) =>
-            {
-                out.push_str("&#46;");
-            }
+            '.' if list_number(i, next) => out.push_str("&#46;"),
             _ => {
                 if !visible(&mut out, c, true) {
                     out.push(c);
@@ -326,23 +390,82 @@ mod tests {
 
     #[test]
     fn inline_neutralises_mentions_links_and_markup() {
-        let out = inline("@org/team #12 <script> `x` **b** [l](u) http://x www.y.z GH-1");
+        let text = "@org/team #12 <script> `x` **b** [l](u) http://x www.y.z GH-1";
+        let out = inline_html(text);
         assert!(!out.contains("@org"), "{out}");
         assert!(!out.contains("#12") && !out.contains("<script>") && !out.contains('`'));
         assert!(!out.contains("**") && !out.contains("](") && !out.contains("://"));
         assert!(!out.contains("www.") && !out.contains("GH-1"), "{out}");
+        let out = inline(text);
+        assert!(!out.contains("@org"), "{out}");
+        assert!(!out.contains("#12") && !out.contains("<script>"), "{out}");
+        assert!(out.contains("\\`x\\` \\*\\*b\\*\\* \\[l\\](u)"), "{out}");
+        assert!(!out.contains("://") && !out.contains("www.") && !out.contains("GH-1"));
     }
 
     #[test]
     fn inline_keeps_plain_text_and_breaks_lines_safely() {
-        assert_eq!(inline("plain text 123"), "plain text 123");
-        assert_eq!(inline("a\nb"), "a<br>b");
-        assert_eq!(inline("- item"), "&#45; item");
-        assert_eq!(inline("1. item"), "1&#46; item");
-        assert_eq!(inline(" \t- item"), "&#32;&#9;&#45; item");
-        assert_eq!(inline("  12. x\n    y"), "  12&#46; x<br>    y");
-        assert_eq!(inline(" then"), " then");
-        assert_eq!(inline("    code"), "&#32;&#32;&#32;&#32;code");
+        for inline in [inline, inline_html] {
+            assert_eq!(inline("plain text 123"), "plain text 123");
+            assert_eq!(inline("a\nb"), "a<br>b");
+            assert_eq!(inline(" then"), " then");
+            assert_eq!(inline("    code"), "&#32;&#32;&#32;&#32;code");
+        }
+        assert_eq!(inline_html("- item"), "&#45; item");
+        assert_eq!(inline_html("1. item"), "1&#46; item");
+        assert_eq!(inline_html(" \t- item"), "&#32;&#9;&#45; item");
+        assert_eq!(inline_html("  12. x\n    y"), "  12&#46; x<br>    y");
+        assert_eq!(inline("- item"), "\\- item");
+        assert_eq!(inline("1. item"), "1\\. item");
+        assert_eq!(inline("2) item"), "2\\) item");
+        assert_eq!(inline("+ item"), "\\+ item");
+        assert_eq!(inline("==="), "\\===");
+        assert_eq!(inline(" \t- item"), "&#32;&#9;\\- item");
+        assert_eq!(inline("  12. x\n    y"), "  12\\. x<br>    y");
+    }
+
+    /// Issue 38: people read the raw body; a plain address or key outside code is written
+    /// with backslash escapes where one is needed, never a numeric character reference.
+    #[test]
+    fn inline_writes_addresses_with_no_numeric_reference() {
+        for (text, raw) in [
+            ("null_resource.db", "null_resource.db"),
+            (
+                "module.app_1.aws_s3_bucket.logs[0]",
+                "module.app_1.aws_s3_bucket.logs\\[0\\]",
+            ),
+            (
+                "aws_eip.by_key[\"node1\"] (for_each)",
+                "aws_eip.by_key\\[\"node1\"\\] (for_each)",
+            ),
+            (
+                "_x_ *y* a|b ~z~ `c` \\ !",
+                "\\_x\\_ \\*y\\* a\\|b \\~z\\~ \\`c\\` \\\\ \\!",
+            ),
+            ("a < b & c > d", "a &lt; b &amp; c &gt; d"),
+            (
+                "f(x) = y + 1^2, it's \"q\"!",
+                "f(x) = y + 1^2, it's \"q\"\\!",
+            ),
+            ("wow! [", "wow! \\["),
+        ] {
+            let out = inline(text);
+            assert_eq!(out, raw, "{text:?}");
+            assert!(!out.contains("&#"), "{out}");
+            let shown: String = crate::render::gfm::decode_entities(&out);
+            let unescaped = shown
+                .replace("\\\\", "\u{0}")
+                .replace('\\', "")
+                .replace('\u{0}', "\\");
+            assert_eq!(unescaped, text, "reads the same");
+        }
+        // Where a backslash cannot do: math, mentions, issue links.
+        assert_eq!(inline("$x$"), "&#36;x&#36;");
+        assert_eq!(inline("{{x}}"), "&#123;&#123;x&#125;&#125;");
+        assert_eq!(inline("#12"), "&#35;&#8203;12");
+        // In an HTML block a backslash would show: references there, but `_` in a word.
+        assert_eq!(inline_html("for_each [0]"), "for_each &#91;0&#93;");
+        assert_eq!(inline_html("_x"), "&#95;x");
     }
 
     #[test]

@@ -16,6 +16,7 @@ pub mod catalog;
 pub mod context;
 pub mod diff_lines;
 pub mod escape;
+pub mod findings;
 mod fit;
 pub mod group;
 pub mod invocations;

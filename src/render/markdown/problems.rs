@@ -11,6 +11,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::escape;
+use super::findings::{self, PlanAddresses, ADDRESS_ITEMS};
 use super::length::{diagnostics_room, measure};
 use super::phrases::{count_noun, icon, shorten};
 use crate::input::log::apply::ApplyLog;
@@ -22,7 +23,8 @@ use crate::policy::Violation;
 const DETAIL_CHARS: [usize; 2] = [1500, 300];
 /// Longest plain-text block of one diagnostic, in lines: normal, tight.
 const BLOCK_LINES: [usize; 2] = [60, 12];
-/// Violations listed before "and N more": normal, tight.
+/// Violations listed before "and N more" (a group of violations of one rule counting
+/// once): normal, tight.
 const VIOLATION_ITEMS: [usize; 2] = [30, 5];
 
 /// What the caller adds to the plans.
@@ -111,9 +113,10 @@ pub struct DiagnosticEntry {
 pub struct PolicyContext {
     /// Number of violations.
     pub count: usize,
-    /// The first violations.
+    /// The first violations, those of one rule and plan that differ only by their
+    /// address as one (`count`, `addresses`), in natural order of the addresses.
     pub violations: Vec<ViolationEntry>,
-    /// Violations not listed.
+    /// Violations not listed (each of a group not listed counts).
     pub more: usize,
 }
 
@@ -128,23 +131,47 @@ pub struct ViolationEntry {
     pub what: String,
     /// The flag that forbids it (`--fail-on destroy`).
     pub rule: String,
+    /// How many violations this one stands for (1 when it is alone).
+    pub count: usize,
+    /// The addresses of the group, in natural order (the first 50; 5 in the counts-only
+    /// form); empty when the violation is alone.
+    pub addresses: Vec<String>,
+    /// The group's addresses not listed.
+    pub addresses_more: usize,
 }
 
 /// The policy context (`tight`: the counts-only form).
 pub fn policy(violations: &[Violation], tight: usize) -> PolicyContext {
-    let shown = VIOLATION_ITEMS[tight].min(violations.len());
+    // The gates name only addresses of the plans they read.
+    let addresses = PlanAddresses::new(violations.iter().filter_map(|v| v.address.as_deref()));
+    let items: Vec<findings::Item<'_>> = violations
+        .iter()
+        .map(|v| findings::Item {
+            rule: format!("{}\0{}", v.plan.as_deref().unwrap_or(""), v.rule),
+            message: &v.what,
+            resource: v.address.as_deref(),
+        })
+        .collect();
+    let groups = findings::group(&items, &addresses);
+    let shown = VIOLATION_ITEMS[tight].min(groups.len());
     PolicyContext {
         count: violations.len(),
-        violations: violations[..shown]
+        violations: groups[..shown]
             .iter()
-            .map(|v| ViolationEntry {
-                plan: v.plan.clone(),
-                address: v.address.clone(),
-                what: v.what.clone(),
-                rule: v.rule.clone(),
+            .map(|g| {
+                let v = &violations[g.members[0]];
+                ViolationEntry {
+                    plan: v.plan.clone(),
+                    address: v.address.clone(),
+                    what: v.what.clone(),
+                    rule: v.rule.clone(),
+                    count: g.members.len(),
+                    addresses: g.listed(tight),
+                    addresses_more: g.addresses.len().saturating_sub(ADDRESS_ITEMS[tight]),
+                }
             })
             .collect(),
-        more: violations.len() - shown,
+        more: groups[shown..].iter().map(|g| g.members.len()).sum(),
     }
 }
 

@@ -13,6 +13,8 @@ use crate::diff::{Changes, PlanHead, ResourceChanges, ResourceDiff, ResourceSumm
 use crate::input::plan::ChangeList;
 use crate::render::error::Result;
 
+use super::findings::{Group, PlanAddresses};
+
 /// A plan with its name.
 #[derive(Clone, Copy)]
 pub struct NamedPlan<'a> {
@@ -33,6 +35,18 @@ pub struct Plans<'a> {
     headers: RefCell<HashMap<Key, Rc<ResourceDiff>>>,
     /// Per plan, each list's natural order (changes, drift), found on first use.
     ranks: Vec<[OnceCell<Vec<u32>>; 2]>,
+    /// Per plan, its addresses and its Rego failures and warnings grouped, on first use
+    /// (the comment is built several times while it is fitted; a policy may say thousands
+    /// of things).
+    findings: Vec<OnceCell<Findings>>,
+}
+
+/// A plan's addresses, and its Rego failures and warnings grouped by them.
+pub struct Findings {
+    /// Every address of the plan's changes and drift.
+    pub addresses: PlanAddresses,
+    /// The failures' groups, then the warnings'.
+    pub groups: [Vec<Group>; 2],
 }
 
 /// A resource change's diff: the plan's own, or one computed and kept.
@@ -62,7 +76,26 @@ impl<'a> Plans<'a> {
             kept: RefCell::default(),
             headers: RefCell::default(),
             ranks: named.iter().map(|_| Default::default()).collect(),
+            findings: named.iter().map(|_| Default::default()).collect(),
         }
+    }
+
+    /// Plan `p`'s addresses (its changes and drift) and its Rego failures and warnings
+    /// grouped by `group`, on first use.
+    pub fn findings(
+        &self,
+        p: usize,
+        group: impl FnOnce(&PlanAddresses) -> [Vec<Group>; 2],
+    ) -> &Findings {
+        self.findings[p].get_or_init(|| {
+            let changes =
+                (0..self.summaries(p).len()).map(|i| self.address(p, ChangeList::Changes, i));
+            let drift =
+                (0..self.drift_summaries(p).len()).map(|i| self.address(p, ChangeList::Drift, i));
+            let addresses = PlanAddresses::new(changes.chain(drift));
+            let groups = group(&addresses);
+            Findings { addresses, groups }
+        })
     }
 
     /// The plans in argument order.

@@ -134,11 +134,7 @@ fn an_unknown_action_is_named_and_never_counted_as_nothing() {
                 "{}",
                 out.stdout
             );
-            let headline = format!("1 change planmark does not know &#40;{name}&#41;");
-            let headline = match format {
-                "json" => format!("1 change planmark does not know ({name})"),
-                _ => headline,
-            };
+            let headline = format!("1 change planmark does not know ({name})");
             assert!(out.stdout.contains(&headline), "{format}: {}", out.stdout);
             assert!(!out.stdout.contains("<b>@x"), "{}", out.stdout);
         }

@@ -19,6 +19,7 @@ use support::temp::TempDir;
 
 mod checks;
 mod github;
+mod github_html;
 mod render;
 mod self_test;
 use checks::*;

@@ -2,7 +2,7 @@
 
 use super::*;
 
-fn run_render(case: &Case, format: &str) -> Output {
+pub(super) fn run_render(case: &Case, format: &str) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_planmark"));
     cmd.args(["render", "--format", format]).args(&case.args);
     for (name, _) in std::env::vars() {
@@ -41,7 +41,7 @@ fn check_render(case: &Case, sweep: &mut Sweep) {
 }
 
 /// Printed text without the `::stop-commands::` pause around it.
-fn unpaused(stdout: &str) -> String {
+pub(super) fn unpaused(stdout: &str) -> String {
     let mut lines: Vec<&str> = stdout.split_inclusive('\n').collect();
     if lines
         .first()

@@ -1,9 +1,11 @@
 //! Markdown renderer, template context of one plan's check results: counted per instance,
-//! failing and unknown ones listed with their messages, shortened to fit.
+//! failing and unknown ones listed with their messages (in natural order of address),
+//! shortened to fit.
 
 use schemars::JsonSchema;
 use serde::Serialize;
 
+use crate::diff::address::natural_cmp;
 use crate::diff::{CheckStatus, PlanHead};
 use crate::render::markdown::phrases;
 
@@ -57,50 +59,50 @@ pub struct CheckEntry {
 /// documentation recommends), with failing and unknown instances listed.
 pub(super) fn checks(plan: &PlanHead, tight: usize) -> Checks {
     let mut checks = Checks::default();
+    // Every instance (or object without instances), listed in natural order of address.
+    let mut instances: Vec<(&str, &str, CheckStatus, &[String])> = Vec::new();
     for object in &plan.checks {
-        let single;
-        let instances: Vec<(&str, CheckStatus, &[String])> = if object.instances.is_empty() {
-            single = [(object.address.as_str(), object.status, &[][..])];
-            single.to_vec()
+        if object.instances.is_empty() {
+            instances.push((object.address.as_str(), &object.kind, object.status, &[]));
         } else {
-            object
-                .instances
+            instances.extend(object.instances.iter().map(|i| {
+                let problems = i.problems.as_slice();
+                (i.address.as_str(), object.kind.as_str(), i.status, problems)
+            }));
+        }
+    }
+    instances.sort_by(|a, b| natural_cmp(a.0, b.0));
+    for (address, kind, status, problems) in instances {
+        checks.total += 1;
+        let entry = || CheckEntry {
+            address: address.to_string(),
+            kind: kind.to_string(),
+            status,
+            problems: problems
                 .iter()
-                .map(|i| (i.address.as_str(), i.status, i.problems.as_slice()))
-                .collect()
+                .map(|p| phrases::shorten(p, CHECK_MESSAGE_CHARS[tight]))
+                .collect(),
         };
-        for (address, status, problems) in instances {
-            checks.total += 1;
-            let entry = || CheckEntry {
-                address: address.to_string(),
-                kind: object.kind.clone(),
-                status,
-                problems: problems
-                    .iter()
-                    .map(|p| phrases::shorten(p, CHECK_MESSAGE_CHARS[tight]))
-                    .collect(),
-            };
-            match status {
-                CheckStatus::Pass => checks.pass += 1,
-                CheckStatus::Fail | CheckStatus::Error => {
-                    if status == CheckStatus::Fail {
-                        checks.fail += 1;
-                    } else {
-                        checks.error += 1;
-                    }
-                    if checks.problems.len() < CHECK_ITEMS[tight] {
-                        checks.problems.push(entry());
-                    } else {
-                        checks.problems_more += 1;
-                    }
+        match status {
+            CheckStatus::Pass => checks.pass += 1,
+            CheckStatus::Fail | CheckStatus::Error => {
+                if status == CheckStatus::Fail {
+                    checks.fail += 1;
+                } else {
+                    checks.error += 1;
                 }
-                CheckStatus::Unknown => {
-                    checks.unknown += 1;
-                    if checks.pending.len() < CHECK_ITEMS[tight] {
-                        checks.pending.push(entry());
-                    } else {
-                        checks.pending_more += 1;
-                    }
+                if checks.problems.len() < CHECK_ITEMS[tight] {
+                    checks.problems.push(entry());
+                } else {
+                    checks.problems_more += 1;
+                }
+            }
+            CheckStatus::Unknown => {
+                checks.unknown += 1;
+                if checks.pending.len() < CHECK_ITEMS[tight] {
+                    checks.pending.push(entry());
+                } else {
+                    checks.pending_more += 1;
                 }
             }
         }

@@ -309,13 +309,20 @@ pub fn build(
         }
     }
     // After the entries are placed: a finding links to its resource only if it is shown.
-    for (plan, report) in contexts.iter_mut().zip(extra.rego) {
+    for (p, (plan, report)) in contexts.iter_mut().zip(extra.rego).enumerate() {
+        let findings = plans.findings(p, |addresses| rego::finding_groups(report, addresses));
         let linkable = Linkable {
             entries: [&mut plan.changes, &mut plan.listed],
             key: &meta.key,
             plan: &plan.name,
         };
-        plan.rego = Some(rego_context(report, extra.rego_warn_only, linkable, tight));
+        plan.rego = Some(rego_context(
+            report,
+            findings,
+            extra.rego_warn_only,
+            linkable,
+            tight,
+        ));
     }
     let mut totals = Counts::default();
     let mut statuses = StatusCounts::default();

@@ -1,24 +1,30 @@
 //! Markdown renderer, template context of one plan's Rego verdict (`--policy`): its
-//! failures and warnings, each linked to the diff of the resource it names when the
-//! comment shows that resource.
+//! failures and warnings, those of one rule whose messages differ only by an address of
+//! the plan shown once with their addresses (`findings`), each linked to the diff of the
+//! resource it names when the comment shows that resource.
 //!
 //! Contract: a report's strings stay raw (templates escape them); each message is put on
-//! one line and shortened, and the lists are capped, so a policy cannot grow the comment
-//! past what the size budget measured in its counts-only form.
+//! one line and shortened, and the lists (of findings and of a group's addresses) are
+//! capped, so a policy cannot grow the comment past what the size budget measured in its
+//! counts-only form.
 
 use schemars::JsonSchema;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use crate::policy::rego::{Finding, PolicyReport};
+use crate::render::markdown::findings::{self, PlanAddresses, ADDRESS_ITEMS};
+use crate::render::markdown::phrases::Segment;
+use crate::render::markdown::source::Findings;
 use crate::render::markdown::{escape, phrases};
 
 use super::entry::EntryContext;
 
-/// How many failures and warnings are listed before "and N more" (normally, and in the
-/// counts-only form).
+/// How many failures and warnings (groups of look-alike findings, each counting once) are
+/// listed before "and N more" (normally, and in the counts-only form).
 const FAILURE_ITEMS: [usize; 2] = [25, 5];
 const WARNING_ITEMS: [usize; 2] = [10, 3];
+
 /// The longest message shown, in characters (normally, and in the counts-only form).
 const MESSAGE_CHARS: [usize; 2] = [500, 120];
 
@@ -33,13 +39,14 @@ pub struct RegoContext {
     pub failed: usize,
     /// Number of warnings (messages of `warn` rules).
     pub warned: usize,
-    /// The first failures.
+    /// The first failures, in natural order, those of one rule whose messages differ only
+    /// by an address of the plan as one (`count`, `addresses`).
     pub failures: Vec<FindingContext>,
-    /// Failures not listed.
+    /// Failures not listed (each finding of a group not listed counts).
     pub failures_more: usize,
-    /// The first warnings.
+    /// The first warnings, grouped as `failures`.
     pub warnings: Vec<FindingContext>,
-    /// Warnings not listed.
+    /// Warnings not listed (each finding of a group not listed counts).
     pub warnings_more: usize,
     /// The failures do not fail the job (`--policy-warn-only`): they are reported only.
     pub warn_only: bool,
@@ -97,20 +104,32 @@ pub struct BuiltinErrorContext {
     pub message: String,
 }
 
-/// One message a rule returned.
+/// One message a rule returned, or a group of them: the messages of one rule that differ
+/// only by an address of the plan (in the message or as the finding's `resource`).
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct FindingContext {
-    /// The message, on one line and at most 500 characters (raw: escape it).
+    /// The message (the group's first, in natural order), on one line and at most 500
+    /// characters (raw: escape it).
     pub message: String,
+    /// `message` as a phrase (`{{phrase message_phrase}}`): the addresses of the plan it
+    /// names as code, the rest as words.
+    pub message_phrase: Vec<Segment>,
     /// The rule that returned it (`deny`, `warn_untagged`).
     pub rule: String,
     /// The rule's package (`main`).
     pub namespace: String,
-    /// The resource address the finding names, if any.
+    /// The resource address the finding names (its `resource` field), if any.
     pub address: Option<String>,
     /// `#anchor` of that resource's diff in this comment; `null` when the comment does not
     /// show the resource (or the finding names none).
     pub link: Option<String>,
+    /// How many findings this one stands for (1 when it is alone).
+    pub count: usize,
+    /// The addresses of the plan the group's messages differ by, in natural order (the
+    /// first 50; 5 in the counts-only form); empty when the finding is alone.
+    pub addresses: Vec<String>,
+    /// The group's addresses not listed.
+    pub addresses_more: usize,
 }
 
 /// The entries of one plan a finding may link to (those shown with their diff, and those
@@ -121,24 +140,55 @@ pub(super) struct Linkable<'a> {
     pub plan: &'a str,
 }
 
-/// The context of `report`, one plan's verdict (`tight`: the counts-only form), with each
-/// finding linked to its resource among `plan`'s entries, which get their anchors.
+/// `report`'s failures and warnings grouped ([`findings::group`]): those of one rule
+/// whose messages differ only by one of the plan's `addresses` are one group.
+pub(super) fn finding_groups(
+    report: &PolicyReport,
+    addresses: &PlanAddresses,
+) -> [Vec<findings::Group>; 2] {
+    let group = |list: &[Finding]| {
+        let items: Vec<findings::Item<'_>> = list
+            .iter()
+            .map(|f| findings::Item {
+                rule: format!("{}\0{}", f.namespace, f.rule),
+                message: &f.message,
+                resource: f.resource.as_deref(),
+            })
+            .collect();
+        findings::group(&items, addresses)
+    };
+    [group(&report.failures), group(&report.warnings)]
+}
+
+/// The context of `report`, one plan's verdict (`tight`: the counts-only form) with its
+/// findings grouped in `found` ([`finding_groups`]), each linked to its resource among
+/// `plan`'s entries, which get their anchors.
 pub(super) fn rego_context(
     report: &PolicyReport,
+    found: &Findings,
     warn_only: bool,
     mut plan: Linkable<'_>,
     tight: usize,
 ) -> RegoContext {
-    let mut list = |findings: &[Finding], cap: [usize; 2]| {
-        let shown = cap[tight].min(findings.len());
-        let items = findings[..shown]
+    let mut list = |findings: &[Finding], groups: &[findings::Group], cap: [usize; 2]| {
+        let shown = cap[tight].min(groups.len());
+        let listed = groups[..shown]
             .iter()
-            .map(|f| finding(f, &mut plan, tight))
+            .map(|g| {
+                finding(
+                    &findings[g.members[0]],
+                    g,
+                    &found.addresses,
+                    &mut plan,
+                    tight,
+                )
+            })
             .collect::<Vec<_>>();
-        (items, findings.len() - shown)
+        let more = groups[shown..].iter().map(|g| g.members.len()).sum();
+        (listed, more)
     };
-    let (failures, failures_more) = list(&report.failures, FAILURE_ITEMS);
-    let (warnings, warnings_more) = list(&report.warnings, WARNING_ITEMS);
+    let (failures, failures_more) = list(&report.failures, &found.groups[0], FAILURE_ITEMS);
+    let (warnings, warnings_more) = list(&report.warnings, &found.groups[1], WARNING_ITEMS);
     RegoContext {
         rules: report.rules,
         passed: report.passed,
@@ -190,18 +240,37 @@ pub(super) fn rego_context(
     }
 }
 
-fn finding(f: &Finding, plan: &mut Linkable<'_>, tight: usize) -> FindingContext {
+fn finding(
+    f: &Finding,
+    group: &findings::Group,
+    addresses: &PlanAddresses,
+    plan: &mut Linkable<'_>,
+    tight: usize,
+) -> FindingContext {
+    let message = phrases::shorten(&escape::one_line(&f.message), MESSAGE_CHARS[tight]);
+    let message_phrase = addresses
+        .pieces(&message)
+        .into_iter()
+        .map(|(text, is_code)| Segment {
+            text: text.to_string(),
+            is_code,
+        })
+        .collect();
     let link = f
         .resource
         .as_deref()
         .and_then(|address| anchor(plan, address))
         .map(|id| format!("#{id}"));
     FindingContext {
-        message: phrases::shorten(&escape::one_line(&f.message), MESSAGE_CHARS[tight]),
+        message,
+        message_phrase,
         rule: escape::one_line(&f.rule),
         namespace: escape::one_line(&f.namespace),
         address: f.resource.clone(),
         link,
+        count: group.members.len(),
+        addresses: group.listed(tight),
+        addresses_more: group.addresses.len().saturating_sub(ADDRESS_ITEMS[tight]),
     }
 }
 

@@ -46,9 +46,8 @@ fn count_param(h: &Helper<'_>, index: usize) -> std::result::Result<usize, Rende
 }
 
 /// Renders the first parameter, a phrase (an array of `{text, is_code}` segments, or a
-/// plain string), escaped for inline Markdown, with `code` for code segments.
-fn phrase(h: &Helper<'_>, code: fn(&str) -> String) -> String {
-    let plain = escape::inline;
+/// plain string), with `plain` for text segments and `code` for code segments.
+fn phrase(h: &Helper<'_>, plain: fn(&str) -> String, code: fn(&str) -> String) -> String {
     match h.param(0).map(|p| p.value()) {
         Some(Json::Array(segments)) => segments
             .iter()
@@ -96,18 +95,29 @@ const HELPERS: &[(&str, HelperFn)] = &[
     }),
     ("html_code", |h| Ok(escape::html_code(&text_param(h, 0)?))),
     ("escape", |h| Ok(escape::inline(&text_param(h, 0)?))),
+    ("escape_html", |h| {
+        Ok(escape::inline_html(&text_param(h, 0)?))
+    }),
     ("fence", |h| {
         let lang = optional_text_param(h, 1)?.unwrap_or_default();
         Ok(escape::fence(&text_param(h, 0)?, &lang))
     }),
-    ("phrase", |h| Ok(phrase(h, escape::code_span))),
-    ("phrase_html", |h| Ok(phrase(h, escape::html_code))),
+    ("phrase", |h| {
+        Ok(phrase(h, escape::inline, escape::code_span))
+    }),
+    // In `<summary>` lines, an HTML block: a backslash escape would show there.
+    ("phrase_html", |h| {
+        Ok(phrase(h, escape::inline_html, escape::html_code))
+    }),
     ("num", |h| Ok(phrases::thousands(count_param(h, 0)?))),
     ("plural", |h| {
         let n = count_param(h, 0)?;
         let singular = text_param(h, 1)?;
         let plural = optional_text_param(h, 2)?.unwrap_or_else(|| format!("{singular}s"));
-        Ok(escape::inline(&phrases::count_noun(n, &singular, &plural)))
+        // Counts are said in `<summary>` lines too (HTML blocks).
+        Ok(escape::inline_html(&phrases::count_noun(
+            n, &singular, &plural,
+        )))
     }),
     ("icon_of", |h| Ok(icon(&text_param(h, 0)?).to_string())),
     ("anchor", |h| {
@@ -124,7 +134,8 @@ const HELPERS: &[(&str, HelperFn)] = &[
         })
     }),
     ("link", |h| {
-        let text = escape::inline(&text_param(h, 0)?);
+        // Link text keeps references: a backslash escape there is left to the link parser.
+        let text = escape::inline_html(&text_param(h, 0)?);
         Ok(match safe_url(&text_param(h, 1)?) {
             Some(url) => format!("[{text}](<{url}>)"),
             None => text,

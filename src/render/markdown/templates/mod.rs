@@ -397,8 +397,13 @@ mod tests {
 
     #[test]
     fn plain_expressions_escape_for_markdown() {
-        let out = render("{{x}}", json!({"x": "@team {{y}} <b>"})).unwrap();
-        assert_eq!(out, "@&#8203;team &#123;&#123;y&#125;&#125; &#60;b&#62;");
+        let out = render("{{x}}", json!({"x": "@team {{y}} <b> *c*"})).unwrap();
+        assert_eq!(
+            out,
+            "@&#8203;team &#123;&#123;y&#125;&#125; &lt;b&gt; \\*c\\*"
+        );
+        let out = render("{{escape_html x}}", json!({"x": "<b> *c*"})).unwrap();
+        assert_eq!(out, "&#60;b&#62; &#42;c&#42;");
     }
 
     #[test]
@@ -424,7 +429,7 @@ mod tests {
         let out = render("{{num n}} {{plural list \"file\"}} {{cell_code s}}", data).unwrap();
         assert_eq!(out, "1,234 2 files `a\\|b`");
         let out = render("{{fence \"x\" \"hcl\"}}|{{phrase s}}", json!({"s": "<b>"})).unwrap();
-        assert_eq!(out, "```hcl\nx\n```|&#60;b&#62;");
+        assert_eq!(out, "```hcl\nx\n```|&lt;b&gt;");
         let err = render("{{num s}}", json!({"s": "x"}))
             .unwrap_err()
             .to_string();
