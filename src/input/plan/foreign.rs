@@ -132,10 +132,14 @@ fn without_colours(text: &str) -> String {
     while let Some(at) = rest.find("\u{1b}[") {
         out.push_str(&rest[..at]);
         let code = &rest[at + 2..];
-        let end = code
-            .find(|c: char| !(c.is_ascii_digit() || c == ';'))
-            .map_or(code.len(), |e| e + 1);
-        rest = &code[end.min(code.len())..];
+        // The code ends with its final byte (`m`); a character past ASCII is no final
+        // byte and stays (slicing into it would split the character).
+        let end = match code.find(|c: char| !(c.is_ascii_digit() || c == ';')) {
+            Some(e) if code.as_bytes()[e].is_ascii() => e + 1,
+            Some(e) => e,
+            None => code.len(),
+        };
+        rest = &code[end..];
     }
     out.push_str(rest);
     out
@@ -157,6 +161,14 @@ mod tests {
             let log = format!("{version}\n{planned}\n{apply}\n");
             assert_eq!(run_of_log(&log), Run::Apply);
         }
+    }
+
+    #[test]
+    fn a_colour_code_cut_short_by_any_character_never_splits_it() {
+        assert_eq!(without_colours("a\u{1b}[31mb\u{1b}[0m"), "ab");
+        assert_eq!(without_colours("\u{1b}[é"), "é");
+        assert_eq!(without_colours("\u{1b}[1;€x"), "€x");
+        assert_eq!(without_colours("x\u{1b}["), "x");
     }
 
     #[test]
