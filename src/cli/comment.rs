@@ -6,12 +6,12 @@ use std::cell::RefCell;
 use std::io::Write;
 
 use super::error::{policy_result, Error, Result};
-use super::{run_info, CommentArgs, CommentMode, NoChangesArg};
+use super::{run_info, CommentArgs};
 use crate::pipeline::{self, Rendered};
 use crate::publish::client::{GitHub, RetryPolicy};
 use crate::publish::labels;
 use crate::publish::target::{resolve, TargetHints};
-use crate::publish::{unchecked, Done, Mode, OnNoChanges, Outcome, PublishError, Request, Session};
+use crate::publish::{unchecked, Done, Outcome, PublishError, Request, Session};
 use crate::render::markdown::MIN_MAX_CHARS;
 
 /// GitHub refuses step summaries over 1 MiB.
@@ -76,8 +76,8 @@ fn comment_on(
 ) -> Result<()> {
     let env = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
     let request = Request {
-        mode: mode(args.comment_mode()),
-        on_no_changes: on_no_changes(args.on_no_changes),
+        mode: args.comment_mode(),
+        on_no_changes: args.on_no_changes,
         // A failed plan is news even with `--on-no-changes skip`.
         has_changes: rendered.is_news(),
         dry_run: args.dry_run,
@@ -178,23 +178,6 @@ pub(super) fn hints(repo: Option<String>, pr: Option<u64>, env: Env<'_>) -> Targ
         event,
         sha: env("GITHUB_SHA"),
         ref_name: env("GITHUB_REF_NAME"),
-    }
-}
-
-fn mode(mode: CommentMode) -> Mode {
-    match mode {
-        CommentMode::Update => Mode::Update,
-        CommentMode::New => Mode::New,
-        CommentMode::Recreate => Mode::Recreate,
-        CommentMode::HideAndNew => Mode::HideAndNew,
-    }
-}
-
-fn on_no_changes(choice: NoChangesArg) -> OnNoChanges {
-    match choice {
-        NoChangesArg::Update => OnNoChanges::Update,
-        NoChangesArg::Skip => OnNoChanges::Skip,
-        NoChangesArg::Delete => OnNoChanges::Delete,
     }
 }
 

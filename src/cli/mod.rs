@@ -20,6 +20,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use crate::diff::PlanMode;
 use crate::input::plan::Tool;
 use crate::pipeline::{self, parse_size};
+use crate::publish;
 use crate::render::markdown::{MapMode, GITHUB_MAX_CHARS};
 use error::{policy_result, Error, Result};
 
@@ -155,8 +156,8 @@ pub struct RenderArgs {
     /// Output format: `markdown` is GitHub Markdown for the pull request, `html` a
     /// standalone preview page of it, `json` the exact context the templates see, `text`
     /// exactly what `terraform show tfplan` prints.
-    #[arg(long, value_enum, default_value_t = Format::Markdown)]
-    pub format: Format,
+    #[arg(long, value_enum, default_value_t = pipeline::Format::Markdown)]
+    pub format: pipeline::Format,
     /// How the plan was made (it changes some wording and is not recorded in the JSON);
     /// by default a plan with drift and no resource changes is taken as refresh-only.
     #[arg(long, value_enum, value_name = "MODE", default_value_t = ModeArg::Auto)]
@@ -204,8 +205,8 @@ pub struct CommentArgs {
     pub pr: Option<u64>,
     /// `update` edits our comment in place, `new` always posts, `recreate` deletes ours and
     /// posts, `hide-and-new` hides ours as outdated and posts.
-    #[arg(long, value_enum, value_name = "MODE", default_value_t = CommentMode::Update)]
-    pub comment_mode: CommentMode,
+    #[arg(long, value_enum, value_name = "MODE", default_value_t = publish::Mode::Update)]
+    pub comment_mode: publish::Mode,
     /// The old spelling of `--comment-mode` (hidden; it prints a hint).
     #[arg(
         long = "mode",
@@ -214,15 +215,15 @@ pub struct CommentArgs {
         hide = true,
         conflicts_with = "comment_mode"
     )]
-    pub old_mode: Option<CommentMode>,
+    pub old_mode: Option<publish::Mode>,
     /// How the plan was made (it changes some wording and is not recorded in the JSON);
     /// by default a plan with drift and no resource changes is taken as refresh-only.
     #[arg(long, value_enum, value_name = "MODE", default_value_t = ModeArg::Auto)]
     pub plan_mode: ModeArg,
     /// With no changes: `update` as usual, `skip` posts nothing new (an existing comment is
     /// still updated), `delete` removes our comment.
-    #[arg(long, value_enum, default_value_t = NoChangesArg::Update)]
-    pub on_no_changes: NoChangesArg,
+    #[arg(long, value_enum, default_value_t = publish::OnNoChanges::Update)]
+    pub on_no_changes: publish::OnNoChanges,
     /// Environment variable holding the token.
     #[arg(long, value_name = "NAME", default_value = "GITHUB_TOKEN")]
     pub token_env: String,
@@ -243,33 +244,9 @@ pub struct CommentArgs {
 
 impl CommentArgs {
     /// The comment mode asked for, by either spelling.
-    pub fn comment_mode(&self) -> CommentMode {
+    pub fn comment_mode(&self) -> publish::Mode {
         self.old_mode.unwrap_or(self.comment_mode)
     }
-}
-
-/// `--comment-mode` values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum CommentMode {
-    /// Edit our comment in place.
-    Update,
-    /// Always post a new comment.
-    New,
-    /// Delete ours and post.
-    Recreate,
-    /// Hide ours as outdated and post.
-    HideAndNew,
-}
-
-/// `--on-no-changes` values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum NoChangesArg {
-    /// As with changes.
-    Update,
-    /// Post nothing new.
-    Skip,
-    /// Delete our comment.
-    Delete,
 }
 
 /// Options shared by `render` and `comment`.
@@ -300,8 +277,8 @@ pub struct CommonArgs {
     /// one module, `always` whenever it changes a resource, or `never`. It is left out
     /// before any diff is shortened; past `--max-chars` it is kept when it fits beside
     /// the rest, else the size notice says so.
-    #[arg(long, value_enum, value_name = "WHEN", default_value_t = MapArg::Auto)]
-    pub map: MapArg,
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = MapMode::Auto)]
+    pub map: MapMode,
     /// Show every resource change on its own: do not group look-alike changes (the same
     /// diff but for the instance key, or for a few values in a table) under one diff.
     #[arg(long)]
@@ -345,30 +322,6 @@ fn parse_max_chars(text: &str) -> std::result::Result<usize, String> {
     }
 }
 
-/// Output formats.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    /// GitHub Markdown for the pull request.
-    Markdown,
-    /// A standalone HTML page showing that Markdown as GitHub would.
-    Html,
-    /// The template context as JSON (see docs/template-context.md).
-    Json,
-    /// Terraform's own human-readable plan text.
-    Text,
-}
-
-impl Format {
-    fn format(self) -> pipeline::Format {
-        match self {
-            Format::Markdown => pipeline::Format::Markdown,
-            Format::Html => pipeline::Format::Html,
-            Format::Json => pipeline::Format::Json,
-            Format::Text => pipeline::Format::Text,
-        }
-    }
-}
-
 /// `--plan-mode` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ModeArg {
@@ -389,27 +342,6 @@ impl ModeArg {
             ModeArg::Normal => Some(PlanMode::Normal),
             ModeArg::Destroy => Some(PlanMode::Destroy),
             ModeArg::RefreshOnly => Some(PlanMode::RefreshOnly),
-        }
-    }
-}
-
-/// `--map` values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum MapArg {
-    /// When a plan changes resources in more than one module.
-    Auto,
-    /// Whenever a plan changes a resource.
-    Always,
-    /// Never.
-    Never,
-}
-
-impl MapArg {
-    pub(crate) fn mode(self) -> MapMode {
-        match self {
-            MapArg::Auto => MapMode::Auto,
-            MapArg::Always => MapMode::Always,
-            MapArg::Never => MapMode::Never,
         }
     }
 }
@@ -500,7 +432,7 @@ fn render(args: &RenderArgs, out: &mut dyn std::io::Write) -> Result<()> {
     // hashing every change would otherwise cost `render` a diff of each.
     options.hash_changes = args.previous.is_some();
     options.previous.clone_from(&args.previous);
-    let verdicts = pipeline::render(&options, args.format.format(), out)?;
+    let verdicts = pipeline::render(&options, args.format, out)?;
     policy_result(&verdicts, args.common.rego.policy_warn_only)
 }
 

@@ -208,7 +208,7 @@ impl CommonArgs {
             key: self.key.clone(),
             title: self.title.clone(),
             max_chars: self.max_chars,
-            map: self.map.mode(),
+            map: self.map,
             no_group: self.no_group,
             template: self.template.clone(),
             template_dir: self.templates.clone(),

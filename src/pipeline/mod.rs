@@ -30,16 +30,16 @@ pub use options::{LogInput, LogKind, Options, PlanArg, RunInfo};
 pub use policy::Verdicts;
 pub use verify::{compare, fresh, Comparison, Difference, Fresh};
 
-/// What [`render`] writes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What [`render`] writes (`--format`; each variant's line is its `--help` text).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
-    /// The comment's GitHub Markdown.
+    /// GitHub Markdown for the pull request.
     Markdown,
     /// A standalone HTML page showing that Markdown as GitHub would.
     Html,
-    /// The context the comment's templates see, as JSON.
+    /// The template context as JSON (see docs/template-context.md).
     Json,
-    /// Terraform's own text, streamed.
+    /// Terraform's own human-readable plan text.
     Text,
 }
 

@@ -29,22 +29,23 @@ use target::Target;
 pub use comments::find;
 pub use error::PublishError;
 
-/// How to publish.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// How to publish (`--comment-mode`; each variant's line is its `--help` text).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum Mode {
     /// Edit our comment in place (create it the first time).
     #[default]
     Update,
     /// Always post a new comment.
     New,
-    /// Delete ours, post a new one.
+    /// Delete ours and post.
     Recreate,
-    /// Minimise ours as outdated, post a new one.
+    /// Hide ours as outdated and post.
     HideAndNew,
 }
 
-/// What to do when the plan has no changes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// What to do when the plan has no changes (`--on-no-changes`; each variant's line is its
+/// `--help` text).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum OnNoChanges {
     /// As with changes.
     #[default]

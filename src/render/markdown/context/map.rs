@@ -17,8 +17,9 @@ use crate::render::markdown::source::Plans;
 
 use super::count::{action_count, ActionCount};
 
-/// When a plan's comment draws its change map (`--map`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+/// When a plan's comment draws its change map (`--map`; each variant's line is its
+/// `--help` text).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum MapMode {
     /// When the plan changes resources in more than one module.
     #[default]
