@@ -139,11 +139,18 @@ mod tests {
     use super::*;
     use crate::marker::{marker_line, MarkerData};
 
-    fn reviewed() -> Reviewed {
-        Reviewed {
-            items: Vec::new(),
-            sha256: "a".repeat(64),
-            schemas: false,
+    /// A plan of no changes, as compared (no names known).
+    fn no_changes() -> Compared {
+        Compared {
+            reviewed: Reviewed {
+                items: Vec::new(),
+                sha256: "a".repeat(64),
+                schemas: false,
+            },
+            plain: None,
+            known: Vec::new(),
+            plan_names: Vec::new(),
+            schemas_given: false,
         }
     }
 
@@ -153,13 +160,7 @@ mod tests {
 
     #[test]
     fn unreadable_foreign_and_unhashed_markers_are_one_sentence() {
-        let compared = Compared {
-            reviewed: reviewed(),
-            plain: None,
-            known: Vec::new(),
-            plan_names: Vec::new(),
-            schemas_given: false,
-        };
+        let compared = no_changes();
         let changes = compared.changes();
         let found = |previous: &str| since(previous, "k", &changes).found;
         assert!(matches!(found("no marker\n"), SinceFound::NotCompared(r) if r.contains("marker")));
@@ -193,13 +194,7 @@ mod tests {
 
     #[test]
     fn other_forms_and_markers_without_digests_are_one_sentence() {
-        let compared = Compared {
-            reviewed: reviewed(),
-            plain: None,
-            known: Vec::new(),
-            plan_names: Vec::new(),
-            schemas_given: false,
-        };
+        let compared = no_changes();
         let changes = compared.changes();
         let found = |fields: String| {
             let body = format!(

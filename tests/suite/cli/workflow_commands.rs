@@ -7,7 +7,12 @@ const WORKFLOW_COMMANDS_PLAN: &str = r#"{"format_version":"1.2","resource_change
 
 /// Runs `planmark render --format FORMAT -` on the plan above with `GITHUB_ACTIONS=true`.
 fn render_in_actions(format: &str, stdout: Stdio) -> std::process::Output {
-    let mut child = command(&["render", "--format", format, "-"])
+    render_args_in_actions(&["render", "--format", format, "-"], stdout)
+}
+
+/// Runs `planmark ARGS` with the plan above on standard input and `GITHUB_ACTIONS=true`.
+fn render_args_in_actions(args: &[&str], stdout: Stdio) -> std::process::Output {
+    let mut child = command(args)
         .env("GITHUB_ACTIONS", "true")
         .stdin(Stdio::piped())
         .stdout(stdout)
@@ -111,18 +116,10 @@ fn command_line_names_are_shown_like_plan_values() {
 fn output_file_is_not_wrapped_and_stdout_stays_empty() {
     let dir = Temp::dir("actions-o");
     let path = dir.path.join("comment.md");
-    let mut child = command(&["render", "-o", path.to_str().unwrap(), "-"])
-        .env("GITHUB_ACTIONS", "true")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(WORKFLOW_COMMANDS_PLAN.as_bytes()).unwrap();
-    drop(stdin);
-    let out = child.wait_with_output().unwrap();
+    let out = render_args_in_actions(
+        &["render", "-o", path.to_str().unwrap(), "-"],
+        Stdio::piped(),
+    );
     assert!(out.status.success(), "{out:?}");
     assert!(out.stdout.is_empty(), "{out:?}");
     let written = std::fs::read_to_string(&path).unwrap();
