@@ -10,6 +10,7 @@
 //! too long is refused with [`PublishError::TooLong`] for the caller to render smaller and
 //! publish again in the same [`Session`].
 
+mod bodies;
 pub mod client;
 pub mod comments;
 mod error;
@@ -21,7 +22,7 @@ use std::collections::HashSet;
 use http::Method;
 use serde_json::{json, Value as Json};
 
-use crate::marker;
+use bodies::{is_newer, says_the_same};
 use client::{GitHub, Repeat, Response};
 use comments::{Comment, Identity};
 use target::Target;
@@ -68,8 +69,8 @@ pub struct Request {
     /// Write nothing; report what would be done.
     pub dry_run: bool,
     /// The changes are those of the comment the body replaces: what the body says moved
-    /// since an earlier plan (its [`marker::SINCE`] line and marks, see
-    /// [`marker::without_since`]) does not make it news, so a re-run leaves the comment,
+    /// since an earlier plan (its [`crate::marker::SINCE`] line and marks, see
+    /// [`crate::marker::without_since`]) does not make it news, so a re-run leaves the comment,
     /// and what it said had moved, as it is.
     pub same_changes: bool,
 }
@@ -348,12 +349,7 @@ impl Session {
         if is_newer(old, &body) {
             return Ok(self.outcome(Done::KeptNewer, Some(latest), body));
         }
-        let (old_text, new_text) = (marker::without_marker(old), marker::without_marker(&body));
-        let same = match request.same_changes {
-            true => marker::without_since(&old_text) == marker::without_since(&new_text),
-            false => old_text == new_text,
-        };
-        if same {
+        if says_the_same(old, &body, request.same_changes) {
             return Ok(self.outcome(Done::Unchanged, Some(latest), body));
         }
         let path = format!(
@@ -530,63 +526,4 @@ fn maximum_chars(response: &Response) -> Option<usize> {
     let rest = &body[body.find("maximum is ")? + "maximum is ".len()..];
     let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
     digits.parse().ok()
-}
-
-/// Does `existing` come from a newer run than `ours`? Run ids (and attempts) order runs of
-/// one repository; without them, the marker times do.
-fn is_newer(existing: &str, ours: &str) -> bool {
-    let (Some(old), Some(new)) = (marker::parse_marker(existing), marker::parse_marker(ours))
-    else {
-        return false;
-    };
-    let run = |m: &Json| {
-        Some((
-            m.get("run_id")?.as_u64()?,
-            m.get("run_attempt").and_then(Json::as_u64).unwrap_or(1),
-        ))
-    };
-    match (run(&old), run(&new)) {
-        (Some(old), Some(new)) => old > new,
-        _ => {
-            let time = |m: &Json| m.get("time").and_then(Json::as_str).map(str::to_string);
-            matches!((time(&old), time(&new)), (Some(o), Some(n)) if o > n)
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn marker(run: Option<(u64, u64)>, time: &str) -> String {
-        let run = run
-            .map(|(id, attempt)| format!(",\"run_id\":{id},\"run_attempt\":{attempt}"))
-            .unwrap_or_default();
-        format!("text\n<!-- planmark:v1 {{\"key\":\"k\"{run},\"time\":\"{time}\"}} -->\n")
-    }
-
-    #[test]
-    fn newer_runs_win() {
-        let t = "2026-01-01T00:00:00Z";
-        assert!(is_newer(&marker(Some((9, 1)), t), &marker(Some((8, 1)), t)));
-        assert!(is_newer(&marker(Some((9, 2)), t), &marker(Some((9, 1)), t)));
-        assert!(!is_newer(
-            &marker(Some((8, 1)), t),
-            &marker(Some((9, 1)), t)
-        ));
-        assert!(is_newer(
-            &marker(None, "2026-02-01T00:00:00Z"),
-            &marker(None, t)
-        ));
-        assert!(!is_newer("no marker", &marker(None, t)));
-    }
-
-    #[test]
-    fn unchanged_ignores_the_marker() {
-        use marker::without_marker;
-        assert_eq!(
-            without_marker(&marker(Some((1, 1)), "a")),
-            without_marker(&marker(Some((2, 1)), "b"))
-        );
-    }
 }
