@@ -178,7 +178,8 @@ pub struct RenderArgs {
     pub output: Option<PathBuf>,
     /// A Markdown body planmark made earlier for these plans, as published (`gh api` gives
     /// it): the Markdown and JSON output open with what moved since that one ("Since the
-    /// last plan"), for a local preview. Only the marker on its last line is read.
+    /// last plan"), for a local preview. Only the marker on its last line is read; `render`
+    /// itself hashes no change, so its own output cannot serve here.
     #[arg(long, value_name = "FILE")]
     pub previous: Option<PathBuf>,
     /// What to render.

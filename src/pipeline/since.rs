@@ -64,8 +64,9 @@ fn found(comparison: Comparison, reviewed: &Reviewed) -> SinceFound {
         Comparison::Matches => return SinceFound::Unchanged,
         Comparison::NoHash => {
             return not_compared(
-                "the previous comment records no hash of its changes, being a plan Terraform \
-                 could not make or from an older planmark",
+                "the previous comment records no hash of its changes: a failed plan's, an \
+                 older planmark's, or the output of planmark render, which hashes nothing \
+                 (give a body planmark comment posted, or its --dry-run output)",
             )
         }
         Comparison::OtherForm(version) => {
