@@ -5,7 +5,7 @@
 //!
 //! `PLANMARK_FUZZ_ITERATIONS` (default 1,000 per target) and `PLANMARK_FUZZ_SEED` change
 //! the run; a failing input is written to the temp dir and named in the failure, ready to
-//! add to `fuzz/seeds/`. For long runs use cargo-fuzz (README, Security).
+//! add to `fuzz/seeds/`. For long runs use cargo-fuzz (docs/security.md).
 
 #[path = "../../fuzz/targets.rs"]
 mod targets;

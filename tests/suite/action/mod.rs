@@ -40,7 +40,7 @@ mod runner;
 mod workflows;
 use runner::*;
 
-/// Names `planmark comment` writes to `GITHUB_OUTPUT` (README, "Posting the comment").
+/// Names `planmark comment` writes to `GITHUB_OUTPUT` (docs/cli.md, "planmark comment").
 const STEP_OUTPUTS: [&str; 10] = [
     "has_changes",
     "add",
