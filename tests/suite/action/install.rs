@@ -341,3 +341,105 @@ fn the_readme_uses_line_installs_the_checksummed_release() {
         "no build on a mismatch"
     );
 }
+
+/// The commit a test pins the action to, and another one.
+const PINNED: &str = "1f2e3d4c5b6a79881f2e3d4c5b6a79881f2e3d4c";
+const OTHER: &str = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+
+/// Runs the action pinned by commit `action_ref` against a release of this version whose
+/// commit.txt names `release_commit` and whose asset is `attested` or not, with the gh
+/// stand-in; returns the run, the runner and the release's download base.
+async fn pinned_run(
+    test: &str,
+    action_ref: &str,
+    release_commit: &str,
+    attested: bool,
+) -> Option<(ActionRun, Runner, String, FakeGitHub)> {
+    if !have("tar", &["--version"]) {
+        skipped(test, "no tar");
+        return None;
+    }
+    let (fake, runner, target) = e2e(test, "pinned", &["curl", "cargo", "gh"]).await?;
+    infra(&runner);
+    let tag = format!("v{}", env!("CARGO_PKG_VERSION"));
+    let asset = format!("planmark-{target}.tar.gz");
+    runner.publish_release(&tag, &asset, None);
+    runner.publish_provenance(&tag, &asset, release_commit, attested);
+    let call = base_call()
+        .github("action_repository", "octo/planmark-action")
+        .github("action_ref", action_ref)
+        .with("working-directory", "infra")
+        .with("plan", "plan.json");
+    let run = run_blocking(&runner, &call, GitHubEnv::new(&fake, 61)).await;
+    let base = format!("https://github.com/octo/planmark-action/releases/download/{tag}");
+    Some((run, runner, base, fake))
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_release_commit_pinned_by_sha_downloads_and_verifies_the_release() {
+    let test = "a_release_commit_pinned_by_sha_downloads_and_verifies_the_release";
+    let Some((run, runner, base, fake)) = pinned_run(test, PINNED, PINNED, true).await else {
+        return;
+    };
+    assert!(run.ok(), "{}", run.describe());
+    let curl = runner.log_lines("curl ");
+    assert_eq!(curl.len(), 3, "{curl:?}");
+    assert_eq!(curl[0], format!("curl {base}/commit.txt"));
+    assert_eq!(curl[1], format!("curl {base}/checksums.txt"));
+    assert!(runner.log_lines("cargo ").is_empty(), "no cargo call");
+    assert_eq!(
+        runner.log_lines("gh "),
+        [format!(
+            "gh attestation verify {} --repo octo/planmark-action",
+            curl[2].rsplit('/').next().unwrap()
+        )]
+    );
+    let install = run.step("Install");
+    for said in ["is release v", "SHA-256", "provenance verified"] {
+        assert!(install.stdout.contains(said), "{said}: {}", install.stdout);
+    }
+    assert!(install.outputs["version"].starts_with('v'));
+    assert_eq!(fake.comments("octo", "infra", 7).len(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn another_commit_pinned_by_sha_builds_and_says_why() {
+    let test = "another_commit_pinned_by_sha_builds_and_says_why";
+    let Some((run, runner, base, _fake)) = pinned_run(test, PINNED, OTHER, true).await else {
+        return;
+    };
+    assert!(run.ok(), "{}", run.describe());
+    assert_eq!(
+        runner.log_lines("curl "),
+        [format!("curl {base}/commit.txt")]
+    );
+    assert_eq!(runner.log_lines("cargo ").len(), 1, "built from source");
+    let install = run.step("Install");
+    assert!(
+        install
+            .stdout
+            .contains(&format!("building commit {PINNED} from source: release v")),
+        "{}",
+        install.stdout
+    );
+    assert!(install.stdout.contains(&format!("built from {OTHER}")));
+    assert!(install.outputs["version"].starts_with("source-"));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_asset_without_build_provenance_is_not_run() {
+    let test = "an_asset_without_build_provenance_is_not_run";
+    let Some((run, runner, _base, fake)) = pinned_run(test, PINNED, PINNED, false).await else {
+        return;
+    };
+    assert!(!run.ok(), "{}", run.describe());
+    let install = run.step("Install");
+    assert_eq!(install.code, Some(1));
+    assert!(
+        install.stdout.contains("has no build provenance"),
+        "{}",
+        install.stdout
+    );
+    assert!(runner.log_lines("cargo ").is_empty(), "no fallback");
+    assert!(fake.comments("octo", "infra", 7).is_empty());
+}

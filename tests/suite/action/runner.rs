@@ -98,6 +98,15 @@ impl Runner {
         ] {
             std::fs::create_dir_all(d).unwrap();
         }
+        // A GitHub CLI on this machine must not reach the network: unless a test puts the
+        // stand-in there (`shim(&["gh"])`), `gh` is one that fails, as when it is missing.
+        let gh = runner.shims.join("gh");
+        std::fs::write(
+            &gh,
+            "#!/bin/sh\necho 'gh: not installed here' >&2\nexit 127\n",
+        )
+        .unwrap();
+        set_executable(&gh);
         std::fs::write(&runner.log, "").unwrap();
         runner
     }
@@ -155,6 +164,21 @@ impl Runner {
         let other = "0".repeat(64);
         let text = format!("{other}  planmark-example-target.tar.gz\n{listed}  {asset}\n");
         std::fs::write(dir.join("checksums.txt"), text).unwrap();
+    }
+
+    /// Gives release `tag` the commit it was built from (release.yml's `commit.txt`) and,
+    /// when `attested`, build provenance for its `asset` (as the gh stand-in reads it).
+    pub(super) fn publish_provenance(&self, tag: &str, asset: &str, commit: &str, attested: bool) {
+        let dir = self.releases.join(tag);
+        std::fs::write(dir.join("commit.txt"), format!("{commit}\n")).unwrap();
+        if attested {
+            let bytes = std::fs::read(dir.join(asset)).unwrap();
+            let line = format!("{:x}\n", Sha256::digest(&bytes));
+            let list = self.releases.join("attested.txt");
+            let mut text = std::fs::read_to_string(&list).unwrap_or_default();
+            text.push_str(&line);
+            std::fs::write(list, text).unwrap();
+        }
     }
 }
 

@@ -38,9 +38,16 @@ fn release_workflow_builds_every_target_with_checksums() {
     let mut targets = BTreeSet::new();
     for (job, spec) in entries(&doc["jobs"]) {
         for (scope, level) in entries(&spec["permissions"]) {
-            if level.as_str() == Some("write") {
-                assert_eq!(scope, "contents", "job {job}: only contents: write");
-                writers.push(job.clone());
+            if level.as_str() != Some("write") {
+                continue;
+            }
+            match scope.as_str() {
+                "contents" => writers.push(job.clone()),
+                // The provenance attestations are signed where the release is published.
+                "id-token" | "attestations" => {
+                    assert_eq!(job, "release", "job {job}: only the release job attests")
+                }
+                _ => panic!("job {job}: {scope}: write is more than it needs"),
             }
         }
         for item in spec["strategy"]["matrix"]["include"]
@@ -63,9 +70,25 @@ fn release_workflow_builds_every_target_with_checksums() {
         .map(|(_, _, t)| t.to_string())
         .collect();
     assert_eq!(targets, expected, "release.yml matrix targets");
+    // Each archive's build provenance, and the commit a SHA-pinned action compares with.
+    let steps = doc["jobs"]["release"]["steps"]
+        .as_vec()
+        .expect("release steps");
+    let attest = steps
+        .iter()
+        .find(|s| {
+            s["uses"]
+                .as_str()
+                .is_some_and(|u| u.starts_with("actions/attest-build-provenance@"))
+        })
+        .expect("release.yml attests the archives' provenance");
+    let subjects = attest["with"]["subject-path"].as_str().unwrap_or_default();
+    assert!(subjects.contains("dist/planmark-*"), "{subjects}");
     for needle in [
         "planmark-${{ matrix.target }}",
         "checksums.txt",
+        "commit.txt",
+        "$GITHUB_SHA",
         ".tar.gz",
         ".zip",
     ] {
