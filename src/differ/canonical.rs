@@ -7,8 +7,8 @@
 //! value never reaches the bytes (the plan's masks decide, and for plans older than
 //! Terraform 0.15.2, whose masks lack what providers declare, the provider schemas when
 //! the caller uses them, else the attributes named like secrets, as the differ hides
-//! them). The form is versioned ([`VERSION`]) and described in the README, "What verify
-//! compares".
+//! them). The form is versioned ([`VERSION`]) and described in docs/apply-and-verify.md,
+//! "What verify compares".
 
 use std::collections::BTreeMap;
 

@@ -1,7 +1,7 @@
 //! Differ: a best-effort schema inferred from the values, used when no provider schema
 //! was given (`--schemas` absent, or the provider/type missing from it).
 //!
-//! Heuristics (also in the README, "Without provider schemas"):
+//! Heuristics (also in docs/supported-versions.md, "Without provider schemas"):
 //! - the plan's `configuration` tells blocks from attributes where the resource is
 //!   configured: a block's expressions are objects of expressions (or arrays of them),
 //!   an attribute's are `{constant_value|references}`;

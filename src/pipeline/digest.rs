@@ -8,7 +8,7 @@
 //! (templates, `--max-chars`, `--map`, grouping, schemas for plans that carry their own
 //! sensitivity) — and never on a sensitive value. Each resource change is read on every
 //! core ([`concurrency::map_ordered`]); the overall hash is independent of the changes'
-//! order. What is compared and why: README, "What verify compares".
+//! order. What is compared and why: docs/apply-and-verify.md, "What verify compares".
 
 use sha2::{Digest, Sha256};
 

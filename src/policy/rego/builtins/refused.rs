@@ -1,6 +1,6 @@
 //! Policy stage, OPA builtins planmark refuses, each by name and with its reason, rather
 //! than regorus's "could not find function": those that need the network, and those
-//! planmark does not provide (listed in README's "Policy as code").
+//! planmark does not provide (listed in docs/policy.md).
 //!
 //! Contract: calling one fails the rule with an error naming the builtin; none is ever
 //! evaluated.
@@ -13,7 +13,7 @@ const NETWORK: &str = "policies run without the network";
 const CERTIFICATES: &str = "planmark reads no certificates or keys in policies";
 const SIGNATURES: &str =
     "planmark checks only HMAC signatures (io.jwt.verify_hs256, _hs384, _hs512)";
-const NOT_PROVIDED: &str = "planmark does not provide it (README: Policy as code)";
+const NOT_PROVIDED: &str = "planmark does not provide it (see docs/policy.md)";
 
 /// Each refused builtin: its name, how many arguments it takes, why.
 pub(super) const REFUSED: &[(&str, u8, &str)] = &[

@@ -6,7 +6,7 @@
 //! document gives `[true, []]`, an invalid one `[false, errors]`, each error an object
 //! with OPA's fields: `field` (`(Root)`, `a.b.0`), `type` (gojsonschema's names:
 //! `required`, `invalid_type`, `number_gte`…), `desc` and `error` (`FIELD: DESC`). The
-//! descriptions are the Rust validator's words, not Go's (README: known differences).
+//! descriptions are the Rust validator's words, not Go's (docs/policy.md, "How close to OPA").
 //! A schema that does not compile is an error naming the builtin.
 
 use anyhow::{anyhow, bail, Result};
