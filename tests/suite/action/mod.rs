@@ -36,6 +36,7 @@ mod apply_verify;
 mod install;
 mod metadata;
 mod pass_through;
+mod run_plan;
 mod runner;
 mod workflows;
 use runner::*;
