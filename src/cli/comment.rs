@@ -2,12 +2,11 @@
 //! comment through the publish stage, and integrates with GitHub Actions (step summary,
 //! step outputs).
 
-use std::cell::RefCell;
 use std::io::Write;
 
 use super::error::{policy_result, Error, Result};
 use super::{run_info, CommentArgs};
-use crate::pipeline::{self, Rendered};
+use crate::pipeline::{self, Loaded, Purpose, Rendered};
 use crate::publish::client::{GitHub, RetryPolicy};
 use crate::publish::labels;
 use crate::publish::target::{resolve, TargetHints};
@@ -27,53 +26,26 @@ pub(super) fn comment(args: CommentArgs, out: &mut dyn Write) -> Result<()> {
         .enable_all()
         .build()
         .map_err(|e| Error::Publish(PublishError::Network(format!("cannot start: {e}"))))?;
-    // Our comments are listed once, once the plans name the key: the newest is the previous
-    // plan's, which the comment is compared with; the same listing is published to.
-    let session: RefCell<Option<Session>> = RefCell::new(None);
-    let previous = |key: &str| -> Result<Option<String>> {
-        let opened = runtime.block_on(open(&args, key))?;
-        let body = opened
-            .as_ref()
-            .and_then(Session::previous)
-            .map(str::to_string);
-        *session.borrow_mut() = opened;
-        Ok(body)
-    };
-    pipeline::comment(&options, previous, |rendered| {
-        let session = session.borrow_mut().take();
-        comment_on(&args, &runtime, session, &rendered, out)
-    })
+    let inputs = pipeline::read(&options, Purpose::Comment)?;
+    let parsed = inputs.parse()?;
+    let differs = parsed.differs(&options);
+    let loaded = parsed.load(&options, &differs)?;
+    let published = publish(&args, &runtime, &loaded, out);
+    loaded.finish(published)
 }
 
-/// The pull request's comments for `key`, listed; `None` in a dry run without a token,
-/// which cannot look at them.
-async fn open(args: &CommentArgs, key: &str) -> std::result::Result<Option<Session>, PublishError> {
-    let env = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
-    let github = match env(&args.token_env) {
-        Some(token) => Some(client(&env, &token, args.max_wait)?),
-        None if args.dry_run => None,
-        None => {
-            return Err(PublishError::Config(format!(
-                "no token: set {} (in a workflow: `env: {}: ${{{{ github.token }}}}`) or pass --token-env NAME",
-                args.token_env, args.token_env
-            )))
-        }
-    };
-    let target = resolve(&hints(args.repo.clone(), args.pr, &env), github.as_ref()).await?;
-    match github {
-        Some(github) => Ok(Some(Session::open(github, target, key.to_string()).await?)),
-        None => Ok(None),
-    }
-}
-
-/// Publishes and reports the rendered comment.
-fn comment_on(
+/// Renders the comment of `loaded`, compared with the previous plan's, publishes and
+/// reports it.
+fn publish(
     args: &CommentArgs,
     runtime: &tokio::runtime::Runtime,
-    mut session: Option<Session>,
-    rendered: &Rendered<'_>,
+    loaded: &Loaded<'_>,
     out: &mut dyn Write,
 ) -> Result<()> {
+    // Our comments are listed once, once the plans name the key: the newest is the previous
+    // plan's, which the comment is compared with; the same listing is published to.
+    let mut session = runtime.block_on(open(args, &loaded.key()))?;
+    let rendered = &loaded.comment(session.as_ref().and_then(Session::previous))?;
     let env = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
     let request = Request {
         mode: args.comment_mode(),
@@ -119,6 +91,27 @@ fn comment_on(
         actions_files(&env, rendered, &outcome)?;
     }
     policy_result(&rendered.verdicts(), args.common.rego.policy_warn_only)
+}
+
+/// The pull request's comments for `key`, listed; `None` in a dry run without a token,
+/// which cannot look at them.
+async fn open(args: &CommentArgs, key: &str) -> std::result::Result<Option<Session>, PublishError> {
+    let env = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+    let github = match env(&args.token_env) {
+        Some(token) => Some(client(&env, &token, args.max_wait)?),
+        None if args.dry_run => None,
+        None => {
+            return Err(PublishError::Config(format!(
+                "no token: set {} (in a workflow: `env: {}: ${{{{ github.token }}}}`) or pass --token-env NAME",
+                args.token_env, args.token_env
+            )))
+        }
+    };
+    let target = resolve(&hints(args.repo.clone(), args.pr, &env), github.as_ref()).await?;
+    match github {
+        Some(github) => Ok(Some(Session::open(github, target, key.to_string()).await?)),
+        None => Ok(None),
+    }
 }
 
 /// Publishes the comment, rendered again within a smaller limit each time GitHub finds it

@@ -4,137 +4,91 @@
 //! Contract: the marker names the plans by their inputs' hashes (computed on other cores
 //! while they are parsed), what reviewers approved by the hashes of the changes' canonical
 //! forms ([`super::digest`], computed on other cores while the comment renders, when
-//! [`Options::hash_changes`] asks), and the run by [`Options::run`]; every render of one
+//! [`super::Options::hash_changes`] asks), and the run by [`super::Options::run`]; every render of one
 //! [`Rendered`] has the same metadata, so only its size differs.
 
 use super::digest::{self, Reviewed};
-use super::error::{PipelineError, Result};
-use super::load::{
-    add_reviewed, default_key, load_log, template_set, violations, with_loaded, Loaded, LoadedLog,
-};
-use super::options::Options;
-use super::policy::{self, Verdicts};
-use super::since::{self, Compared};
+use super::error::Result;
+use super::load::{default_key, Loaded, LoadedPlan};
+use super::policy::Verdicts;
+use super::since;
+use super::verify::Compared;
 use crate::concurrency;
 use crate::input::hash::plan_sha256;
 use crate::marker::{marker_line, MarkerData};
-use crate::policy::Violation;
 use crate::publish::labels::Verdict;
 use crate::render::error::RenderError;
 use crate::render::markdown::{
-    render_comment_with, Comment, Extras, Meta, NamedPlan, SinceFound, TemplateSet, MIN_MAX_CHARS,
+    render_comment_with, Comment, Extras, Meta, NamedPlan, SinceFound, MIN_MAX_CHARS,
 };
 
-/// The comment of loaded plans, rendered within [`Options::max_chars`], and what renders
+/// The comment of loaded plans, rendered within [`super::Options::max_chars`], and what renders
 /// it again within another limit ([`Rendered::render`], [`Rendered::fit`]).
 pub struct Rendered<'r> {
-    /// The comment within [`Options::max_chars`].
+    /// The comment within [`super::Options::max_chars`].
     pub comment: Comment,
     /// Its metadata: the key, the marker, the run.
     pub meta: Meta,
-    /// The policy gates the plans break (reported after the comment is out).
-    pub violations: &'r [Violation],
-    loaded: &'r [Loaded<'r>],
-    extras: &'r Extras<'r>,
-    templates: &'r TemplateSet,
+    loaded: &'r Loaded<'r>,
 }
 
-/// Loads the plans, asks `previous` for the body of the comment this one replaces (given
-/// the comment's key; `None` for the first), renders their comment within
-/// [`Options::max_chars`] — opening with what moved since that one, when the changes are
-/// hashed — and runs `then` on it (while the plans are loaded, so that it can render
-/// again). Templates are checked before the plans are read, so a broken one fails fast.
-/// When plans among several cannot be read, `then` runs on the others and its result is
-/// replaced by [`PipelineError::Unreadable`].
-pub fn comment<T, E: From<PipelineError>>(
-    options: &Options,
-    previous: impl FnOnce(&str) -> Result<Option<String>, E>,
-    then: impl FnOnce(Rendered<'_>) -> Result<T, E>,
-) -> Result<T, E> {
-    let templates = template_set(options)?;
-    let mut policies = policy::load(options)?;
-    with_loaded(options, Some(&templates), true, |loaded, unreadable| {
-        let mut log = load_log(options.log.as_ref())?;
-        let applied = log.as_mut().and_then(|l| l.applied.as_mut());
-        if let Some(applied) = applied {
-            add_reviewed(applied, loaded);
-        }
-        let applying = log.as_ref().is_some_and(|l| l.applied.is_some());
-        // Evaluated before anything is written or posted, judged by the caller after. The
-        // gates judge a plan before it is applied: after an apply they are not checked.
-        let (violations, rego) = match applying {
-            true => (Vec::new(), Vec::new()),
-            false => (
-                violations(&options.policy, loaded),
-                policy::evaluate(policies.as_mut(), loaded, options.schemas.as_deref())?,
-            ),
-        };
-        let extras = Extras {
-            failed: log
-                .as_ref()
-                .filter(|l| l.failed)
-                .map(|l| l.arg.name.as_str()),
-            log: log.as_ref().map(|l| &l.log),
-            violations: &violations,
-            rego: &rego,
-            rego_warn_only: options.rego.warn_only,
-            unreadable,
-            applied: log.as_ref().and_then(|l| l.applied.as_ref()),
-        };
-        let previous = previous(&key(options, loaded, log.as_ref()))?;
-        let rendered = Rendered::first(
-            options,
-            loaded,
-            log.as_ref(),
-            (&extras, &templates),
-            previous.as_deref(),
-        )
-        .map_err(PipelineError::from)?;
-        then(rendered)
-    })
-}
+impl<'d> Loaded<'d> {
+    /// The comment's key: `--key`, else the plans' (their names, else their paths). A
+    /// failed plan's comment has the key its plan's comment would have (`NAME=`, else the
+    /// path), so that each run updates the other's comment in place; so has an apply's
+    /// (`NAME=`, else the reviewed plans' key, else the log's path).
+    pub fn key(&self) -> String {
+        let log = self.log.as_ref();
+        let applied = log.filter(|l| l.applied.is_some());
+        let failed = log.filter(|l| l.failed);
+        let loaded = &self.plans;
+        self.options
+            .key
+            .clone()
+            .unwrap_or_else(|| match (failed, applied) {
+                (Some(log), _) | (_, Some(log)) if log.arg.named => log.arg.name.clone(),
+                (None, Some(_)) if !loaded.is_empty() => default_key(loaded),
+                (Some(log), _) | (_, Some(log)) => log.arg.path.clone(),
+                (None, None) => default_key(loaded),
+            })
+    }
 
-impl<'r> Rendered<'r> {
-    /// The comment within `options.max_chars`, and its metadata.
-    fn first(
-        options: &Options,
-        loaded: &'r [Loaded<'r>],
-        log: Option<&LoadedLog>,
-        (extras, templates): (&'r Extras<'r>, &'r TemplateSet),
-        previous: Option<&str>,
-    ) -> Result<Rendered<'r>, RenderError> {
-        let render = |meta: &Meta| {
-            render_comment_with(&named(loaded), meta, extras, templates, options.max_chars)
-        };
+    /// The comment within [`super::Options::max_chars`], opening with what moved since
+    /// `previous`, the body of the comment it replaces (`None` for the first), when the
+    /// changes are hashed.
+    pub fn comment(&'d self, previous: Option<&str>) -> Result<Rendered<'d>> {
+        let (options, log) = (self.options, self.log.as_ref());
         let hashed = options.hash_changes && log.is_none_or(|l| !l.failed);
         // An apply's comment says what was applied, not what moved.
         let previous = previous.filter(|_| hashed && log.is_none_or(|l| l.applied.is_none()));
+        let max_chars = options.max_chars;
         let (meta, comment) = match (hashed, previous) {
             // What moved is in the comment: the hashes come first.
             (true, Some(previous)) => {
-                let compared = compared(options, loaded)?;
-                let mut meta = meta(options, loaded, log, Some(&compared.reviewed));
-                meta.since = Some(since::since(previous, &meta.key, &compared.changes()));
-                let comment = render(&meta)?;
+                let compared = self.compared()?;
+                let mut meta = self.meta(Some(&compared.reviewed));
+                meta.since = Some(since::since(previous, &meta.key, &compared));
+                let comment = self.draw(&meta, max_chars)?;
                 (meta, comment)
             }
             (false, _) => {
-                let meta = meta(options, loaded, log, None);
-                let comment = render(&meta)?;
+                let meta = self.meta(None);
+                let comment = self.draw(&meta, max_chars)?;
                 (meta, comment)
             }
             // The changes' hashes are made beside the comment, which meanwhile carries a
             // marker of the same length (so it fits the same), replaced once they are known.
             (true, None) => {
+                let loaded = &self.plans;
                 let schemas = digest::reads_schemas(loaded);
                 let stand_in = Reviewed::placeholder(digest::count(loaded), schemas);
-                let placeholder = meta(options, loaded, log, Some(&stand_in));
+                let placeholder = self.meta(Some(&stand_in));
                 let (reviewed, comment) = concurrency::beside(
                     || digest::reviewed(loaded, false, true),
-                    || render(&placeholder),
+                    || self.draw(&placeholder, max_chars),
                 );
                 let (reviewed, mut comment) = (reviewed?, comment?);
-                let meta = meta(options, loaded, log, Some(&reviewed));
+                let meta = self.meta(Some(&reviewed));
                 swap_marker(&mut comment, &placeholder.marker, &meta.marker);
                 (meta, comment)
             }
@@ -142,27 +96,36 @@ impl<'r> Rendered<'r> {
         Ok(Rendered {
             comment,
             meta,
-            violations: extras.violations,
-            loaded,
-            extras,
-            templates,
+            loaded: self,
         })
     }
 
+    /// The comment with `meta` within `max_chars`.
+    fn draw(&self, meta: &Meta, max_chars: usize) -> Result<Comment, RenderError> {
+        let log = self.log.as_ref();
+        let extras = Extras {
+            failed: log.filter(|l| l.failed).map(|l| l.arg.name.as_str()),
+            log: log.map(|l| &l.log),
+            violations: &self.violations,
+            rego: &self.rego,
+            rego_warn_only: self.options.rego.warn_only,
+            unreadable: &self.shown,
+            applied: log.and_then(|l| l.applied.as_ref()),
+        };
+        let named = named(&self.plans);
+        render_comment_with(&named, meta, &extras, self.templates, max_chars)
+    }
+}
+
+impl Rendered<'_> {
     /// The gates' violations and the Rego reports, for the caller to judge.
     pub fn verdicts(&self) -> Verdicts {
-        Verdicts::new(self.violations.to_vec(), self.loaded, self.extras.rego)
+        self.loaded.verdicts()
     }
 
     /// The same comment within `max_chars`.
     pub fn render(&self, max_chars: usize) -> Result<Comment, RenderError> {
-        render_comment_with(
-            &named(self.loaded),
-            &self.meta,
-            self.extras,
-            self.templates,
-            max_chars,
-        )
+        self.loaded.draw(&self.meta, max_chars)
     }
 
     /// The comment within `max_chars`, or within smaller limits (by [`smaller`]) until
@@ -251,7 +214,7 @@ fn swap_marker(comment: &mut Comment, stand_in: &str, real: &str) {
 }
 
 /// The plans as the renderer takes them.
-fn named<'a>(loaded: &'a [Loaded<'_>]) -> Vec<NamedPlan<'a>> {
+fn named<'a>(loaded: &'a [LoadedPlan<'_>]) -> Vec<NamedPlan<'a>> {
     loaded
         .iter()
         .map(|l| NamedPlan {
@@ -262,87 +225,68 @@ fn named<'a>(loaded: &'a [Loaded<'_>]) -> Vec<NamedPlan<'a>> {
         .collect()
 }
 
-/// The loaded plans' changes hashed with their labels, to compare with a previous
-/// comment's marker.
-fn compared(options: &Options, loaded: &[Loaded<'_>]) -> Result<Compared, RenderError> {
-    let reviewed = digest::reviewed(loaded, true, true)?;
-    let plain = match reviewed.schemas {
-        true => Some(digest::reviewed(loaded, true, false)?),
-        false => None,
-    };
-    let known = digest::known_addresses(loaded, &reviewed);
-    Ok(Compared {
-        reviewed,
-        plain,
-        known,
-        plan_names: loaded.iter().map(|l| l.arg.name.clone()).collect(),
-        schemas_given: options.schemas.is_some(),
-    })
-}
-
-/// The comment's key: `--key`, else the plans' (their names, else their paths). A failed
-/// plan's comment has the key its plan's comment would have (`NAME=`, else the path), so
-/// that each run updates the other's comment in place; so has an apply's (`NAME=`, else
-/// the reviewed plans' key, else the log's path).
-fn key(options: &Options, loaded: &[Loaded<'_>], log: Option<&LoadedLog>) -> String {
-    let applied = log.filter(|l| l.applied.is_some());
-    let failed = log.filter(|l| l.failed);
-    options
-        .key
-        .clone()
-        .unwrap_or_else(|| match (failed, applied) {
-            (Some(log), _) | (_, Some(log)) if log.arg.named => log.arg.name.clone(),
-            (None, Some(_)) if !loaded.is_empty() => default_key(loaded),
-            (Some(log), _) | (_, Some(log)) => log.arg.path.clone(),
-            (None, None) => default_key(loaded),
+impl Loaded<'_> {
+    /// The loaded plans' changes hashed with their labels, to compare with a previous
+    /// comment's marker.
+    pub(super) fn compared(&self) -> crate::input::error::Result<Compared> {
+        let loaded = &self.plans;
+        let reviewed = digest::reviewed(loaded, true, true)?;
+        let plain = match reviewed.schemas {
+            true => Some(digest::reviewed(loaded, true, false)?),
+            false => None,
+        };
+        let known = digest::known_addresses(loaded, &reviewed);
+        Ok(Compared {
+            reviewed,
+            plain,
+            known,
+            plan_names: loaded.iter().map(|l| l.arg.name.clone()).collect(),
+            schemas_given: self.options.schemas.is_some(),
         })
-}
+    }
 
-/// The comment's metadata; its marker identifies the plans by their hashes.
-fn meta(
-    options: &Options,
-    loaded: &[Loaded<'_>],
-    log: Option<&LoadedLog>,
-    reviewed: Option<&Reviewed>,
-) -> Meta {
-    let run = options.run.clone();
-    let applied = log.filter(|l| l.applied.is_some());
-    let failed = log.filter(|l| l.failed);
-    let key = key(options, loaded, log);
-    // An apply without its plan is known by its log.
-    let failed = failed.or(applied.filter(|_| loaded.is_empty()));
-    let plan_sha256 = match (loaded, failed) {
-        (_, Some(log)) => log.sha256.clone(),
-        ([one], None) => one.sha256.clone(),
-        (many, None) => {
-            let lines: String = many
-                .iter()
-                .map(|l| format!("{}={}\n", l.arg.name, l.sha256))
-                .collect();
-            plan_sha256(serde_json::to_string(&lines).unwrap_or_default().as_bytes())
+    /// The comment's metadata; its marker identifies the plans by their hashes.
+    fn meta(&self, reviewed: Option<&Reviewed>) -> Meta {
+        let (options, loaded, log) = (self.options, &self.plans[..], self.log.as_ref());
+        let run = options.run.clone();
+        let applied = log.filter(|l| l.applied.is_some());
+        let failed = log.filter(|l| l.failed);
+        let key = self.key();
+        // An apply without its plan is known by its log.
+        let failed = failed.or(applied.filter(|_| loaded.is_empty()));
+        let plan_sha256 = match (loaded, failed) {
+            (_, Some(log)) => log.sha256.clone(),
+            ([one], None) => one.sha256.clone(),
+            (many, None) => {
+                let lines: String = many
+                    .iter()
+                    .map(|l| format!("{}={}\n", l.arg.name, l.sha256))
+                    .collect();
+                plan_sha256(serde_json::to_string(&lines).unwrap_or_default().as_bytes())
+            }
+        };
+        let changes = reviewed.map(|r| r.marker_fields(options.max_chars));
+        let marker = marker_line(&MarkerData {
+            key: key.clone(),
+            plan_sha256,
+            commit: run.commit.clone(),
+            run_id: run.run_id,
+            run_attempt: run.run_attempt,
+            time: run.time.clone(),
+            changes,
+        });
+        Meta {
+            title: options.title.clone(),
+            key,
+            commit: run.commit,
+            run_url: run.run_url,
+            time: run.time,
+            marker,
+            tool: options.tool,
+            map: options.map,
+            no_group: options.no_group,
+            since: None,
         }
-    };
-    let changes = reviewed.map(|r| r.marker_fields(options.max_chars));
-    let marker = marker_line(&MarkerData {
-        key: key.clone(),
-        plan_sha256,
-        commit: run.commit.clone(),
-        run_id: run.run_id,
-        run_attempt: run.run_attempt,
-        time: run.time.clone(),
-        changes,
-    });
-    Meta {
-        title: options.title.clone(),
-        key,
-        commit: run.commit,
-        run_url: run.run_url,
-        time: run.time,
-        marker,
-        tool: options.tool,
-        map: options.map,
-        no_group: options.no_group,
-        since: None,
     }
 }
 

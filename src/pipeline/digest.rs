@@ -12,7 +12,7 @@
 
 use sha2::{Digest, Sha256};
 
-use super::load::Loaded;
+use super::load::LoadedPlan;
 use crate::concurrency::{self, PART};
 use crate::diff::Action;
 use crate::differ::CANONICAL_VERSION;
@@ -69,7 +69,7 @@ struct Scope<'s> {
 }
 
 impl<'s> Scope<'s> {
-    fn of(loaded: &'s [Loaded<'_>], plan: &'s Loaded<'_>, labels: bool) -> Self {
+    fn of(loaded: &'s [LoadedPlan<'_>], plan: &'s LoadedPlan<'_>, labels: bool) -> Self {
         Scope {
             name: (loaded.len() > 1).then_some(plan.arg.name.as_str()),
             labels,
@@ -141,12 +141,12 @@ impl Reviewed {
 
 /// Whether hashing the loaded plans' changes with `schemas` reads them (see
 /// [`Reviewed::schemas`]).
-pub(super) fn reads_schemas(loaded: &[Loaded<'_>]) -> bool {
+pub(super) fn reads_schemas(loaded: &[LoadedPlan<'_>]) -> bool {
     loaded.iter().any(|l| l.canonical.reads_schemas())
 }
 
 /// How many changes [`reviewed`] hashes, without diffing anything.
-pub(super) fn count(loaded: &[Loaded<'_>]) -> usize {
+pub(super) fn count(loaded: &[LoadedPlan<'_>]) -> usize {
     loaded
         .iter()
         .map(|l| {
@@ -165,7 +165,7 @@ pub(super) fn count(loaded: &[Loaded<'_>]) -> usize {
 /// core), each output change and each action invoked; with their labels when `labels`
 /// asks (to name them). `schemas`: let plans older than 0.15.2 take sensitivity from the
 /// provider schemas given (see [`CanonicalForms::resource`]).
-pub(super) fn reviewed(loaded: &[Loaded<'_>], labels: bool, schemas: bool) -> Result<Reviewed> {
+pub(super) fn reviewed(loaded: &[LoadedPlan<'_>], labels: bool, schemas: bool) -> Result<Reviewed> {
     let mut items = Vec::with_capacity(count(loaded));
     for l in loaded {
         let scope = Scope::of(loaded, l, labels);
@@ -213,7 +213,7 @@ pub(super) fn reviewed(loaded: &[Loaded<'_>], labels: bool, schemas: bool) -> Re
 /// The shown resource changes of one plan, hashed a part at a time on every core.
 fn resources(
     scope: Scope<'_>,
-    plan: &Loaded<'_>,
+    plan: &LoadedPlan<'_>,
     schemas: bool,
     items: &mut Vec<Item>,
 ) -> Result<()> {
@@ -242,7 +242,7 @@ fn resources(
 /// resource change (no-op ones too, and deposed objects), each change outside Terraform,
 /// each output and action invoked. `verify` names a reviewed change that is no longer in
 /// the plan by looking its address's hash up here.
-pub(super) fn known_addresses(loaded: &[Loaded<'_>], reviewed: &Reviewed) -> Vec<Item> {
+pub(super) fn known_addresses(loaded: &[LoadedPlan<'_>], reviewed: &Reviewed) -> Vec<Item> {
     let mut known: Vec<Item> = reviewed.items.clone();
     for l in loaded {
         let scope = Scope::of(loaded, l, true);

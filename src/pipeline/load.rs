@@ -1,15 +1,18 @@
 //! Pipeline stage, loading: reads the plans, schemas, log and templates (each input
-//! within its size limit, UTF-16 turned to UTF-8), parses and diffs the plans' heads, and
-//! hands them on as [`Loaded`] plans whose resource changes are diffed on demand.
+//! within its size limit, UTF-16 turned to UTF-8) as owned [`Inputs`], parses them
+//! ([`Parsed`], borrowing the bytes), diffs the plans' heads and evaluates the policies,
+//! and hands them on as [`Loaded`] plans whose resource changes are diffed on demand.
 //!
 //! Contract: bad input fails here, before any output, with an [`InputError`] naming the
 //! file; each marker hash is computed beside its plan's parse.
 
-use std::io::Read;
+use std::cell::{Cell, RefCell};
 use std::path::Path;
 
 use super::error::{PipelineError, Result};
+use super::file::{read_input, read_input_at_most, read_text};
 use super::options::{LogInput, LogKind, Options, PlanArg};
+use super::policy::Verdicts;
 use crate::concurrency;
 use crate::diff::undescribed::{self, Tally, Undescribed};
 use crate::diff::{Changes, PlanHead, ResourceChanges};
@@ -20,33 +23,60 @@ use crate::input::log::apply::{parse_apply_log, Action, ApplyLog};
 use crate::input::log::{parse_log, PlanLog};
 use crate::input::plan::{parse_plan, Plan};
 use crate::input::schema::ProviderSchemas;
+use crate::policy::rego::{Policies, PolicyReport};
 use crate::policy::{Gated, Policy, Violation};
 use crate::render::markdown::{Source, TemplateSet};
 
-/// A plan read and parsed, its head (drift, outputs, checks) diffed, its resource changes
-/// ready to diff on demand (a renderer diffs only what it shows; the text streams them).
-pub(super) struct Loaded<'l> {
-    pub arg: PlanArg,
-    pub head: PlanHead,
-    pub resources: Box<dyn ResourceChanges + Sync + 'l>,
-    /// The drift shown, each diff made on demand like the resource changes'.
-    pub drift: Box<dyn ResourceChanges + Sync + 'l>,
-    /// The input's SHA-256 for the marker (empty when not asked for).
-    pub sha256: String,
-    /// The plan's JSON document as it was read, the Rego policies' `input`.
-    pub json: &'l [u8],
-    /// Its changes' canonical forms, which the marker's hashes are made of.
-    pub canonical: &'l (dyn CanonicalForms + 'l),
+/// What the plans are read for, which decides what is read and checked beside them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Purpose {
+    /// The comment (Markdown, HTML, its JSON context): the templates are checked before
+    /// the plans are read, and each plan is hashed beside its parse for the marker.
+    Comment,
+    /// Terraform's text, or `verify`: no template is used, but a `--templates` that
+    /// cannot be read fails the same in every format.
+    Plans,
 }
 
-impl Loaded<'_> {
-    /// The resource changes and drift, as renderers read them.
-    pub(super) fn changes(&self) -> Changes<'_> {
-        Changes {
-            resources: &*self.resources,
-            drift: &*self.drift,
-        }
+/// The files a command reads, read: what the parsed plans borrow. Templates and policies
+/// are read before the schemas, and the schemas before the plans.
+pub struct Inputs {
+    purpose: Purpose,
+    templates: TemplateSet,
+    /// The `--policy` files compiled; evaluating them needs them mutable.
+    policies: RefCell<Option<Policies>>,
+    schemas: Option<ProviderSchemas>,
+    /// Each plan argument and its bytes.
+    files: Vec<(PlanArg, Vec<u8>)>,
+}
+
+/// Reads what `options` name for `purpose`: bad input fails here, before any output;
+/// templates for the comment are checked first, so a broken one fails fast.
+pub fn read(options: &Options, purpose: Purpose) -> Result<Inputs> {
+    let templates = template_set(options)?;
+    let policies = RefCell::new(super::policy::load(options)?);
+    let schemas = load_schemas(options)?;
+    if purpose == Purpose::Comment {
+        templates.check().map_err(PipelineError::from)?;
     }
+    let mut files = Vec::with_capacity(options.plans.len());
+    for arg in &options.plans {
+        if arg.path == "-" && std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+            // Otherwise a `-` typed at a terminal waits for input with no word of why.
+            eprintln!(
+                "planmark: reading the plan from standard input (end it with Ctrl-D, or pass the plan's path instead of -)"
+            );
+        }
+        let bytes = read_input_at_most(&arg.path, options.max_input_size)?;
+        files.push((arg.clone(), bytes));
+    }
+    Ok(Inputs {
+        purpose,
+        templates,
+        policies,
+        schemas,
+        files,
+    })
 }
 
 /// Plans of these sizes get their templates compiled beside their parse, on the core the
@@ -88,113 +118,209 @@ fn parse_and_hash<'b>(
 /// the exit code.
 pub(super) type Unreadable = Vec<(String, PipelineError)>;
 
-/// Reads the schemas and every plan, parses them (bad input fails here, before any
-/// output) and runs `run` on them; checks the templates first when they will be used, so
-/// a broken template fails fast. `hash`: compute each input's SHA-256 for the marker.
-///
-/// A file of several documents (Terragrunt's `run-all show -json`) gives one plan per
-/// document. When several plans are given and some of them cannot be read, `run` gets
-/// the others and the unreadable ones (by name, with their errors); its result is then
-/// replaced by [`PipelineError::Unreadable`], after its output. A single plan that cannot
-/// be read, or none readable, fails before any output, as ever.
-pub(super) fn with_loaded<T, E: From<PipelineError>>(
-    options: &Options,
-    templates: Option<&TemplateSet>,
-    hash: bool,
-    run: impl FnOnce(&[Loaded<'_>], &[(String, String)]) -> Result<T, E>,
-) -> Result<T, E> {
-    let schemas = load_schemas(options)?;
-    if let Some(templates) = templates {
-        templates.check().map_err(PipelineError::from)?;
-    }
-    let mut inputs = Vec::with_capacity(options.plans.len());
-    for arg in &options.plans {
-        let arg = arg.clone();
-        if arg.path == "-" && std::io::IsTerminal::is_terminal(&std::io::stdin()) {
-            // Otherwise a `-` typed at a terminal waits for input with no word of why.
-            eprintln!(
-                "planmark: reading the plan from standard input (end it with Ctrl-D, or pass the plan's path instead of -)"
-            );
-        }
-        let bytes = read_input_at_most(&arg.path, options.max_input_size)?;
-        inputs.push((arg, bytes));
-    }
-    // Each plan read: its argument, the plan, its hash.
-    let mut plans = Vec::with_capacity(inputs.len());
-    let mut unreadable: Unreadable = Vec::new();
-    for (arg, bytes) in &inputs {
-        let err = match parse_and_hash(&arg.path, bytes, hash, templates) {
-            (Ok(plan), sha256) => {
-                plans.push((arg.clone(), plan, sha256, bytes.as_slice()));
+/// The plans parsed, and those among several that could not be.
+pub struct Parsed<'i> {
+    inputs: &'i Inputs,
+    /// Each plan: its argument, the plan, its hash (for the comment), its JSON text.
+    plans: Vec<(PlanArg, Plan<'i>, String, &'i [u8])>,
+    /// Taken by [`Parsed::load`], which reports them last.
+    unreadable: Cell<Unreadable>,
+}
+
+impl Inputs {
+    /// Parses every plan, each hashed beside its parse for the comment. A file of several
+    /// documents (Terragrunt's `run-all show -json`) gives one plan per document. Plans
+    /// among several that cannot be read are rendered around (see [`Loaded::finish`]); a
+    /// single plan that cannot be read, or none readable, fails here, before any output.
+    pub fn parse(&self) -> Result<Parsed<'_>> {
+        let hash = self.purpose == Purpose::Comment;
+        let templates = hash.then_some(&self.templates);
+        let mut plans = Vec::with_capacity(self.files.len());
+        let mut unreadable: Unreadable = Vec::new();
+        for (arg, bytes) in &self.files {
+            let err = match parse_and_hash(&arg.path, bytes, hash, templates) {
+                (Ok(plan), sha256) => {
+                    plans.push((arg.clone(), plan, sha256, bytes.as_slice()));
+                    continue;
+                }
+                (Err(err), _) => err,
+            };
+            let Some(documents) = crate::input::plan::documents::split(bytes) else {
+                unreadable.push((arg.name.clone(), err.into()));
                 continue;
-            }
-            (Err(err), _) => err,
-        };
-        let Some(documents) = crate::input::plan::documents::split(bytes) else {
-            unreadable.push((arg.name.clone(), err.into()));
-            continue;
-        };
-        for (n, document) in documents.iter().enumerate() {
-            let doc_arg = document_arg(arg, n + 1, document.label.as_deref());
-            let place = format!("{}: document {} ({})", arg.path, n + 1, doc_arg.name);
-            match parse_and_hash(&place, document.bytes, hash, templates) {
-                (Ok(plan), sha256) => plans.push((doc_arg, plan, sha256, document.bytes)),
-                (Err(err), _) => unreadable.push((doc_arg.name, err.into())),
+            };
+            for (n, document) in documents.iter().enumerate() {
+                let doc_arg = document_arg(arg, n + 1, document.label.as_deref());
+                let place = format!("{}: document {} ({})", arg.path, n + 1, doc_arg.name);
+                match parse_and_hash(&place, document.bytes, hash, templates) {
+                    (Ok(plan), sha256) => plans.push((doc_arg, plan, sha256, document.bytes)),
+                    (Err(err), _) => unreadable.push((doc_arg.name, err.into())),
+                }
             }
         }
-    }
-    // One plan, or none readable: its error, before any output.
-    if !unreadable.is_empty() && plans.is_empty() {
-        return Err(unreadable.swap_remove(0).1.into());
-    }
-    let mut hashes = Vec::with_capacity(plans.len());
-    let (plan_args, plans): (Vec<PlanArg>, Vec<_>) = plans
-        .into_iter()
-        .map(|(arg, plan, sha256, json)| {
-            hashes.push((sha256, json));
-            (arg, plan)
+        // One plan, or none readable: its error, before any output.
+        if !unreadable.is_empty() && plans.is_empty() {
+            return Err(unreadable.swap_remove(0).1);
+        }
+        Ok(Parsed {
+            inputs: self,
+            plans,
+            unreadable: Cell::new(unreadable),
         })
-        .unzip();
-    let differs: Vec<Differ> = plan_args
-        .iter()
-        .zip(&plans)
-        .map(|(arg, plan)| Differ::new(&arg.path, plan, schemas.as_ref()).with_tool(options.tool))
-        .collect();
-    let mut loaded = Vec::with_capacity(differs.len());
-    for ((arg, (sha256, json)), differ) in plan_args.iter().zip(hashes).zip(&differs) {
-        let head = differ
-            .head(options.plan_mode)
-            .map_err(PipelineError::from)?;
-        if head.provider_sensitivity_unknown {
-            warn_provider_sensitivity(&arg.path, head.terraform_version.as_deref());
-        }
-        if !head.unknown_actions.is_empty() {
-            warn_unknown_actions(&arg.path, &head.unknown_actions);
-        }
-        if !head.undescribed.is_empty() {
-            warn_undescribed(&arg.name, options.schemas.as_deref(), &head.undescribed);
-        }
-        let drift = Box::new(differ.drift(head.mode).map_err(PipelineError::from)?);
-        loaded.push(Loaded {
-            arg: arg.clone(),
-            head,
-            resources: Box::new(differ.lazy()),
-            drift,
-            sha256,
-            json,
-            canonical: differ,
-        });
     }
-    let shown: Vec<(String, String)> = unreadable
-        .iter()
-        .map(|(name, err)| (name.clone(), err.to_string()))
-        .collect();
-    let result = run(&loaded, &shown);
-    match unreadable.is_empty() {
-        true => result,
-        // After the output (and the comment posted): exit 2 naming each one.
-        false => {
-            Err(PipelineError::Unreadable(unreadable.into_iter().map(|(_, e)| e).collect()).into())
+}
+
+impl<'i> Parsed<'i> {
+    /// A differ for each plan, through which the loaded plans diff their changes.
+    pub fn differs(&self, options: &Options) -> Vec<Differ<'_, 'i>> {
+        let schemas = self.inputs.schemas.as_ref();
+        self.plans
+            .iter()
+            .map(|(arg, plan, ..)| Differ::new(&arg.path, plan, schemas).with_tool(options.tool))
+            .collect()
+    }
+
+    /// Diffs the plans' heads through `differs` (made by [`Parsed::differs`]), then reads
+    /// the log and evaluates the policies: everything that can fail before any output.
+    pub fn load<'d>(
+        &'d self,
+        options: &'d Options,
+        differs: &'d [Differ<'_, 'i>],
+    ) -> Result<Loaded<'d>> {
+        let mut plans = Vec::with_capacity(differs.len());
+        for ((arg, _, sha256, json), differ) in self.plans.iter().zip(differs) {
+            let head = differ
+                .head(options.plan_mode)
+                .map_err(PipelineError::from)?;
+            if head.provider_sensitivity_unknown {
+                warn_provider_sensitivity(&arg.path, head.terraform_version.as_deref());
+            }
+            if !head.unknown_actions.is_empty() {
+                warn_unknown_actions(&arg.path, &head.unknown_actions);
+            }
+            if !head.undescribed.is_empty() {
+                warn_undescribed(&arg.name, options.schemas.as_deref(), &head.undescribed);
+            }
+            let drift = Box::new(differ.drift(head.mode).map_err(PipelineError::from)?);
+            plans.push(LoadedPlan {
+                arg: arg.clone(),
+                head,
+                resources: Box::new(differ.lazy()),
+                drift,
+                sha256: sha256.clone(),
+                json,
+                canonical: differ,
+            });
+        }
+        let unreadable = self.unreadable.take();
+        let shown = unreadable
+            .iter()
+            .map(|(name, err)| (name.clone(), err.to_string()))
+            .collect();
+        let mut loaded = Loaded {
+            options,
+            plans,
+            templates: &self.inputs.templates,
+            shown,
+            unreadable,
+            log: None,
+            violations: Vec::new(),
+            rego: Vec::new(),
+        };
+        // Read after the plans: errors from here on give way to the unreadable plans'.
+        match loaded.judge(self.inputs) {
+            Ok(()) => Ok(loaded),
+            Err(err) => loaded.finish(Err(err)),
+        }
+    }
+}
+
+/// A plan read and parsed, its head (drift, outputs, checks) diffed, its resource changes
+/// ready to diff on demand (a renderer diffs only what it shows; the text streams them).
+pub(super) struct LoadedPlan<'l> {
+    pub arg: PlanArg,
+    pub head: PlanHead,
+    pub resources: Box<dyn ResourceChanges + Sync + 'l>,
+    /// The drift shown, each diff made on demand like the resource changes'.
+    pub drift: Box<dyn ResourceChanges + Sync + 'l>,
+    /// The input's SHA-256 for the marker (empty when not asked for).
+    pub sha256: String,
+    /// The plan's JSON document as it was read, the Rego policies' `input`.
+    pub json: &'l [u8],
+    /// Its changes' canonical forms, which the marker's hashes are made of.
+    pub canonical: &'l (dyn CanonicalForms + 'l),
+}
+
+impl LoadedPlan<'_> {
+    /// The resource changes and drift, as renderers read them.
+    pub(super) fn changes(&self) -> Changes<'_> {
+        Changes {
+            resources: &*self.resources,
+            drift: &*self.drift,
+        }
+    }
+}
+
+/// The loaded plans, with the log and what the policies say of them: what every output
+/// is made of.
+pub struct Loaded<'d> {
+    pub(super) options: &'d Options,
+    pub(super) plans: Vec<LoadedPlan<'d>>,
+    pub(super) templates: &'d TemplateSet,
+    /// The plans that could not be read, as the output names them: (name, the error).
+    pub(super) shown: Vec<(String, String)>,
+    unreadable: Unreadable,
+    pub(super) log: Option<LoadedLog>,
+    /// The policy gates the plans break.
+    pub(super) violations: Vec<Violation>,
+    /// The Rego reports, one per plan.
+    pub(super) rego: Vec<PolicyReport>,
+}
+
+impl Loaded<'_> {
+    /// Reads the log and evaluates the policies. For the comment, an apply's log is told
+    /// the reviewed plans' changes, and the gates, which judge a plan before it is
+    /// applied, are not checked after an apply.
+    fn judge(&mut self, inputs: &Inputs) -> Result<()> {
+        let options = self.options;
+        self.log = load_log(options.log.as_ref())?;
+        let applied = self.log.as_mut().and_then(|l| l.applied.as_mut());
+        if let (Purpose::Comment, Some(applied)) = (inputs.purpose, applied) {
+            add_reviewed(applied, &self.plans);
+            return Ok(());
+        }
+        self.violations = violations(&options.policy, &self.plans);
+        let mut policies = inputs.policies.borrow_mut();
+        let schemas = options.schemas.as_deref();
+        let plans = self.plans.iter().map(|l| (l.arg.path.as_str(), l.json));
+        self.rego = super::policy::evaluate(policies.as_mut(), plans, schemas)?;
+        Ok(())
+    }
+
+    /// `result`, the work done on these plans, or when plans among several could not be
+    /// read, [`PipelineError::Unreadable`] naming each (after the output, and the comment
+    /// posted: exit 2).
+    pub fn finish<T, E: From<PipelineError>>(
+        self,
+        result: std::result::Result<T, E>,
+    ) -> std::result::Result<T, E> {
+        if self.unreadable.is_empty() {
+            return result;
+        }
+        let errors = self.unreadable.into_iter().map(|(_, e)| e).collect();
+        Err(PipelineError::Unreadable(errors).into())
+    }
+
+    /// The gates' violations and the Rego reports, for the caller to judge.
+    pub fn verdicts(&self) -> Verdicts {
+        // Each report with its plan's name when there are several.
+        let several = self.plans.len() > 1;
+        let rego = self.plans.iter().zip(&self.rego);
+        Verdicts {
+            violations: self.violations.clone(),
+            rego: rego
+                .map(|(l, report)| (several.then(|| l.arg.name.clone()), report.clone()))
+                .collect(),
         }
     }
 }
@@ -307,12 +433,6 @@ fn load_schemas(options: &Options) -> Result<Option<ProviderSchemas>> {
     Ok(Some(ProviderSchemas::parse(&display, &bytes)?))
 }
 
-pub(super) fn read_text(path: &Path) -> Result<String> {
-    let display = path.display().to_string();
-    let bytes = read_input(&display)?;
-    String::from_utf8(bytes).map_err(|_| PipelineError::input(&display, "is not UTF-8 text"))
-}
-
 /// Built-in templates with [`Options::template_dir`] and [`Options::template`] applied.
 pub(super) fn template_set(options: &Options) -> Result<TemplateSet> {
     let mut set = TemplateSet::default();
@@ -350,60 +470,6 @@ pub(super) fn template_set(options: &Options) -> Result<TemplateSet> {
     Ok(set)
 }
 
-/// Reads a file, or standard input for `-`, of at most [`DEFAULT_MAX_INPUT_SIZE`].
-pub fn read_input(path: &str) -> Result<Vec<u8>> {
-    read_input_at_most(path, DEFAULT_MAX_INPUT_SIZE)
-}
-
-/// Reads a file, or standard input for `-`, refusing more than `max` bytes: a regular
-/// file by its size before anything is read, a pipe once `max` bytes have come. UTF-16
-/// text (with its byte-order mark) comes back as UTF-8.
-pub fn read_input_at_most(path: &str, max: u64) -> Result<Vec<u8>> {
-    let read_error = |source| {
-        PipelineError::from(InputError::Read {
-            path: path.to_string(),
-            source,
-        })
-    };
-    let too_big = |size: Option<u64>| {
-        let limit = human_size(max);
-        let size = match size {
-            Some(size) => format!("is {}; planmark reads at most {limit}", human_size(size)),
-            None => format!("is more than {limit}, the most planmark reads"),
-        };
-        PipelineError::input(
-            path,
-            format!("{size} (raise the limit with --max-input-size)"),
-        )
-    };
-    let mut bytes = Vec::new();
-    if path == "-" {
-        let stdin = std::io::stdin().lock();
-        stdin.take(max.saturating_add(1)).read_to_end(&mut bytes)
-    } else {
-        let file = std::fs::File::open(path).map_err(read_error)?;
-        let meta = file.metadata().map_err(read_error)?;
-        if meta.is_dir() {
-            return Err(PipelineError::input(path, "is a directory, not a file"));
-        }
-        if meta.is_file() && meta.len() > max {
-            return Err(too_big(Some(meta.len())));
-        }
-        // Exactly the file's size (and a byte to see that it has not grown): reading into
-        // a growing buffer would double it and copy, nearly tripling the peak memory.
-        if meta.is_file() {
-            bytes.reserve_exact(usize::try_from(meta.len()).unwrap_or(0).saturating_add(1));
-        }
-        file.take(max.saturating_add(1)).read_to_end(&mut bytes)
-    }
-    .map_err(read_error)?;
-    if bytes.len() as u64 > max {
-        return Err(too_big(None));
-    }
-    // Windows PowerShell's `>` writes UTF-16: every input is read as UTF-8 from here on.
-    Ok(crate::input::encoding::to_utf8(path, bytes)?)
-}
-
 /// A log read from [`Options::log`].
 pub(super) struct LoadedLog {
     /// The argument (`--failed` and `--applied` may name it).
@@ -419,7 +485,7 @@ pub(super) struct LoadedLog {
 }
 
 /// Reads and parses the log, if one is given.
-pub(super) fn load_log(input: Option<&LogInput>) -> Result<Option<LoadedLog>> {
+fn load_log(input: Option<&LogInput>) -> Result<Option<LoadedLog>> {
     let Some(input) = input else {
         return Ok(None);
     };
@@ -445,7 +511,7 @@ pub(super) fn load_log(input: Option<&LogInput>) -> Result<Option<LoadedLog>> {
 
 /// Adds the reviewed plans' changes to what the apply log says: those it never names were
 /// not reached (the plain-text log does not list what was planned).
-pub(super) fn add_reviewed(applied: &mut ApplyLog, loaded: &[Loaded<'_>]) {
+fn add_reviewed(applied: &mut ApplyLog, loaded: &[LoadedPlan<'_>]) {
     let mut planned = Vec::new();
     for l in loaded {
         for (i, s) in l.resources.summaries().iter().enumerate() {
@@ -460,50 +526,8 @@ pub(super) fn add_reviewed(applied: &mut ApplyLog, loaded: &[Loaded<'_>]) {
     applied.add_planned(planned);
 }
 
-/// The default largest input (`--max-input-size`): 1 GiB. Parsed, a plan takes several
-/// times its size in memory, which a 1 GiB plan already asks of a 16 GB hosted runner.
-pub const DEFAULT_MAX_INPUT_SIZE: u64 = 1 << 30;
-
-const SIZE_UNITS: [(&str, u64); 3] = [("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10)];
-
-/// Parses a size such as `1G`, `500M`, `64K` or a number of bytes (powers of 1024).
-pub fn parse_size(text: &str) -> std::result::Result<u64, String> {
-    let upper = text.trim().to_ascii_uppercase();
-    let upper = upper
-        .strip_suffix("IB")
-        .or_else(|| upper.strip_suffix('B'))
-        .unwrap_or(&upper);
-    let (digits, unit) = SIZE_UNITS
-        .iter()
-        .find_map(|(suffix, unit)| upper.strip_suffix(suffix).map(|d| (d, *unit)))
-        .unwrap_or((upper, 1));
-    match digits
-        .trim()
-        .parse::<u64>()
-        .ok()
-        .and_then(|n| n.checked_mul(unit))
-    {
-        Some(n) if n > 0 => Ok(n),
-        _ => Err("expected a size such as 1G, 500M, 64K or a number of bytes".to_string()),
-    }
-}
-
-/// `n` bytes for people: `2 GiB`, `1.5 MiB`, `300 bytes`.
-fn human_size(n: u64) -> String {
-    for (suffix, unit) in SIZE_UNITS {
-        if n >= unit {
-            return if n.is_multiple_of(unit) {
-                format!("{} {suffix}iB", n / unit)
-            } else {
-                format!("{:.1} {suffix}iB", n as f64 / unit as f64)
-            };
-        }
-    }
-    format!("{n} bytes")
-}
-
 /// The policy gates' violations by the plans (none without gates).
-pub(super) fn violations(policy: &Policy, loaded: &[Loaded<'_>]) -> Vec<Violation> {
+fn violations(policy: &Policy, loaded: &[LoadedPlan<'_>]) -> Vec<Violation> {
     if policy.is_empty() {
         return Vec::new();
     }
@@ -515,7 +539,7 @@ pub(super) fn violations(policy: &Policy, loaded: &[Loaded<'_>]) -> Vec<Violatio
 }
 
 /// Default key: the names given, else the paths, joined with `+`.
-pub(super) fn default_key(loaded: &[Loaded<'_>]) -> String {
+pub(super) fn default_key(loaded: &[LoadedPlan<'_>]) -> String {
     loaded
         .iter()
         .map(|l| {
@@ -533,28 +557,4 @@ pub(super) fn default_key(loaded: &[Loaded<'_>]) -> String {
             keys
         })
         .join("+")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sizes_parse_and_print_in_powers_of_1024() {
-        for (text, bytes) in [
-            ("1G", 1 << 30),
-            ("1GiB", 1 << 30),
-            ("500m", 500 << 20),
-            ("64KB", 64 << 10),
-            ("1000", 1000),
-        ] {
-            assert_eq!(parse_size(text), Ok(bytes), "{text}");
-        }
-        for bad in ["", "0", "G", "1T", "-1K", "1.5G", "99999999999G"] {
-            assert!(parse_size(bad).is_err(), "{bad:?} should be refused");
-        }
-        assert_eq!(human_size(2 << 30), "2 GiB");
-        assert_eq!(human_size(3 << 19), "1.5 MiB");
-        assert_eq!(human_size(1023), "1023 bytes");
-    }
 }

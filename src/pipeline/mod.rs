@@ -11,6 +11,7 @@
 mod comment;
 mod digest;
 mod error;
+mod file;
 mod load;
 mod options;
 mod policy;
@@ -23,9 +24,10 @@ use std::io::Write;
 
 use crate::render::error::RenderError;
 
-pub use comment::{comment, smaller, Rendered};
+pub use comment::{smaller, Rendered};
 pub use error::{PipelineError, Result};
-pub use load::{parse_size, read_input, read_input_at_most, DEFAULT_MAX_INPUT_SIZE};
+pub use file::{parse_size, read_input, read_input_at_most, DEFAULT_MAX_INPUT_SIZE};
+pub use load::{read, Inputs, Loaded, Parsed, Purpose};
 pub use options::{LogInput, LogKind, Options, PlanArg, RunInfo};
 pub use policy::Verdicts;
 pub use verify::{compare, fresh, Comparison, Difference, Fresh};
@@ -61,28 +63,37 @@ pub fn render(options: &Options, format: Format, out: &mut dyn Write) -> Result<
         }
         None => None,
     };
-    comment(
-        options,
-        |_| Ok(previous),
-        |rendered| {
-            let verdicts = rendered.verdicts();
-            let text = match format {
-                Format::Html => {
-                    let title = format!("planmark — {}", rendered.meta.key);
-                    crate::render::html::preview_page(&rendered.comment.markdown, &title)
-                }
-                Format::Json => {
-                    let mut json = serde_json::to_string_pretty(&rendered.comment.context)
-                        .map_err(|e| RenderError::Write(std::io::Error::other(e)))?;
-                    json.push('\n');
-                    json
-                }
-                Format::Markdown | Format::Text => rendered.comment.markdown,
-            };
-            out.write_all(text.as_bytes())
-                .and_then(|()| out.flush())
-                .map_err(RenderError::Write)?;
-            Ok(verdicts)
-        },
-    )
+    let inputs = read(options, Purpose::Comment)?;
+    let parsed = inputs.parse()?;
+    let differs = parsed.differs(options);
+    let loaded = parsed.load(options, &differs)?;
+    let written = write_comment(&loaded, previous.as_deref(), format, out);
+    loaded.finish(written)
+}
+
+/// Writes the comment of `loaded` (compared with `previous`) to `out` in `format`.
+fn write_comment(
+    loaded: &Loaded<'_>,
+    previous: Option<&str>,
+    format: Format,
+    out: &mut dyn Write,
+) -> Result<Verdicts> {
+    let rendered = loaded.comment(previous)?;
+    let text = match format {
+        Format::Html => {
+            let title = format!("planmark — {}", rendered.meta.key);
+            crate::render::html::preview_page(&rendered.comment.markdown, &title)
+        }
+        Format::Json => {
+            let mut json = serde_json::to_string_pretty(&rendered.comment.context)
+                .map_err(|e| RenderError::Write(std::io::Error::other(e)))?;
+            json.push('\n');
+            json
+        }
+        Format::Markdown | Format::Text => rendered.comment.markdown,
+    };
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(RenderError::Write)?;
+    Ok(loaded.verdicts())
 }

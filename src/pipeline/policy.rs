@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use super::error::{PipelineError, Result};
-use super::load::{read_input, read_text, Loaded};
+use super::file::{read_input, read_text};
 use super::options::Options;
 use super::secrets::{sensitive_strings, Redactor};
 use crate::input::error::InputError;
@@ -26,23 +26,6 @@ pub struct Verdicts {
     /// Each plan's Rego report, in the plans' order, with the plan's name when there are
     /// several (none without `--policy`).
     pub rego: Vec<(Option<String>, PolicyReport)>,
-}
-
-impl Verdicts {
-    /// The gates' violations and the Rego reports of `loaded`.
-    pub(super) fn new(
-        violations: Vec<Violation>,
-        loaded: &[Loaded<'_>],
-        reports: &[PolicyReport],
-    ) -> Verdicts {
-        let several = loaded.len() > 1;
-        let rego = loaded
-            .iter()
-            .zip(reports)
-            .map(|(l, report)| (several.then(|| l.arg.name.clone()), report.clone()))
-            .collect();
-        Verdicts { violations, rego }
-    }
 }
 
 /// Directories deeper than this are refused: a symbolic link back up would be endless.
@@ -69,12 +52,12 @@ pub(super) fn load(options: &Options) -> Result<Option<Policies>> {
     )?))
 }
 
-/// Each loaded plan's report, in order (none without policies), its findings cleaned of
+/// Each plan's report (given by its path and JSON text), in order (none without policies), its findings cleaned of
 /// the plan's sensitive values: a rule may `sprintf` a secret into its message, which the
 /// comment and the job's log would show. `schemas` (`--schemas`) tell an old plan's.
-pub(super) fn evaluate(
+pub(super) fn evaluate<'a>(
     policies: Option<&mut Policies>,
-    loaded: &[Loaded<'_>],
+    plans: impl Iterator<Item = (&'a str, &'a [u8])>,
     schemas: Option<&Path>,
 ) -> Result<Vec<PolicyReport>> {
     let Some(policies) = policies else {
@@ -82,12 +65,11 @@ pub(super) fn evaluate(
     };
     // Read again only when a finding may need it: the load has checked them already.
     let mut read_schemas: Option<Option<ProviderSchemas>> = None;
-    loaded
-        .iter()
-        .map(|l| {
-            let json = std::str::from_utf8(l.json)
-                .map_err(|_| PipelineError::input(&l.arg.path, "is not UTF-8 text"))?;
-            let mut report = policies.evaluate(&l.arg.path, json)?;
+    plans
+        .map(|(path, json)| {
+            let json = std::str::from_utf8(json)
+                .map_err(|_| PipelineError::input(path, "is not UTF-8 text"))?;
+            let mut report = policies.evaluate(path, json)?;
             if report.failures.is_empty() && report.warnings.is_empty() {
                 return Ok(report);
             }
@@ -102,7 +84,7 @@ pub(super) fn evaluate(
                 }
             };
             let secrets = sensitive_strings(json, schemas)
-                .map_err(|e| PipelineError::input(&l.arg.path, format!("is not JSON: {e}")))?;
+                .map_err(|e| PipelineError::input(path, format!("is not JSON: {e}")))?;
             let redactor = Redactor::new(secrets);
             for finding in report.failures.iter_mut().chain(&mut report.warnings) {
                 finding.message = redactor.redact(&finding.message);

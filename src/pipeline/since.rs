@@ -11,15 +11,15 @@
 
 use serde_json::Value as Json;
 
-use super::digest::{Item, Reviewed};
-use super::verify::{compare_changes, Changes, Comparison, Difference};
+use super::digest::Reviewed;
+use super::verify::{compare_changes, Compared, Comparison, Difference};
 use crate::differ::CANONICAL_VERSION;
 use crate::marker::parse_marker;
 use crate::render::markdown::{Since, SinceFound};
 
 /// What moved between the comment `previous` (its body, marker last) and this one for
 /// `key`, whose changes are `changes`.
-pub(super) fn since(previous: &str, key: &str, changes: &Changes<'_>) -> Since {
+pub(super) fn since(previous: &str, key: &str, changes: &Compared) -> Since {
     let Some(marker) = parse_marker(previous) else {
         return Since {
             commit: None,
@@ -44,7 +44,7 @@ pub(super) fn since(previous: &str, key: &str, changes: &Changes<'_>) -> Since {
     } else {
         found(
             compare_changes(changes, &marker, previous),
-            changes.reviewed,
+            &changes.reviewed,
         )
     };
     Since {
@@ -114,27 +114,6 @@ fn found(comparison: Comparison, reviewed: &Reviewed) -> SinceFound {
     }
 }
 
-/// The changes of a comment as [`since`] compares them: hashed with their labels.
-pub(super) struct Compared {
-    pub(super) reviewed: Reviewed,
-    pub(super) plain: Option<Reviewed>,
-    pub(super) known: Vec<Item>,
-    pub(super) plan_names: Vec<String>,
-    pub(super) schemas_given: bool,
-}
-
-impl Compared {
-    pub(super) fn changes(&self) -> Changes<'_> {
-        Changes {
-            reviewed: &self.reviewed,
-            plain: self.plain.as_ref(),
-            schemas_given: self.schemas_given,
-            known: &self.known,
-            plan_names: &self.plan_names,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -161,8 +140,7 @@ mod tests {
 
     #[test]
     fn unreadable_foreign_and_unhashed_markers_are_one_sentence() {
-        let compared = no_changes();
-        let changes = compared.changes();
+        let changes = no_changes();
         let found = |previous: &str| since(previous, "k", &changes).found;
         assert!(matches!(found("no marker\n"), SinceFound::NotCompared(r) if r.contains("marker")));
         let other = MarkerData {
@@ -195,8 +173,7 @@ mod tests {
 
     #[test]
     fn other_forms_and_markers_without_digests_are_one_sentence() {
-        let compared = no_changes();
-        let changes = compared.changes();
+        let changes = no_changes();
         let found = |fields: String| {
             let body = format!(
                 "x\n{}{{\"key\":\"k\",\"time\":\"t\"{fields}}} \x2d\x2d>\n",

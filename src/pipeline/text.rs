@@ -7,45 +7,33 @@
 use std::io::Write;
 
 use super::error::Result;
-use super::load::{load_log, template_set, violations, with_loaded, Loaded, LoadedLog};
+use super::load::{read, Loaded, Purpose};
 use super::options::Options;
-use super::policy::{self, Verdicts};
+use super::policy::Verdicts;
 use crate::render::error::RenderError;
 use crate::render::text::{applied_text, log_text, write_plan};
 
 /// Loads the plans and streams their text to `out`; returns the policy gates' violations
 /// and the Rego reports.
 pub(super) fn render(options: &Options, out: &mut dyn Write) -> Result<Verdicts> {
-    // The text uses no template, but a `--templates` that cannot be read fails the same in
-    // every format.
-    template_set(options)?;
-    let mut policies = policy::load(options)?;
-    with_loaded(options, None, false, |loaded, unreadable| {
-        let log = load_log(options.log.as_ref())?;
-        let violations = violations(&options.policy, loaded);
-        // Before anything is written: a policy that errs fails with no output.
-        let reports = policy::evaluate(policies.as_mut(), loaded, options.schemas.as_deref())?;
-        write_text(loaded, !unreadable.is_empty(), log.as_ref(), options, out)?;
-        out.flush().map_err(RenderError::Write)?;
-        Ok(Verdicts::new(violations, loaded, &reports))
-    })
+    let inputs = read(options, Purpose::Plans)?;
+    let parsed = inputs.parse()?;
+    let differs = parsed.differs(options);
+    let loaded = parsed.load(options, &differs)?;
+    let verdicts = write_text(&loaded, out).map(|()| loaded.verdicts());
+    loaded.finish(verdicts.map_err(Into::into))
 }
 
-/// Writes each plan, headed when several plans were given (`unreadable`: some could not be
-/// read), then the log's diagnostics.
-fn write_text(
-    loaded: &[Loaded<'_>],
-    unreadable: bool,
-    log: Option<&LoadedLog>,
-    options: &Options,
-    out: &mut dyn Write,
-) -> Result<(), RenderError> {
+/// Writes each plan, headed when several plans were given (some perhaps unreadable), then
+/// the log's diagnostics, and flushes.
+fn write_text(loaded: &Loaded<'_>, out: &mut dyn Write) -> Result<(), RenderError> {
     let write = |out: &mut dyn Write, text: &str| {
         out.write_all(text.as_bytes()).map_err(RenderError::Write)
     };
-    for (i, l) in loaded.iter().enumerate() {
+    let (plans, unreadable) = (&loaded.plans, !loaded.shown.is_empty());
+    for (i, l) in plans.iter().enumerate() {
         // Headed when several plans were given, some perhaps unreadable (on stderr).
-        if loaded.len() > 1 || unreadable {
+        if plans.len() > 1 || unreadable {
             let gap = if i > 0 { "\n" } else { "" };
             // A name from the command line stays on its heading's line.
             let name = crate::input::text::one_line(&l.arg.name);
@@ -53,17 +41,17 @@ fn write_text(
         }
         write_plan(&l.head, l.changes(), out)?;
     }
-    if let Some(log) = log {
-        let tool = options.tool.unwrap_or_default();
+    if let Some(log) = &loaded.log {
+        let tool = loaded.options.tool.unwrap_or_default();
         if log.failed {
             write(out, &format!("{} could not make the plan.\n", tool.name()))?;
         }
         if let Some(applied) = &log.applied {
             // A blank line after the reviewed plan's text, as between Terraform's sections.
-            let gap = if loaded.is_empty() { "" } else { "\n" };
+            let gap = if plans.is_empty() { "" } else { "\n" };
             write(out, &format!("{gap}{}", applied_text(applied)))?;
         }
         write(out, &log_text(&log.log))?;
     }
-    Ok(())
+    out.flush().map_err(RenderError::Write)
 }

@@ -16,9 +16,9 @@ use std::fmt;
 
 use serde_json::Value as Json;
 
-use super::digest::{self, address_hash, short, Item, Reviewed};
-use super::error::Result;
-use super::load::{default_key, with_loaded};
+use super::digest::{address_hash, short, Item, Reviewed};
+use super::error::{PipelineError, Result};
+use super::load::{read, Purpose};
 use super::options::Options;
 use crate::differ::CANONICAL_VERSION;
 use crate::marker::decode_digests;
@@ -27,51 +27,32 @@ use crate::marker::decode_digests;
 pub struct Fresh {
     /// The comment key (`--key`, else the names or paths, as `comment` makes it).
     pub key: String,
-    /// The changes hashed with the schemas given (when any).
-    reviewed: Reviewed,
-    /// The changes hashed without schemas, when those given changed the hashes (a plan
-    /// older than Terraform 0.15.2): for a marker made without them.
-    plain: Option<Reviewed>,
-    /// Whether `--schemas` was given.
-    schemas_given: bool,
-    /// Every address the plans know (see [`digest::known_addresses`]).
-    known: Vec<Item>,
-    /// The plans' names, which label their changes when there are several.
-    plan_names: Vec<String>,
+    /// Their changes, hashed as a comment's marker hashes them.
+    changes: Compared,
 }
 
 impl Fresh {
     /// How many changes the plans make (resources, outputs, actions invoked).
     pub fn count(&self) -> usize {
-        self.reviewed.items.len()
+        self.changes.reviewed.items.len()
     }
 
     /// The marker's fields for these changes.
     #[cfg(test)]
     pub(super) fn marker_fields(&self, max_chars: usize) -> crate::marker::MarkerChanges {
-        self.reviewed.marker_fields(max_chars)
+        self.changes.reviewed.marker_fields(max_chars)
     }
 }
 
 /// Reads the plans in `options` and hashes their changes as `comment` does.
 pub fn fresh(options: &Options) -> Result<Fresh> {
-    with_loaded(options, None, false, |loaded, _| {
-        let reviewed = digest::reviewed(loaded, true, true)?;
-        let plain = match reviewed.schemas {
-            true => Some(digest::reviewed(loaded, true, false)?),
-            false => None,
-        };
-        let known = digest::known_addresses(loaded, &reviewed);
-        let key = options.key.clone().unwrap_or_else(|| default_key(loaded));
-        Ok(Fresh {
-            key,
-            reviewed,
-            plain,
-            schemas_given: options.schemas.is_some(),
-            known,
-            plan_names: loaded.iter().map(|l| l.arg.name.clone()).collect(),
-        })
-    })
+    let inputs = read(options, Purpose::Plans)?;
+    let parsed = inputs.parse()?;
+    let differs = parsed.differs(options);
+    let loaded = parsed.load(options, &differs)?;
+    let key = loaded.key();
+    let fresh = loaded.compared().map(|changes| Fresh { key, changes });
+    loaded.finish(fresh.map_err(PipelineError::from))
 }
 
 /// What [`compare`] found.
@@ -160,35 +141,29 @@ impl fmt::Display for Difference {
 
 /// Changes to compare with a marker: hashed with the schemas given and, when those changed
 /// the hashes, without; every address the plans know; the plans' names.
-pub(super) struct Changes<'a> {
+pub(super) struct Compared {
     /// The changes hashed with the schemas given (when any).
-    pub(super) reviewed: &'a Reviewed,
-    /// The changes hashed without schemas, when those given changed the hashes.
-    pub(super) plain: Option<&'a Reviewed>,
+    pub(super) reviewed: Reviewed,
+    /// The changes hashed without schemas, when those given changed the hashes (a plan
+    /// older than Terraform 0.15.2): for a marker made without them.
+    pub(super) plain: Option<Reviewed>,
     /// Whether schemas were given.
     pub(super) schemas_given: bool,
-    /// Every address the plans know (see [`digest::known_addresses`]).
-    pub(super) known: &'a [Item],
+    /// Every address the plans know (see [`super::digest::known_addresses`]).
+    pub(super) known: Vec<Item>,
     /// The plans' names, which label their changes when there are several.
-    pub(super) plan_names: &'a [String],
+    pub(super) plan_names: Vec<String>,
 }
 
 /// Compares the plans' changes with those a comment's `marker` records; `body` is that
 /// comment, whose addresses name the reviewed changes that are gone.
 pub fn compare(fresh: &Fresh, marker: &Json, body: &str) -> Comparison {
-    let changes = Changes {
-        reviewed: &fresh.reviewed,
-        plain: fresh.plain.as_ref(),
-        schemas_given: fresh.schemas_given,
-        known: &fresh.known,
-        plan_names: &fresh.plan_names,
-    };
-    compare_changes(&changes, marker, body)
+    compare_changes(&fresh.changes, marker, body)
 }
 
 /// [`compare`] for changes however hashed (`comment` compares its own with the previous
 /// comment's marker).
-pub(super) fn compare_changes(fresh: &Changes<'_>, marker: &Json, body: &str) -> Comparison {
+pub(super) fn compare_changes(fresh: &Compared, marker: &Json, body: &str) -> Comparison {
     let Some(sha256) = marker.get("changes_sha256").and_then(Json::as_str) else {
         return Comparison::NoHash;
     };
@@ -197,10 +172,10 @@ pub(super) fn compare_changes(fresh: &Changes<'_>, marker: &Json, body: &str) ->
         other => return Comparison::OtherForm(other),
     }
     let with_schemas = marker.get("changes_schemas").and_then(Json::as_bool) == Some(true);
-    let fresh_changes = match (with_schemas, fresh.plain) {
+    let fresh_changes = match (with_schemas, &fresh.plain) {
         (true, _) if !fresh.schemas_given => return Comparison::NeedsSchemas,
         (false, Some(plain)) => plain,
-        _ => fresh.reviewed,
+        _ => &fresh.reviewed,
     };
     if sha256 == fresh_changes.sha256 {
         return Comparison::Matches;
@@ -249,7 +224,7 @@ pub(super) fn compare_changes(fresh: &Changes<'_>, marker: &Json, body: &str) ->
 
 /// The reviewed changes at the `gone` address hashes, named by the addresses the plans
 /// know or, failing that, those the reviewed comment shows; the rest counted in one line.
-fn name_gone(fresh: &Changes<'_>, gone: &[[u8; 3]], body: &str) -> Vec<Difference> {
+fn name_gone(fresh: &Compared, gone: &[[u8; 3]], body: &str) -> Vec<Difference> {
     let mut known: HashMap<[u8; 3], String> = HashMap::new();
     for item in fresh.known.iter().rev() {
         known.insert(short(&item.address), item.label.clone());

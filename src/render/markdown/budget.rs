@@ -9,13 +9,14 @@
 //! the stages that can fit instead of rendering megabytes.
 
 use super::catalog::{entry_label, entry_text, Catalog, Detail, Item};
-use super::context::Truncation;
 use super::group::{Candidate, Grouping};
 pub use super::length::{diagnostics_room, measure};
 use super::phrases::Kind;
 use super::phrases::{count_noun, thousands};
 use super::source::Plans;
 use crate::render::error::Result;
+use schemars::JsonSchema;
+use serde::Serialize;
 
 /// A choice of detail per catalog entry, with the notice that explains it.
 #[derive(Clone)]
@@ -33,6 +34,18 @@ pub struct Plan {
     /// Per plan: its section is left out, its row in the overview table kept (when even
     /// the shortened counts-only form of every plan is too long); empty when none is.
     pub collapsed: Vec<bool>,
+}
+
+/// What the size limit left out.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Truncation {
+    /// `map` (every diff shown, the change map left out), `compact`, `partial` or
+    /// `counts-only`.
+    pub stage: String,
+    /// What a reader is told.
+    pub notice: String,
+    /// The size limit in characters.
+    pub max_chars: usize,
 }
 
 /// Characters kept free below the limit: GitHub counts characters its own way, so leave

@@ -24,15 +24,7 @@ pub(super) fn fit(
     let limit = effective_limit(max_chars);
     let mut sizes = Sizes::new(plans, catalog, !meta.no_group);
     let drawn = |plan: budget::Plan, maps: &[Option<context::ChangeMap>]| -> Result<Comment> {
-        let context = context::build(
-            plans,
-            meta,
-            catalog,
-            &plan.details,
-            (plan.truncation, plan.tight, &plan.collapsed),
-            (extras, max_chars),
-            maps,
-        )?;
+        let context = context::build(plans, meta, catalog, &plan, extras, max_chars, maps)?;
         // Compiled on first use (see `TemplateSet::registry_for`).
         let markdown = templates
             .registry_for(catalog.entries.len())?
@@ -96,12 +88,10 @@ pub(super) fn fit(
                 let drawn = with_maps(base_plan.clone())?;
                 let size = measure(&drawn.markdown);
                 if size <= limit && (size - base.min(size)) * 4 <= limit - base {
-                    let base = (drawn, &base_plan, size);
-                    return greedy(&mut sizes, base, limit, max_chars, &with_maps);
+                    return greedy(&mut sizes, drawn, &base_plan, limit, max_chars, &with_maps);
                 }
             }
-            let base = (empty, &base_plan, base);
-            return greedy(&mut sizes, base, limit, max_chars, &attempt);
+            return greedy(&mut sizes, empty, &base_plan, limit, max_chars, &attempt);
         }
         floor = Some(empty);
     }
@@ -118,11 +108,10 @@ pub(super) fn fit(
             }
             budget::nothing_shown(plans, catalog, max_chars, true, collapsed)
         };
-        let fitting = |k: usize| -> Result<Option<(Comment, budget::Plan, usize)>> {
+        let fitting = |k: usize| -> Result<Option<(Comment, budget::Plan)>> {
             let plan = keeping(k);
             let comment = attempt(plan.clone())?;
-            let size = measure(&comment.markdown);
-            Ok((size <= limit).then_some((comment, plan, size)))
+            Ok((measure(&comment.markdown) <= limit).then_some((comment, plan)))
         };
         // The most sections that fit (all of them did not): a binary search.
         if let Some(mut best) = fitting(0)? {
@@ -134,8 +123,8 @@ pub(super) fn fit(
                     None => hi = mid - 1,
                 }
             }
-            let (empty, plan, base) = best;
-            return greedy(&mut sizes, (empty, &plan, base), limit, max_chars, &attempt);
+            let (empty, plan) = best;
+            return greedy(&mut sizes, empty, &plan, limit, max_chars, &attempt);
         }
     }
     Ok(minimal(floor, max_chars))
@@ -163,16 +152,17 @@ fn restore_context(
     })
 }
 
-/// The fullest greedy fill within `limit` above `base`: the comment with every entry only
-/// counted, the plan it was rendered from, and its size; that comment when none fits.
+/// The fullest greedy fill within `limit` above `empty`, the comment with every entry
+/// only counted, rendered from `base_plan`; that comment when none fits.
 fn greedy(
     sizes: &mut Sizes<'_>,
-    base: (Comment, &budget::Plan, usize),
+    empty: Comment,
+    base_plan: &budget::Plan,
     limit: usize,
     max_chars: usize,
     attempt: &impl Fn(budget::Plan) -> Result<Comment>,
 ) -> Result<Comment> {
-    let (empty, base_plan, base) = base;
+    let base = measure(&empty.markdown);
     // The per-entry costs are estimates: each fill's real cost (its size above the base)
     // against its estimate aims the next one, so that a fill close to the limit usually
     // takes two renders; keep the fullest comment that fits.

@@ -16,7 +16,7 @@ use proptest::sample::{select, subsequence};
 use proptest::test_runner::Config;
 
 use planmark::marker::parse_marker;
-use planmark::pipeline::{comment, compare, fresh, Comparison, Options, PlanArg, RunInfo};
+use planmark::pipeline::{compare, fresh, read, Comparison, Options, PlanArg, Purpose, RunInfo};
 use planmark::pipeline::{PipelineError, DEFAULT_MAX_INPUT_SIZE};
 
 use crate::support::temp::TempDir;
@@ -109,31 +109,30 @@ fn write(
 
 /// The comment's plans (their names) and unreadable ones (theirs), and its marker.
 fn commented(path: &std::path::Path) -> (Vec<String>, Vec<String>, serde_json::Value) {
-    let mut result = None;
-    let run = comment(
-        &options(path),
-        |_| Ok(None),
-        |rendered| -> Result<(), PipelineError> {
-            let context = serde_json::to_value(&rendered.comment.context).unwrap();
-            let names = |list: &str| -> Vec<String> {
-                context[list]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|p| p["name"].as_str().unwrap().to_string())
-                    .collect()
-            };
-            let marker = parse_marker(&rendered.comment.markdown).expect("a marker");
-            result = Some((names("plans"), names("unreadable"), marker));
-            Ok(())
-        },
-    );
+    let options = options(path);
+    let inputs = read(&options, Purpose::Comment).expect("inputs");
+    let parsed = inputs.parse().expect("a plan");
+    let differs = parsed.differs(&options);
+    let loaded = parsed.load(&options, &differs).expect("loaded");
+    let rendered = loaded.comment(None).expect("a comment");
+    let context = serde_json::to_value(&rendered.comment.context).unwrap();
+    let names = |list: &str| -> Vec<String> {
+        context[list]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let marker = parse_marker(&rendered.comment.markdown).expect("a marker");
+    let result = (names("plans"), names("unreadable"), marker);
     // Unreadable documents make the run fail after the comment is made.
+    let run = loaded.finish(Ok::<(), PipelineError>(()));
     assert!(
         run.is_ok() || matches!(run, Err(PipelineError::Unreadable(_))),
         "{run:?}"
     );
-    result.expect("a comment")
+    result
 }
 
 fn config() -> Config {

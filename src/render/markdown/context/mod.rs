@@ -14,6 +14,7 @@ use crate::input::plan::{ChangeList, Tool};
 use crate::render::error::Result;
 
 use super::applied::{applied, AppliedContext};
+use super::budget::{self, Truncation};
 use super::catalog::{entry_text, Catalog, Detail, Item};
 use super::diff_lines::diff_body;
 use super::escape;
@@ -125,18 +126,6 @@ pub struct StatusCounts {
     pub no_changes: usize,
 }
 
-/// What the size limit left out.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Truncation {
-    /// `map` (every diff shown, the change map left out), `compact`, `partial` or
-    /// `counts-only`.
-    pub stage: String,
-    /// What a reader is told.
-    pub notice: String,
-    /// The size limit in characters.
-    pub max_chars: usize,
-}
-
 /// Footer data.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Footer {
@@ -188,22 +177,20 @@ pub fn change_maps(plans: &Plans<'_>, mode: MapMode) -> Vec<Option<ChangeMap>> {
         .collect()
 }
 
-/// Builds the context with each catalog entry shown at `details[i]`, and the change maps
-/// `maps` (one per plan, none when empty: the size budget dropped them).
+/// Builds the context with each catalog entry shown as `drawn` says (its detail, what
+/// was left out, whether the banner and check lists are shortened, which plans' sections
+/// are left out), and the change maps `maps` (one per plan, none when empty: the size
+/// budget dropped them).
 pub fn build(
     plans: &Plans<'_>,
     meta: &Meta,
     catalog: &Catalog,
-    details: &[Detail],
-    truncation: (Option<Truncation>, bool, &[bool]),
-    extra: (&Extras<'_>, usize),
+    drawn: &budget::Plan,
+    extras: &Extras<'_>,
+    max_chars: usize,
     maps: &[Option<ChangeMap>],
 ) -> Result<Context> {
-    let (extra, max_chars) = extra;
-    // (what was left out, whether the banner and check lists are shortened too, and which
-    // plans' sections are left out)
-    let (truncation, tight, collapsed) = truncation;
-    let tight = usize::from(tight);
+    let tight = usize::from(drawn.tight);
     let named = plans.named();
     let diffs: Vec<&PlanHead> = named.iter().map(|p| p.head).collect();
     let mut contexts = (0..named.len())
@@ -212,19 +199,81 @@ pub fn build(
     for (plan, map) in contexts.iter_mut().zip(maps) {
         plan.map.clone_from(map);
     }
+    place_entries(plans, catalog, &drawn.details, &mut contexts)?;
+    for (plan, collapsed) in contexts.iter_mut().zip(&drawn.collapsed) {
+        plan.collapsed = *collapsed;
+    }
+    mark_since(plans, meta, &mut contexts);
+    // After the entries are placed: a finding links to its resource only if it is shown.
+    add_rego(plans, meta, extras, tight, &mut contexts);
+    let (totals, statuses, status) = totals(&contexts, extras);
+    // Several plans name OpenTofu only when all of them are OpenTofu's.
+    let tool = match diffs.first() {
+        Some(_) if diffs.iter().all(|d| d.tool == Tool::OpenTofu) => Tool::OpenTofu,
+        Some(_) => Tool::Terraform,
+        None => meta.tool.unwrap_or_default(),
+    };
+    Ok(Context {
+        schema_version: SCHEMA_VERSION,
+        since: meta.since.as_ref().map(since_context),
+        tool,
+        title: meta.title.as_deref().map(escape::one_line),
+        key: meta.key.clone(),
+        multiple: named.len() + extras.unreadable.len() > 1,
+        status: status.to_string(),
+        status_icon: icon(status).to_string(),
+        totals,
+        plan_statuses: statuses,
+        footer: footer(
+            &diffs,
+            meta,
+            extras.log.and_then(|l| l.terraform_version.as_deref()),
+        ),
+        truncated: drawn.truncation.is_some(),
+        truncation: drawn.truncation.clone(),
+        marker: meta.marker.clone(),
+        plans: contexts,
+        failed: extras.failed.map(|name| FailedPlan {
+            name: name.to_string(),
+        }),
+        unreadable: extras
+            .unreadable
+            .iter()
+            .map(|(name, reason)| UnreadablePlan {
+                name: name.clone(),
+                reason: reason.clone(),
+            })
+            .collect(),
+        diagnostics: extras
+            .log
+            .map(|log| problems::diagnostics(log, max_chars, tight)),
+        policy: problems::policy(extras.violations, tight),
+        rego_failed: extras.rego.iter().map(|r| r.failures.len()).sum(),
+        collapsed_plans: drawn.collapsed.iter().filter(|c| **c).count(),
+        applied: extras
+            .applied
+            .map(|log| applied(log, !named.is_empty(), &meta.time, max_chars, tight)),
+    })
+}
+
+/// Places each catalog entry in its plan's context at `details[i]` (in full when not
+/// given): diffed, compact, listed, grouped under its leader, or only counted.
+fn place_entries(
+    plans: &Plans<'_>,
+    catalog: &Catalog,
+    details: &[Detail],
+    contexts: &mut [PlanContext],
+) -> Result<()> {
     let members = grouped::members(details);
     for (i, entry) in catalog.entries.iter().enumerate() {
         let detail = details.get(i).copied().unwrap_or(Detail::Full);
         let plan = &mut contexts[entry.plan];
+        let compact = detail == Detail::Compact;
         let diff = match detail {
-            Detail::Full | Detail::Compact => {
-                let compact = detail == Detail::Compact;
-                Some(diff_body(&entry_text(plans, entry, compact)?))
-            }
+            Detail::Full | Detail::Compact => Some(diff_body(&entry_text(plans, entry, compact)?)),
             _ => None,
         };
-        let compact = detail == Detail::Compact;
-        let source = diffs[entry.plan];
+        let source = plans.head(entry.plan);
         match entry.item {
             Item::Resource(r) => {
                 let dangerous_count = plan.danger.count;
@@ -296,9 +345,13 @@ pub fn build(
             }
         }
     }
-    for (plan, collapsed) in contexts.iter_mut().zip(collapsed) {
-        plan.collapsed = *collapsed;
-    }
+    Ok(())
+}
+
+/// Marks each change shown with what moved since the previous comment, when one is
+/// compared.
+fn mark_since(plans: &Plans<'_>, meta: &Meta, contexts: &mut [PlanContext]) {
+    let named = plans.named();
     let marks = since::Marks::new(meta.since.as_ref(), named.len());
     for (plan, named) in contexts.iter_mut().zip(named) {
         for e in plan.changes.iter_mut().chain(&mut plan.listed) {
@@ -308,8 +361,17 @@ pub fn build(
             };
         }
     }
-    // After the entries are placed: a finding links to its resource only if it is shown.
-    for (p, (plan, report)) in contexts.iter_mut().zip(extra.rego).enumerate() {
+}
+
+/// Gives each plan its Rego report, its findings linked to the entries shown.
+fn add_rego(
+    plans: &Plans<'_>,
+    meta: &Meta,
+    extras: &Extras<'_>,
+    tight: usize,
+    contexts: &mut [PlanContext],
+) {
+    for (p, (plan, report)) in contexts.iter_mut().zip(extras.rego).enumerate() {
         let findings = plans.findings(p, |addresses| rego::finding_groups(report, addresses));
         let linkable = Linkable {
             entries: [&mut plan.changes, &mut plan.listed],
@@ -319,14 +381,19 @@ pub fn build(
         plan.rego = Some(rego_context(
             report,
             findings,
-            extra.rego_warn_only,
+            extras.rego_warn_only,
             linkable,
             tight,
         ));
     }
+}
+
+/// The counts summed over the plans, how many plans have each status, and the overall
+/// status (a failed plan, or one that could not be read, fails the comment).
+fn totals(contexts: &[PlanContext], extras: &Extras<'_>) -> (Counts, StatusCounts, &'static str) {
     let mut totals = Counts::default();
     let mut statuses = StatusCounts::default();
-    for plan in &contexts {
+    for plan in contexts {
         totals.add_counts(&plan.counts);
         match plan.status.as_str() {
             "failed" => statuses.failed += 1,
@@ -335,8 +402,8 @@ pub fn build(
             _ => statuses.no_changes += 1,
         }
     }
-    let unreadable = !extra.unreadable.is_empty();
-    let status = if statuses.failed > 0 || extra.failed.is_some() || unreadable {
+    let unreadable = !extras.unreadable.is_empty();
+    let status = if statuses.failed > 0 || extras.failed.is_some() || unreadable {
         "failed"
     } else if statuses.destructive > 0 {
         "destructive"
@@ -345,53 +412,7 @@ pub fn build(
     } else {
         "no-changes"
     };
-    // Several plans name OpenTofu only when all of them are OpenTofu's.
-    let tool = match diffs.first() {
-        Some(_) if diffs.iter().all(|d| d.tool == Tool::OpenTofu) => Tool::OpenTofu,
-        Some(_) => Tool::Terraform,
-        None => meta.tool.unwrap_or_default(),
-    };
-    Ok(Context {
-        schema_version: SCHEMA_VERSION,
-        since: meta.since.as_ref().map(since_context),
-        tool,
-        title: meta.title.as_deref().map(escape::one_line),
-        key: meta.key.clone(),
-        multiple: named.len() + extra.unreadable.len() > 1,
-        status: status.to_string(),
-        status_icon: icon(status).to_string(),
-        totals,
-        plan_statuses: statuses,
-        footer: footer(
-            &diffs,
-            meta,
-            extra.log.and_then(|l| l.terraform_version.as_deref()),
-        ),
-        truncated: truncation.is_some(),
-        truncation,
-        marker: meta.marker.clone(),
-        plans: contexts,
-        failed: extra.failed.map(|name| FailedPlan {
-            name: name.to_string(),
-        }),
-        unreadable: extra
-            .unreadable
-            .iter()
-            .map(|(name, reason)| UnreadablePlan {
-                name: name.clone(),
-                reason: reason.clone(),
-            })
-            .collect(),
-        diagnostics: extra
-            .log
-            .map(|log| problems::diagnostics(log, max_chars, tight)),
-        policy: problems::policy(extra.violations, tight),
-        rego_failed: extra.rego.iter().map(|r| r.failures.len()).sum(),
-        collapsed_plans: collapsed.iter().filter(|c| **c).count(),
-        applied: extra
-            .applied
-            .map(|log| applied(log, !named.is_empty(), &meta.time, max_chars, tight)),
-    })
+    (totals, statuses, status)
 }
 
 fn footer(plans: &[&PlanHead], meta: &Meta, log_version: Option<&str>) -> Footer {
