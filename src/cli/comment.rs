@@ -55,42 +55,59 @@ fn publish(
         dry_run: args.dry_run,
         same_changes: rendered.same_changes(),
     };
-    let outcome = runtime.block_on(async {
-        let mut outcome = match session.as_mut() {
+    let mut outcome = runtime.block_on(async {
+        match session.as_mut() {
             Some(session) => {
-                publish_fitting(session, &request, rendered, args.common.max_chars).await?
+                publish_fitting(session, &request, rendered, args.common.max_chars).await
             }
             // A dry run without a token cannot look for an existing comment.
-            None => unchecked(&request, rendered.comment.markdown.clone()),
-        };
-        if args.labels.labels {
-            let names = args.labels.names();
-            match (rendered.verdict(), &session) {
-                // A failed plan says nothing about what would change: labels stay.
-                (None, _) => {}
-                (Some(verdict), Some(session)) => outcome.actions.extend(
-                    labels::sync(
-                        session.github(),
-                        session.target(),
-                        &names,
-                        verdict,
-                        args.dry_run,
-                    )
-                    .await?,
-                ),
-                (Some(verdict), None) => outcome.actions.push(format!(
-                    "keep only the label {} of ours (no token: current labels not checked)",
-                    names.wanted(verdict)
-                )),
-            }
+            None => Ok(unchecked(&request, rendered.comment.markdown.clone())),
         }
-        Ok::<_, Error>(outcome)
     })?;
+    // The comment is posted: a label GitHub refuses is a warning, after which the outputs
+    // and the step summary are written all the same.
+    if args.labels.labels {
+        match runtime.block_on(sync_labels(args, rendered, session.as_ref())) {
+            Ok(actions) => outcome.actions.extend(actions),
+            Err(err) => eprintln!(
+                "planmark: warning: the labels were not set: {}",
+                crate::input::text::one_line(&err.to_string())
+            ),
+        }
+    }
     report(args, &outcome, session.is_some(), out)?;
     if !args.dry_run {
         actions_files(&env, rendered, &outcome)?;
     }
     policy_result(&rendered.verdicts(), args.common.rego.policy_warn_only)
+}
+
+/// Makes the pull request carry the label of the rendered verdict; the writes made (or
+/// that would be made).
+async fn sync_labels(
+    args: &CommentArgs,
+    rendered: &Rendered<'_>,
+    session: Option<&Session>,
+) -> std::result::Result<Vec<String>, PublishError> {
+    let names = args.labels.names();
+    match (rendered.verdict(), session) {
+        // A failed plan says nothing about what would change: labels stay.
+        (None, _) => Ok(Vec::new()),
+        (Some(verdict), Some(session)) => {
+            labels::sync(
+                session.github(),
+                session.target(),
+                &names,
+                verdict,
+                args.dry_run,
+            )
+            .await
+        }
+        (Some(verdict), None) => Ok(vec![format!(
+            "keep only the label {} of ours (no token: current labels not checked)",
+            names.wanted(verdict)
+        )]),
+    }
 }
 
 /// The pull request's comments for `key`, listed; `None` in a dry run without a token,
@@ -229,6 +246,7 @@ fn actions_files(env: Env<'_>, rendered: &Rendered<'_>, outcome: &Outcome) -> Re
             ("destroy", totals.destroy.to_string()),
             ("replace", totals.replace.to_string()),
             ("import", totals.import.to_string()),
+            ("move", totals.moved.to_string()),
             ("invoke", totals.invoke.to_string()),
             ("truncated", first.context.truncated.to_string()),
             (

@@ -11,7 +11,7 @@ use http::Method;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::client::{GitHub, Repeat};
+use super::client::{GitHub, Repeat, Response};
 use super::target::Target;
 use super::PublishError;
 
@@ -117,6 +117,20 @@ pub async fn current(github: &GitHub, target: &Target) -> Result<Vec<String>, Pu
     Ok(labels.into_iter().map(|l| l.name).collect())
 }
 
+/// GitHub's refusal of a label write: labels are the issue's, so a token refused
+/// (403) lacks `issues: write`, whatever it may do to comments.
+fn refused(response: &Response, what: &str) -> PublishError {
+    match response.status {
+        403 => PublishError::Denied {
+            what: what.to_string(),
+            status: 403,
+            message: response.message(),
+            hint: "the token may not label the pull request: give the job `permissions: issues: write`".to_string(),
+        },
+        _ => response.refusal(what),
+    }
+}
+
 /// Percent-encodes a label name for a URL path segment (`:`, spaces, `/`, `?`, `#`, `%`
 /// and every non-ASCII byte would otherwise change the path or be refused).
 pub fn encode_segment(name: &str) -> String {
@@ -156,7 +170,7 @@ pub async fn sync(
                 .rest(Method::POST, &issue, Some(&payload), Repeat::Safe)
                 .await?;
             if !response.ok() {
-                return Err(response.refusal("adding a label"));
+                return Err(refused(&response, "adding a label"));
             }
         }
     }
@@ -171,7 +185,7 @@ pub async fn sync(
             .await?;
         // Gone already (removed by someone else meanwhile) is as good as removed.
         if !response.ok() && response.status != 404 {
-            return Err(response.refusal("removing a label"));
+            return Err(refused(&response, "removing a label"));
         }
     }
     Ok(actions)

@@ -375,3 +375,42 @@ async fn an_unreadable_plan_among_several_is_posted_then_exit_2() {
     assert!(check_markdown(body).is_empty(), "{body}");
     assert!(live_references(body).is_empty(), "{body}");
 }
+
+/// A token that may comment but not label (no `issues: write`): the comment is posted and
+/// the step's outputs and summary are written before the labels are tried; their refusal
+/// is a warning naming the permission, not a failure.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_refused_label_is_a_warning_after_the_outputs() {
+    let gh = fake().await;
+    gh.fail_next(
+        Route::AddLabels,
+        Failure::Status {
+            status: 403,
+            headers: vec![],
+            body: r#"{"message":"Resource not accessible by integration"}"#.into(),
+        },
+    );
+    let dir = TempDir::new("policy-labels-outputs");
+    let event =
+        serde_json::json!({"number": PR, "pull_request": {"number": PR, "head": {"sha": HEAD}}});
+    let event_path = dir.join("event.json");
+    std::fs::write(&event_path, event.to_string()).unwrap();
+    let (outputs, summary) = (dir.join("output.txt"), dir.join("summary.md"));
+    let mut cmd = pull_request_command(&gh, TOKEN, &event_path, &["--labels", &destroys()]);
+    cmd.env("GITHUB_OUTPUT", &outputs)
+        .env("GITHUB_STEP_SUMMARY", &summary);
+    let (_, stderr) = exited(&output(cmd).await, 0);
+    assert!(
+        stderr.contains(
+            "planmark: warning: the labels were not set: adding a label: GitHub answered 403"
+        ) && stderr.contains("`permissions: issues: write`"),
+        "{stderr}"
+    );
+    assert_eq!(ours(&gh).len(), 1, "the comment is posted");
+    let outputs = std::fs::read_to_string(&outputs).unwrap();
+    for line in ["has_changes=true", "destroy=", "move=0", "comment_id="] {
+        assert!(outputs.contains(line), "{line} in {outputs}");
+    }
+    assert!(!std::fs::read_to_string(&summary).unwrap().is_empty());
+    assert!(gh.labels(OWNER, REPO, PR).is_empty());
+}

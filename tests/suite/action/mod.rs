@@ -42,13 +42,14 @@ mod workflows;
 use runner::*;
 
 /// Names `planmark comment` writes to `GITHUB_OUTPUT` (docs/cli.md, "planmark comment").
-const STEP_OUTPUTS: [&str; 10] = [
+const STEP_OUTPUTS: [&str; 11] = [
     "has_changes",
     "add",
     "change",
     "destroy",
     "replace",
     "import",
+    "move",
     "invoke",
     "truncated",
     "comment_id",

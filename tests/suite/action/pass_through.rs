@@ -149,7 +149,8 @@ async fn failed_plans_policy_gates_and_labels_pass_through() {
         .with("max-destroy", "5")
         .with("policy", "policy\n")
         .with("policy-namespace", "plans")
-        .with("labels", "true");
+        .with("labels", "true")
+        .with("label-destroy", "tf: destroys");
     let run = run_blocking(&runner, &call, GitHubEnv::new(&fake, 62)).await;
     let step = run.step("Comment");
     assert_eq!(step.code, Some(3), "{}", run.describe());
@@ -177,7 +178,7 @@ async fn failed_plans_policy_gates_and_labels_pass_through() {
         "{}",
         comments[0].body
     );
-    assert_eq!(fake.labels("octo", "infra", 7), ["planmark:destroy"]);
+    assert_eq!(fake.labels("octo", "infra", 7), ["tf: destroys"]);
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -581,6 +581,7 @@ pub(super) fn assert_outputs_for_example(run: &ActionRun, comment_id: u64) {
         ("destroy", "1"),
         ("replace", "1"),
         ("import", "0"),
+        ("move", "0"),
         ("invoke", "0"),
         ("truncated", "false"),
     ];
