@@ -1,6 +1,7 @@
 //! Render stage, GitHub's Markdown: the parser options GitHub uses for comments, the HTML
-//! tags its sanitiser keeps, and raw HTML read roughly as a browser reads it. The Markdown
-//! checks and the HTML preview both follow these rules.
+//! tags its sanitiser keeps, and raw HTML read roughly as a browser reads it. The HTML
+//! preview follows these rules, and so do the tests' Markdown checks, which compile this file
+//! in as it is (`tests/suite/support/check.rs`): it must use nothing but `pulldown_cmark`.
 
 use pulldown_cmark::Options;
 

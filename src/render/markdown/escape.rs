@@ -469,42 +469,6 @@ mod tests {
     }
 
     #[test]
-    fn inline_breaks_commit_shas() {
-        let live = |md: &str| crate::render::check::live_references(md);
-        for sha in [
-            "a5c3785",
-            "1234567",
-            "a5c3785ed8d6",
-            "A5C3785ed8D6a35868bc169f07e40e889087fd2e",
-            "a5c3785ed8d6a35868bc169f07e40e889087fd2e0123",
-        ] {
-            for text in [
-                sha.to_string(),
-                format!("fixed in {sha}."),
-                format!("x{sha}y"),
-                format!("{sha}\n{sha}"),
-                format!("@{sha} #{sha}"),
-            ] {
-                let out = inline(&text);
-                assert_eq!(live(&out), Vec::<String>::new(), "{text:?} -> {out}");
-                let shown: String = crate::render::gfm::decode_entities(&out)
-                    .replace('\u{200B}', "")
-                    .replace("<br>", "\n");
-                assert_eq!(shown, text, "the text reads the same");
-            }
-            assert!(
-                !live(sha).is_empty() || sha.len() > 40,
-                "{sha} is live unescaped"
-            );
-        }
-        assert_eq!(
-            inline("abc123 deadbe"),
-            "abc123 deadbe",
-            "6 in a row stay as they are"
-        );
-    }
-
-    #[test]
     fn one_line_joins_lines() {
         assert_eq!(
             one_line("a\r\n\n  \nPlan: 1 to add\r### x"),

@@ -24,8 +24,8 @@ use proptest::prelude::*;
 use proptest::sample::select;
 use proptest::test_runner::{Config, FileFailurePersistence};
 
+use crate::support::check::{check_markdown, live_references};
 use planmark::marker::{marker_line, MarkerData};
-use planmark::render::check::{check_markdown, live_references};
 use planmark::render::markdown::budget::measure;
 use planmark::render::markdown::{render_comment, Meta, NamedPlan, TemplateSet};
 
