@@ -110,11 +110,6 @@ impl<'p, 'a> Differ<'p, 'a> {
         self
     }
 
-    /// The tool whose wording and pairing the diffs follow.
-    pub fn tool(&self) -> Tool {
-        self.tool
-    }
-
     /// How list elements are paired: decided by the tool, here only.
     fn pairing(&self) -> Pairing {
         Pairing::of(self.tool)

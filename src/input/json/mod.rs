@@ -85,14 +85,6 @@ impl<'a> Value<'a> {
         }
     }
 
-    /// The value as a bool, if it is one.
-    pub fn as_bool(&self) -> Option<bool> {
-        match self {
-            Value::Bool(b) => Some(*b),
-            _ => None,
-        }
-    }
-
     /// The value as a string, if it is one.
     pub fn as_str(&self) -> Option<&str> {
         match self {
@@ -104,23 +96,6 @@ impl<'a> Value<'a> {
     /// Is this `true`? (How sensitivity and unknown masks mark a whole node.)
     pub fn is_true(&self) -> bool {
         matches!(self, Value::Bool(true))
-    }
-
-    /// Copies every borrowed string so the value no longer depends on its source.
-    pub fn into_owned(self) -> Value<'static> {
-        match self {
-            Value::Null => Value::Null,
-            Value::Bool(b) => Value::Bool(b),
-            Value::Number(n) => Value::Number(Cow::Owned(n.into_owned())),
-            Value::String(s) => Value::String(Cow::Owned(s.into_owned())),
-            Value::Array(items) => Value::Array(items.into_iter().map(Value::into_owned).collect()),
-            Value::Object(members) => Value::Object(
-                members
-                    .into_iter()
-                    .map(|(k, v)| (Cow::Owned(k.into_owned()), v.into_owned()))
-                    .collect(),
-            ),
-        }
     }
 
     /// A structural hash, used to put deep-equal values in one class cheaply.

@@ -23,8 +23,8 @@ pub use entries::{ChangeEntry, ChangeList};
 pub use model::*;
 pub use parsed::ParsedChange;
 pub use reread::ReadChange;
+pub use root::sensitive_outputs;
 pub use root::Plan;
-pub use root::{sensitive_outputs, sensitive_variables};
 pub use tool::{is_opentofu_provider, Tool};
 
 use std::collections::BTreeMap;

@@ -157,11 +157,6 @@ pub(super) fn resolve_keys(plan: &mut Plan<'_>) {
     }
 }
 
-/// Names of root module variables declared `sensitive = true` in the configuration.
-pub fn sensitive_variables(plan: &Plan<'_>) -> BTreeSet<String> {
-    declared_sensitive(plan, "variables")
-}
-
 /// Names of root module outputs declared `sensitive = true` in the configuration (plans
 /// before Terraform 0.14 carry no other sign of it).
 pub fn sensitive_outputs(plan: &Plan<'_>) -> BTreeSet<String> {

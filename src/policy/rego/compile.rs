@@ -192,11 +192,6 @@ impl Policies {
             lenient,
         })
     }
-
-    /// How many rules each plan is checked against.
-    pub fn rule_count(&self) -> usize {
-        self.rules.len()
-    }
 }
 
 /// Work units between two looks at the clock: often enough that a runaway rule stops

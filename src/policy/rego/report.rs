@@ -91,10 +91,3 @@ pub struct PolicyReport {
     /// Rules whose results (or value) conftest skips, one entry per rule.
     pub skipped: Vec<Skipped>,
 }
-
-impl PolicyReport {
-    /// Whether any rule failed.
-    pub fn failed(&self) -> bool {
-        !self.failures.is_empty()
-    }
-}

@@ -446,25 +446,6 @@ fn output_line(text: &mut Out, output: &OutputDiff, name: &str, width: usize, co
     render(text, &output.diff, 0, opts);
 }
 
-/// One resource change's text as the comment shows it compacted (no unchanged context,
-/// Terraform's wording), written into `buf` (cleared first, its room reused): what a
-/// reviewer saw of it, which `planmark verify` hashes.
-pub fn change_text(r: &ResourceDiff, buf: &mut String) {
-    buf.clear();
-    let mut out = Out::from_text(std::mem::take(buf));
-    render_resource(&mut out, r, Tool::Terraform, Cause::Planned, true);
-    *buf = out.into_parts().0;
-}
-
-/// One output change's line as [`change_text`] writes a resource's, unaligned (its width
-/// depends on the other outputs' names).
-pub fn output_change_text(output: &OutputDiff, buf: &mut String) {
-    buf.clear();
-    let mut out = Out::from_text(std::mem::take(buf));
-    output_line(&mut out, output, &attribute_name(&output.name), 0, true);
-    *buf = out.into_parts().0;
-}
-
 fn output_action(action: Action) -> ResourceAction {
     match action {
         Action::NoOp => ResourceAction::NoOp,

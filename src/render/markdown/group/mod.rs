@@ -114,12 +114,6 @@ impl Grouping {
         (group.leader != i).then_some(group.leader)
     }
 
-    /// Does entry `i` lead a group others joined?
-    pub fn leads(&self, i: usize) -> bool {
-        let group = self.of.get(i).and_then(|g| self.groups.get(*g as usize));
-        group.is_some_and(|g| g.leader == i && g.members > 0)
-    }
-
     /// Places entry `i` (measured for the first time): in the group it looks like, or
     /// leading a new one; nowhere when its text does not name its address first, or once
     /// [`MAX_JOINED`] entries have joined groups.
