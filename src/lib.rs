@@ -25,13 +25,16 @@
 //! stage hands it independent parts (every resource change of a huge plan) and gets the
 //! results back in order.
 
+#![warn(unreachable_pub)]
+#![warn(missing_docs)]
+
 pub mod cli;
-pub mod concurrency;
+pub(crate) mod concurrency;
 pub mod diff;
 pub mod differ;
 pub mod input;
 pub mod marker;
 pub mod pipeline;
 pub mod policy;
-pub mod publish;
+pub(crate) mod publish;
 pub mod render;

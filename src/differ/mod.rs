@@ -25,7 +25,6 @@ mod strings;
 mod typed;
 mod undescribed;
 
-pub use canonical::{CanonicalForms, VERSION as CANONICAL_VERSION};
-pub use drift::Drift;
-pub use plan::{diff_plan, Differ, Lazy};
-pub use resource::Relevance;
+pub(crate) use canonical::{CanonicalForms, VERSION as CANONICAL_VERSION};
+pub use plan::{diff_plan, Differ};
+pub(crate) use resource::Relevance;

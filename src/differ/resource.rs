@@ -11,7 +11,7 @@ use crate::input::schema::Block;
 
 /// Which attributes of a change matter (drift shows only the relevant ones).
 #[derive(Debug, Clone, Copy)]
-pub enum Relevance<'v, 'a> {
+pub(crate) enum Relevance<'v, 'a> {
     /// Every attribute is relevant (planned changes, refresh-only drift).
     All,
     /// Only these attribute paths (each a JSON array of steps) and their descendants.
@@ -22,12 +22,12 @@ pub enum Relevance<'v, 'a> {
 /// when their JSON texts are equal, see [`crate::input::plan`]).
 #[derive(Clone, Copy)]
 pub(crate) struct Values<'v, 'a> {
-    pub before: &'v Value<'a>,
-    pub after: &'v Value<'a>,
-    pub after_unknown: &'v Value<'a>,
-    pub before_sensitive: &'v Value<'a>,
-    pub after_sensitive: &'v Value<'a>,
-    pub replace_paths: &'v Value<'a>,
+    pub(crate) before: &'v Value<'a>,
+    pub(crate) after: &'v Value<'a>,
+    pub(crate) after_unknown: &'v Value<'a>,
+    pub(crate) before_sensitive: &'v Value<'a>,
+    pub(crate) after_sensitive: &'v Value<'a>,
+    pub(crate) replace_paths: &'v Value<'a>,
 }
 
 /// Computes the diff tree of a resource change.

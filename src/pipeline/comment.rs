@@ -31,9 +31,9 @@ pub struct Rendered<'r> {
     /// The comment within [`Options::max_chars`].
     pub comment: Comment,
     /// Its metadata: the key, the marker, the run.
-    pub meta: Meta,
+    pub(crate) meta: Meta,
     /// The policy gates the plans break (reported after the comment is out).
-    pub violations: &'r [Violation],
+    pub(crate) violations: &'r [Violation],
     loaded: &'r [Loaded<'r>],
     extras: &'r Extras<'r>,
     templates: &'r TemplateSet,
@@ -150,12 +150,12 @@ impl<'r> Rendered<'r> {
     }
 
     /// The gates' violations and the Rego reports, for the caller to judge.
-    pub fn verdicts(&self) -> Verdicts {
+    pub(crate) fn verdicts(&self) -> Verdicts {
         Verdicts::new(self.violations.to_vec(), self.loaded, self.extras.rego)
     }
 
     /// The same comment within `max_chars`.
-    pub fn render(&self, max_chars: usize) -> Result<Comment, RenderError> {
+    pub(crate) fn render(&self, max_chars: usize) -> Result<Comment, RenderError> {
         render_comment_with(
             &named(self.loaded),
             &self.meta,
@@ -167,7 +167,7 @@ impl<'r> Rendered<'r> {
 
     /// The comment within `max_chars`, or within smaller limits (by [`smaller`]) until
     /// `fits` accepts it; the smallest one if none does.
-    pub fn fit(
+    pub(crate) fn fit(
         &self,
         mut max_chars: usize,
         fits: impl Fn(&Comment) -> bool,
@@ -183,18 +183,18 @@ impl<'r> Rendered<'r> {
 
     /// The changes are those of the comment this one replaces ("Since the last plan: no
     /// change to the plan"): only that line may differ from it.
-    pub fn same_changes(&self) -> bool {
+    pub(crate) fn same_changes(&self) -> bool {
         matches!(&self.meta.since, Some(s) if s.found == SinceFound::Unchanged)
     }
 
     /// A plan has changes.
-    pub fn has_changes(&self) -> bool {
+    pub(crate) fn has_changes(&self) -> bool {
         self.comment.context.plans.iter().any(|p| p.has_changes)
     }
 
     /// The comment says something new even without changes: a failed plan, plans that
     /// could not be read, or an apply's outcome.
-    pub fn is_news(&self) -> bool {
+    pub(crate) fn is_news(&self) -> bool {
         let context = &self.comment.context;
         self.has_changes()
             || context.failed.is_some()
@@ -203,14 +203,14 @@ impl<'r> Rendered<'r> {
     }
 
     /// `--applied`: whether the apply failed; `None` for a plan's comment.
-    pub fn apply_failed(&self) -> Option<bool> {
+    pub(crate) fn apply_failed(&self) -> Option<bool> {
         self.comment.context.applied.as_ref().map(|a| a.failed)
     }
 
     /// The label verdict: an apply's outcome; for plans, destroys (replacements included)
     /// win over changes; `None` when a plan failed, since then nobody knows what would
     /// change.
-    pub fn verdict(&self) -> Option<Verdict> {
+    pub(crate) fn verdict(&self) -> Option<Verdict> {
         let context = &self.comment.context;
         match self.apply_failed() {
             Some(true) => return Some(Verdict::ApplyFailed),
@@ -234,7 +234,7 @@ impl<'r> Rendered<'r> {
 /// `max_chars` turned out too long (for GitHub, or for the step summary's bytes), the next
 /// limit to try is three quarters of it, never below [`MIN_MAX_CHARS`]; `None` once the
 /// limit is the smallest, whose comment (the counts only) is the last resort.
-pub fn smaller(max_chars: usize) -> Option<usize> {
+pub(crate) fn smaller(max_chars: usize) -> Option<usize> {
     (max_chars > MIN_MAX_CHARS).then(|| (max_chars * 3 / 4).max(MIN_MAX_CHARS))
 }
 

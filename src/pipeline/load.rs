@@ -26,17 +26,17 @@ use crate::render::markdown::{Source, TemplateSet};
 /// A plan read and parsed, its head (drift, outputs, checks) diffed, its resource changes
 /// ready to diff on demand (a renderer diffs only what it shows; the text streams them).
 pub(super) struct Loaded<'l> {
-    pub arg: PlanArg,
-    pub head: PlanHead,
-    pub resources: Box<dyn ResourceChanges + Sync + 'l>,
+    pub(crate) arg: PlanArg,
+    pub(crate) head: PlanHead,
+    pub(crate) resources: Box<dyn ResourceChanges + Sync + 'l>,
     /// The drift shown, each diff made on demand like the resource changes'.
-    pub drift: Box<dyn ResourceChanges + Sync + 'l>,
+    pub(crate) drift: Box<dyn ResourceChanges + Sync + 'l>,
     /// The input's SHA-256 for the marker (empty when not asked for).
-    pub sha256: String,
+    pub(crate) sha256: String,
     /// The plan's JSON document as it was read, the Rego policies' `input`.
-    pub json: &'l [u8],
+    pub(crate) json: &'l [u8],
     /// Its changes' canonical forms, which the marker's hashes are made of.
-    pub canonical: &'l (dyn CanonicalForms + 'l),
+    pub(crate) canonical: &'l (dyn CanonicalForms + 'l),
 }
 
 impl Loaded<'_> {
@@ -351,14 +351,14 @@ pub(super) fn template_set(options: &Options) -> Result<TemplateSet> {
 }
 
 /// Reads a file, or standard input for `-`, of at most [`DEFAULT_MAX_INPUT_SIZE`].
-pub fn read_input(path: &str) -> Result<Vec<u8>> {
+pub(crate) fn read_input(path: &str) -> Result<Vec<u8>> {
     read_input_at_most(path, DEFAULT_MAX_INPUT_SIZE)
 }
 
 /// Reads a file, or standard input for `-`, refusing more than `max` bytes: a regular
 /// file by its size before anything is read, a pipe once `max` bytes have come. UTF-16
 /// text (with its byte-order mark) comes back as UTF-8.
-pub fn read_input_at_most(path: &str, max: u64) -> Result<Vec<u8>> {
+pub(crate) fn read_input_at_most(path: &str, max: u64) -> Result<Vec<u8>> {
     let read_error = |source| {
         PipelineError::from(InputError::Read {
             path: path.to_string(),
@@ -407,15 +407,15 @@ pub fn read_input_at_most(path: &str, max: u64) -> Result<Vec<u8>> {
 /// A log read from [`Options::log`].
 pub(super) struct LoadedLog {
     /// The argument (`--failed` and `--applied` may name it).
-    pub arg: PlanArg,
+    pub(crate) arg: PlanArg,
     /// Terraform could not make the plan (`--failed`).
-    pub failed: bool,
+    pub(crate) failed: bool,
     /// What it says (an apply log's diagnostics, for `--applied`).
-    pub log: PlanLog,
+    pub(crate) log: PlanLog,
     /// `--applied`: what the apply did.
-    pub applied: Option<ApplyLog>,
+    pub(crate) applied: Option<ApplyLog>,
     /// Its identity in the marker.
-    pub sha256: String,
+    pub(crate) sha256: String,
 }
 
 /// Reads and parses the log, if one is given.
@@ -467,7 +467,7 @@ pub const DEFAULT_MAX_INPUT_SIZE: u64 = 1 << 30;
 const SIZE_UNITS: [(&str, u64); 3] = [("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10)];
 
 /// Parses a size such as `1G`, `500M`, `64K` or a number of bytes (powers of 1024).
-pub fn parse_size(text: &str) -> std::result::Result<u64, String> {
+pub(crate) fn parse_size(text: &str) -> std::result::Result<u64, String> {
     let upper = text.trim().to_ascii_uppercase();
     let upper = upper
         .strip_suffix("IB")

@@ -84,12 +84,12 @@ pub(crate) enum Token<'a> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct HtmlTag<'a> {
     /// Lower-cased.
-    pub name: String,
-    pub closing: bool,
+    pub(crate) name: String,
+    pub(crate) closing: bool,
     /// Everything between the name and `>`, parsed by [`html_attrs`].
-    pub attrs: &'a str,
+    pub(crate) attrs: &'a str,
     /// The whole tag as written.
-    pub raw: &'a str,
+    pub(crate) raw: &'a str,
 }
 
 /// Splits raw HTML into tags, comments and text, with each token's byte offset. A `<` that

@@ -26,7 +26,7 @@ use crate::marker::decode_digests;
 /// The plans about to be applied, hashed.
 pub struct Fresh {
     /// The comment key (`--key`, else the names or paths, as `comment` makes it).
-    pub key: String,
+    pub(crate) key: String,
     /// The changes hashed with the schemas given (when any).
     reviewed: Reviewed,
     /// The changes hashed without schemas, when those given changed the hashes (a plan
@@ -42,7 +42,7 @@ pub struct Fresh {
 
 impl Fresh {
     /// How many changes the plans make (resources, outputs, actions invoked).
-    pub fn count(&self) -> usize {
+    pub(crate) fn count(&self) -> usize {
         self.reviewed.items.len()
     }
 
