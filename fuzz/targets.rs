@@ -17,11 +17,19 @@ use planmark::differ::diff_plan;
 use planmark::input::plan::parse_plan;
 use planmark::input::schema::ProviderSchemas;
 use planmark::marker::{marker_line, MarkerData};
-use planmark::render::check::{check_markdown, live_references};
 use planmark::render::html::preview_page;
 use planmark::render::markdown::budget::measure;
 use planmark::render::markdown::{render_comment, Meta, NamedPlan, TemplateSet, MIN_MAX_CHARS};
 use planmark::render::text::render_plan;
+
+// The Markdown checks are test support, not library API: the suite (a test build) has them
+// as `support::check`, a cargo-fuzz build compiles the same file in.
+#[cfg(test)]
+use crate::support::check;
+#[cfg(not(test))]
+#[path = "../tests/suite/support/check.rs"]
+mod check;
+use check::{check_markdown, live_references};
 
 /// A plan with one resource of each common shape, diffed against fuzzed schemas.
 const SCHEMA_PLAN: &str = r#"{"format_version":"1.2","resource_changes":[

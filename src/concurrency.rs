@@ -12,7 +12,7 @@ use std::sync::mpsc;
 /// Items per part for work given item by item (a resource change's diff): enough that a
 /// part costs far more than passing it between threads, few enough that the parts of a
 /// 10,000-change plan keep every core busy.
-pub const PART: usize = 256;
+pub(crate) const PART: usize = 256;
 
 /// Parts each worker makes ahead of the caller's visit.
 const AHEAD: usize = 2;
@@ -23,7 +23,7 @@ const MAX_WORKERS: usize = 8;
 /// Calls `visit` on what `make` makes of each of `parts`, in order, while worker threads
 /// (one per core) make the parts after it. Fewer than two parts, or one core, and
 /// everything runs on the calling thread.
-pub fn map_ordered<P, T, E>(
+pub(crate) fn map_ordered<P, T, E>(
     parts: &[P],
     make: impl Fn(&P) -> Result<T, E> + Sync,
     mut visit: impl FnMut(T) -> Result<(), E>,
@@ -75,7 +75,10 @@ where
 }
 
 /// Runs `other` on another thread while `here` runs on this one; both results.
-pub fn beside<A: Send, B>(other: impl FnOnce() -> A + Send, here: impl FnOnce() -> B) -> (A, B) {
+pub(crate) fn beside<A: Send, B>(
+    other: impl FnOnce() -> A + Send,
+    here: impl FnOnce() -> B,
+) -> (A, B) {
     std::thread::scope(|scope| {
         let other = scope.spawn(other);
         let b = here();

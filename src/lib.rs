@@ -12,8 +12,8 @@
 //!    them (pure, no formatting);
 //!    [`policy`] checks the diff trees against the policy gates;
 //! 3. [`render`]: diff trees → text identical to `terraform show`, the pull-request comment
-//!    (Markdown through Handlebars templates, within GitHub's size limit), an HTML preview,
-//!    and Markdown checks;
+//!    (Markdown through Handlebars templates, within GitHub's size limit) and an HTML
+//!    preview;
 //! 4. [`publish`]: the rendered comment → the pull request, through the GitHub API (the
 //!    only async stage);
 //! 5. [`pipeline`]: the one way from files to output that both commands take: load (read,
@@ -25,13 +25,16 @@
 //! stage hands it independent parts (every resource change of a huge plan) and gets the
 //! results back in order.
 
+#![warn(unreachable_pub)]
+#![warn(missing_docs)]
+
 pub mod cli;
-pub mod concurrency;
+pub(crate) mod concurrency;
 pub mod diff;
 pub mod differ;
 pub mod input;
 pub mod marker;
 pub mod pipeline;
 pub mod policy;
-pub mod publish;
+pub(crate) mod publish;
 pub mod render;

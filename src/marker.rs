@@ -18,12 +18,12 @@ pub const PREFIX: &str = "<!-- planmark:v1 ";
 
 /// How the line that opens a comment replacing an earlier one begins (what moved since
 /// that one, which the built-in templates write first).
-pub const SINCE: &str = "Since the last plan";
+pub(crate) const SINCE: &str = "Since the last plan";
 
 /// What the marker records.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct MarkerData {
-    /// The comment key.
+    /// The comment key: which of planmark's comments on the pull request this one is.
     pub key: String,
     /// Identity of the plan(s): SHA-256 of the plan file (several plans: of their
     /// `name=hash` lines).
@@ -34,7 +34,7 @@ pub struct MarkerData {
     /// Workflow run id and attempt, when in GitHub Actions.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub run_id: Option<u64>,
-    /// Run attempt.
+    /// The workflow run's attempt, which orders reruns of one run.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub run_attempt: Option<u64>,
     /// Render time (RFC 3339, UTC).
@@ -50,24 +50,24 @@ pub struct MarkerChanges {
     /// SHA-256 (lowercase hex) of every change's canonical form.
     pub changes_sha256: String,
     /// How many changes that hash covers.
-    pub changes_count: usize,
+    pub(crate) changes_count: usize,
     /// The version of the canonical form hashed (`crate::differ::CANONICAL_VERSION`);
     /// markers without it hashed the changes as rendered, which `verify` no longer reads.
-    pub changes_form: u64,
+    pub(crate) changes_form: u64,
     /// Present (`true`) when the canonical forms took sensitivity from the provider
     /// schemas (a plan older than Terraform 0.15.2): `verify` needs them too.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub changes_schemas: Option<bool>,
+    pub(crate) changes_schemas: Option<bool>,
     /// Each change's [`ChangeDigest`] ([`encode_digests`]), when there are at most
     /// [`max_digests`] of them, so that `verify` can name the ones that differ.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub changes: Option<String>,
+    pub(crate) changes: Option<String>,
 }
 
 /// Changes at most whose digests the marker lists in a comment of `max_chars`: 8
 /// characters each, a twentieth of the limit at most (409 changes at GitHub's 65,536,
 /// 12 at the smallest limit), so the marker leaves the room to what reviewers read.
-pub fn max_digests(max_chars: usize) -> usize {
+pub(crate) fn max_digests(max_chars: usize) -> usize {
     max_chars / 20 / 8
 }
 
@@ -75,18 +75,18 @@ pub fn max_digests(max_chars: usize) -> usize {
 /// form, never the text itself. Three bytes each: enough to tell hundreds of changes
 /// apart, and to name a differing change; the overall SHA-256 is what decides.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ChangeDigest {
+pub(crate) struct ChangeDigest {
     /// The first bytes of the address's SHA-256.
-    pub address: [u8; 3],
+    pub(crate) address: [u8; 3],
     /// The first bytes of the canonical form's SHA-256.
-    pub change: [u8; 3],
+    pub(crate) change: [u8; 3],
 }
 
 const BASE64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 /// The digests as the marker writes them: eight base64 characters each (no `-`, `<`
 /// or `>`), one after the other.
-pub fn encode_digests(digests: &[ChangeDigest]) -> String {
+pub(crate) fn encode_digests(digests: &[ChangeDigest]) -> String {
     let mut out = String::with_capacity(digests.len() * 8);
     for d in digests {
         for three in [d.address, d.change] {
@@ -100,7 +100,7 @@ pub fn encode_digests(digests: &[ChangeDigest]) -> String {
 }
 
 /// Reads back [`encode_digests`]; `None` for anything it did not write.
-pub fn decode_digests(text: &str) -> Option<Vec<ChangeDigest>> {
+pub(crate) fn decode_digests(text: &str) -> Option<Vec<ChangeDigest>> {
     if !text.len().is_multiple_of(8) {
         return None;
     }
@@ -165,7 +165,7 @@ pub fn parse_marker(body: &str) -> Option<serde_json::Value> {
 /// user template put it (a line that held only the marker goes too) and appended after a
 /// blank line, also when the template left it out, so that no plan or log text is ever
 /// the last line.
-pub fn end_with_marker(markdown: String, marker: &str) -> String {
+pub(crate) fn end_with_marker(markdown: String, marker: &str) -> String {
     let body = markdown.trim_end();
     if body.rsplit('\n').next() == Some(marker) {
         return markdown;
@@ -185,7 +185,7 @@ pub fn end_with_marker(markdown: String, marker: &str) -> String {
 /// The body without the marker planmark wrote (its last line), with `\n` line endings:
 /// two bodies compare equal with it when only the marker, which changes every run,
 /// differs. A copy of a marker anywhere else is content like any other.
-pub fn without_marker(body: &str) -> String {
+pub(crate) fn without_marker(body: &str) -> String {
     let body = body.replace("\r\n", "\n");
     let trimmed = body.trim_end();
     match trimmed.rsplit_once('\n') {
@@ -199,7 +199,7 @@ pub fn without_marker(body: &str) -> String {
 /// [`SINCE`], and the marks `· <i>WORDS since the last plan</i>` (or `_…_`) the built-in
 /// templates put on the changes that moved. Two comments of the same changes compare
 /// equal with it when only that differs (a re-run of one commit).
-pub fn without_since(body: &str) -> String {
+pub(crate) fn without_since(body: &str) -> String {
     let body = match body.split_once('\n') {
         Some((first, rest)) if first.starts_with(SINCE) => rest.trim_start_matches('\n'),
         None if body.starts_with(SINCE) => "",

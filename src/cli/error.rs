@@ -10,7 +10,7 @@ use crate::render::error::RenderError;
 /// Exit code for success.
 pub const EXIT_OK: i32 = 0;
 /// Exit code for a runtime or API failure.
-pub const EXIT_FAILURE: i32 = 1;
+pub(crate) const EXIT_FAILURE: i32 = 1;
 /// Exit code for bad input or bad usage.
 pub const EXIT_BAD_INPUT: i32 = 2;
 /// Exit code for a plan that breaks a policy gate (`--fail-on`, `--max-destroy`,
@@ -18,7 +18,7 @@ pub const EXIT_BAD_INPUT: i32 = 2;
 pub const EXIT_POLICY: i32 = 3;
 /// Exit code of `planmark verify` for a plan that is not the reviewed one, or when no
 /// reviewed plan is found on the pull request.
-pub const EXIT_UNREVIEWED: i32 = 4;
+pub(crate) const EXIT_UNREVIEWED: i32 = 4;
 
 /// What went wrong in a command.
 #[derive(Debug, thiserror::Error)]
@@ -63,7 +63,7 @@ impl From<RenderError> for Error {
 
 impl Error {
     /// Builds an input error (see [`InputError::input`]).
-    pub fn input(path: impl std::fmt::Display, problem: impl Into<String>) -> Self {
+    pub(crate) fn input(path: impl std::fmt::Display, problem: impl Into<String>) -> Self {
         Error::from(InputError::input(path, problem))
     }
 

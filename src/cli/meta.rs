@@ -10,7 +10,7 @@ use crate::pipeline::RunInfo;
 /// commit planned is the pull request's head when the event has one, else `GITHUB_SHA`;
 /// the run's page is `$GITHUB_SERVER_URL/$GITHUB_REPOSITORY/actions/runs/$GITHUB_RUN_ID`;
 /// the time is now, or `SOURCE_DATE_EPOCH` for reproducible output.
-pub fn run_info(var: &dyn Fn(&str) -> Option<String>) -> RunInfo {
+pub(crate) fn run_info(var: &dyn Fn(&str) -> Option<String>) -> RunInfo {
     let get = |name: &str| var(name).filter(|v| !v.trim().is_empty());
     let run_id = get("GITHUB_RUN_ID").and_then(|v| v.parse().ok());
     let run_url = match (get("GITHUB_SERVER_URL"), get("GITHUB_REPOSITORY"), run_id) {
@@ -52,7 +52,7 @@ fn pull_request_head(event: &[u8]) -> Option<String> {
 }
 
 /// RFC 3339 UTC time for seconds since the Unix epoch.
-pub fn rfc3339(epoch_seconds: u64) -> String {
+pub(crate) fn rfc3339(epoch_seconds: u64) -> String {
     let days = epoch_seconds / 86_400;
     let rest = epoch_seconds % 86_400;
     let (year, month, day) = civil_from_days(days as i64);

@@ -7,9 +7,9 @@
 mod comment;
 pub mod error;
 mod meta;
-pub mod options;
+pub(crate) mod options;
 mod output;
-pub mod templates;
+pub(crate) mod templates;
 mod verify;
 mod workflow;
 
@@ -24,7 +24,7 @@ use crate::publish;
 use crate::render::markdown::{MapMode, GITHUB_MAX_CHARS};
 use error::{policy_result, Error, Result};
 
-pub use meta::run_info;
+pub(crate) use meta::run_info;
 
 /// Exit codes of the commands that post (and of the binary as a whole).
 const EXIT_CODES: &str = "\
@@ -157,11 +157,11 @@ pub struct RenderArgs {
     /// standalone preview page of it, `json` the exact context the templates see, `text`
     /// exactly what `terraform show tfplan` prints.
     #[arg(long, value_enum, default_value_t = pipeline::Format::Markdown)]
-    pub format: pipeline::Format,
+    pub(crate) format: pipeline::Format,
     /// How the plan was made (it changes some wording and is not recorded in the JSON);
     /// by default a plan with drift and no resource changes is taken as refresh-only.
     #[arg(long, value_enum, value_name = "MODE", default_value_t = ModeArg::Auto)]
-    pub plan_mode: ModeArg,
+    pub(crate) plan_mode: ModeArg,
     /// The old spelling of `--plan-mode` (hidden; it prints a hint).
     #[arg(
         long = "mode",
@@ -170,18 +170,18 @@ pub struct RenderArgs {
         hide = true,
         conflicts_with = "plan_mode"
     )]
-    pub old_mode: Option<ModeArg>,
+    pub(crate) old_mode: Option<ModeArg>,
     /// Write the output to FILE instead of standard output: it appears whole once the
     /// render succeeds (never half-written), and in GitHub Actions it is not wrapped in
     /// `::stop-commands::`, which a pipe to `tee` would capture.
     #[arg(short = 'o', long, value_name = "FILE")]
-    pub output: Option<PathBuf>,
+    pub(crate) output: Option<PathBuf>,
     /// A Markdown body planmark made earlier for these plans, as published (`gh api` gives
     /// it): the Markdown and JSON output open with what moved since that one ("Since the
     /// last plan"), for a local preview. Only the marker on its last line is read; `render`
     /// itself hashes no change, so its own output cannot serve here.
     #[arg(long, value_name = "FILE")]
-    pub previous: Option<PathBuf>,
+    pub(crate) previous: Option<PathBuf>,
     /// What to render.
     #[command(flatten)]
     pub common: CommonArgs,
@@ -189,7 +189,7 @@ pub struct RenderArgs {
 
 impl RenderArgs {
     /// The plan mode asked for, by either spelling.
-    pub fn plan_mode(&self) -> ModeArg {
+    pub(crate) fn plan_mode(&self) -> ModeArg {
         self.old_mode.unwrap_or(self.plan_mode)
     }
 }
@@ -199,15 +199,15 @@ impl RenderArgs {
 pub struct CommentArgs {
     /// Repository to comment on (default: `GITHUB_REPOSITORY`).
     #[arg(long, value_name = "OWNER/NAME")]
-    pub repo: Option<String>,
+    pub(crate) repo: Option<String>,
     /// Pull request number, 1 or more (default: from the Actions event; for `push`, the
     /// open pull request whose head is the commit, else the one merged as the commit).
     #[arg(long, value_name = "N")]
-    pub pr: Option<u64>,
+    pub(crate) pr: Option<u64>,
     /// `update` edits our comment in place, `new` always posts, `recreate` deletes ours and
     /// posts, `hide-and-new` hides ours as outdated and posts.
     #[arg(long, value_enum, value_name = "MODE", default_value_t = publish::Mode::Update)]
-    pub comment_mode: publish::Mode,
+    pub(crate) comment_mode: publish::Mode,
     /// The old spelling of `--comment-mode` (hidden; it prints a hint).
     #[arg(
         long = "mode",
@@ -216,36 +216,36 @@ pub struct CommentArgs {
         hide = true,
         conflicts_with = "comment_mode"
     )]
-    pub old_mode: Option<publish::Mode>,
+    pub(crate) old_mode: Option<publish::Mode>,
     /// How the plan was made (it changes some wording and is not recorded in the JSON);
     /// by default a plan with drift and no resource changes is taken as refresh-only.
     #[arg(long, value_enum, value_name = "MODE", default_value_t = ModeArg::Auto)]
-    pub plan_mode: ModeArg,
+    pub(crate) plan_mode: ModeArg,
     /// With no changes: `update` as usual, `skip` posts nothing new (an existing comment is
     /// still updated), `delete` removes our comment.
     #[arg(long, value_enum, default_value_t = publish::OnNoChanges::Update)]
-    pub on_no_changes: publish::OnNoChanges,
+    pub(crate) on_no_changes: publish::OnNoChanges,
     /// Environment variable holding the token.
     #[arg(long, value_name = "NAME", default_value = "GITHUB_TOKEN")]
-    pub token_env: String,
+    pub(crate) token_env: String,
     /// Longest total wait for one request under rate limits and retries, in seconds.
     #[arg(long, value_name = "SECONDS", default_value_t = 120)]
-    pub max_wait: u64,
+    pub(crate) max_wait: u64,
     /// Print what would be done and the body; change nothing. Without a token, says what
     /// would be done without looking at the existing comments.
     #[arg(long)]
-    pub dry_run: bool,
+    pub(crate) dry_run: bool,
     /// Pull-request labels.
     #[command(flatten)]
-    pub labels: options::LabelArgs,
+    pub(crate) labels: options::LabelArgs,
     /// What to render.
     #[command(flatten)]
-    pub common: CommonArgs,
+    pub(crate) common: CommonArgs,
 }
 
 impl CommentArgs {
     /// The comment mode asked for, by either spelling.
-    pub fn comment_mode(&self) -> publish::Mode {
+    pub(crate) fn comment_mode(&self) -> publish::Mode {
         self.old_mode.unwrap_or(self.comment_mode)
     }
 }
@@ -256,50 +256,50 @@ pub struct CommonArgs {
     /// Provider schemas (`terraform providers schema -json` output); without them the
     /// structure of each resource is inferred from its values.
     #[arg(long, value_name = "FILE", env = "PLANMARK_SCHEMAS")]
-    pub schemas: Option<PathBuf>,
+    pub(crate) schemas: Option<PathBuf>,
     /// The tool that made the plans, whose wording and list pairing the output follows;
     /// `auto` tells OpenTofu by its providers (`registry.opentofu.org`).
     #[arg(long, value_enum, default_value_t = ToolArg::Auto, env = "PLANMARK_TOOL")]
-    pub tool: ToolArg,
+    pub(crate) tool: ToolArg,
     /// Title shown instead of the plan's name (e.g. the environment).
     #[arg(long)]
-    pub title: Option<String>,
+    pub(crate) title: Option<String>,
     /// Key identifying this comment among others on the pull request (default: the plan
     /// names, or their paths when not named).
     #[arg(long)]
-    pub key: Option<String>,
+    pub(crate) key: Option<String>,
     /// Size limit of the Markdown in characters (UTF-16 code units, as GitHub counts), at
     /// least 2000; past it the content is shortened by importance, with a notice. Not used
     /// by `--format text`.
     #[arg(long, value_name = "N", default_value_t = GITHUB_MAX_CHARS, value_parser = parse_max_chars)]
-    pub max_chars: usize,
+    pub(crate) max_chars: usize,
     /// Draw a map of where each plan changes things (a Mermaid flowchart of modules and
     /// resource types, by action) in the Markdown: `auto` when a plan changes more than
     /// one module, `always` whenever it changes a resource, or `never`. It is left out
     /// before any diff is shortened; past `--max-chars` it is kept when it fits beside
     /// the rest, else the size notice says so.
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = MapMode::Auto)]
-    pub map: MapMode,
+    pub(crate) map: MapMode,
     /// Show every resource change on its own: do not group look-alike changes (the same
     /// diff but for the instance key, or for a few values in a table) under one diff.
     #[arg(long)]
-    pub no_group: bool,
+    pub(crate) no_group: bool,
     /// A template file replacing the main template (`NAME.hbs` of `planmark templates
     /// export`: the one that includes the others).
     #[arg(long, value_name = "FILE")]
-    pub template: Option<PathBuf>,
+    pub(crate) template: Option<PathBuf>,
     /// A directory of `NAME.hbs` files overriding the built-in templates of the same name
     /// (see `planmark templates export`).
     #[arg(long, value_name = "DIR")]
-    pub templates: Option<PathBuf>,
+    pub(crate) templates: Option<PathBuf>,
     /// Largest plan or schemas input read, e.g. `1G`, `500M` (K, M, G are powers of 1024;
     /// a bare number is bytes). Parsing holds the whole text and a tree of its values in
     /// memory, so a larger input is refused before it is read.
     #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_size)]
-    pub max_input_size: u64,
+    pub(crate) max_input_size: u64,
     /// Terraform's log (`--failed`, `--applied`, `--log`).
     #[command(flatten)]
-    pub log: options::LogArgs,
+    pub(crate) log: options::LogArgs,
     /// Policy gates.
     #[command(flatten)]
     pub policy: options::PolicyArgs,
@@ -310,7 +310,7 @@ pub struct CommonArgs {
     /// (read only when given); `NAME=PATH` names one. Required, except with `--failed`
     /// (which takes none) and `--applied` (the reviewed plan, optional).
     #[arg(value_name = "PLAN", required_unless_present_any = ["failed", "applied"])]
-    pub plans: Vec<String>,
+    pub(crate) plans: Vec<String>,
 }
 
 fn parse_max_chars(text: &str) -> std::result::Result<usize, String> {
@@ -325,7 +325,7 @@ fn parse_max_chars(text: &str) -> std::result::Result<usize, String> {
 
 /// `--plan-mode` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ModeArg {
+pub(crate) enum ModeArg {
     /// Infer from the plan.
     Auto,
     /// `terraform plan`.
@@ -349,7 +349,7 @@ impl ModeArg {
 
 /// `--tool` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ToolArg {
+pub(crate) enum ToolArg {
     /// Detect from the plan's provider addresses.
     Auto,
     /// Terraform.

@@ -18,12 +18,12 @@ use crate::publish::labels::LabelNames;
 
 /// Terraform's log: a plan that failed, or the warnings of one that did not.
 #[derive(Debug, Clone, clap::Args)]
-pub struct LogArgs {
+pub(crate) struct LogArgs {
     /// Terraform could not make the plan: render a report saying so, with the errors from
     /// LOG, what `terraform plan` printed (the `-json` stream or plain text). `NAME=LOG`
     /// names it like a plan. Takes no PLAN.
     #[arg(long, value_name = "[NAME=]LOG", conflicts_with_all = ["plans", "log", "applied"])]
-    pub failed: Option<String>,
+    pub(crate) failed: Option<String>,
     /// Terraform applied the plan: render its outcome from LOG, what `terraform apply`
     /// printed (the `-json` stream or plain text): applied or failed, when, each
     /// resource's result (applied, failed with its error, not reached), the errors and
@@ -31,11 +31,11 @@ pub struct LogArgs {
     /// its changes follow, collapsed. `NAME=LOG` names it like a plan. The policy gates
     /// are not checked.
     #[arg(long, value_name = "[NAME=]LOG", conflicts_with = "log")]
-    pub applied: Option<String>,
+    pub(crate) applied: Option<String>,
     /// What `terraform plan -json` (or plain `terraform plan`) printed for this plan: its
     /// warnings (and any errors) are added to the output.
     #[arg(long, value_name = "FILE")]
-    pub log: Option<String>,
+    pub(crate) log: Option<String>,
 }
 
 /// Policy gates: checked after the output (or comment) is written; a violation exits 3.
@@ -45,15 +45,15 @@ pub struct PolicyArgs {
     /// `destroy` counts replacements too (each destroys its old object); `delete-only`
     /// counts only resources destroyed and not replaced. Repeatable, or comma-separated.
     #[arg(long, value_enum, value_name = "RULE", value_delimiter = ',')]
-    pub fail_on: Vec<Rule>,
+    pub(crate) fail_on: Vec<Rule>,
     /// Fail when more than N objects are destroyed (replacements included, as in `--fail-on
     /// destroy`).
     #[arg(long, value_name = "N")]
-    pub max_destroy: Option<usize>,
+    pub(crate) max_destroy: Option<usize>,
     /// Fail when a resource whose address or type matches GLOB (`*`, `?`; e.g.
     /// `aws_db_*`, `module.prod.*`) is destroyed or replaced (either order). Repeatable.
     #[arg(long, value_name = "GLOB")]
-    pub protect: Vec<String>,
+    pub(crate) protect: Vec<String>,
 }
 
 /// The team's Rego policies, evaluated as conftest does over each plan's JSON.
@@ -64,27 +64,27 @@ pub struct RegoArgs {
     /// and `*_test.rego` skipped). A `deny`/`violation` result fails (exit 3, once the
     /// output is written), a `warn` result is reported. Repeatable.
     #[arg(long = "policy", value_name = "PATH")]
-    pub paths: Vec<PathBuf>,
+    pub(crate) paths: Vec<PathBuf>,
     /// Package whose `deny`, `violation` and `warn` rules are evaluated (default: `main`).
     /// Repeatable.
     #[arg(long, value_name = "NAME", requires = "paths")]
-    pub policy_namespace: Vec<String>,
+    pub(crate) policy_namespace: Vec<String>,
     /// Report the Rego policies' failures as warnings, without failing.
     #[arg(long, requires = "paths")]
-    pub policy_warn_only: bool,
+    pub(crate) policy_warn_only: bool,
     /// Fail (exit 2) when a builtin errs in a Rego rule (`to_number("m5")`). By default,
     /// as in conftest, the expression is undefined, the rule goes on, and the failure is
     /// reported as a warning naming the rule and the builtin.
     #[arg(long, requires = "paths")]
-    pub policy_strict: bool,
+    pub(crate) policy_strict: bool,
     /// Longest one Rego rule may run over one plan: `10`, `10s`, `500ms`.
     #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = parse_timeout)]
-    pub policy_timeout: Duration,
+    pub(crate) policy_timeout: Duration,
 }
 
 impl RegoArgs {
     /// The rules to evaluate and their time limit.
-    pub fn settings(&self) -> Settings {
+    pub(crate) fn settings(&self) -> Settings {
         let mut settings = Settings {
             timeout: self.policy_timeout,
             warn_only: self.policy_warn_only,
@@ -131,32 +131,32 @@ impl PolicyArgs {
 
 /// Pull-request labels naming the verdict.
 #[derive(Debug, Clone, clap::Args)]
-pub struct LabelArgs {
+pub(crate) struct LabelArgs {
     /// Keep one label on the pull request saying what the plan does (no changes, changes,
     /// destroys), or what its apply did (applied, apply failed), and remove our other
     /// four; other labels are left alone. A failed plan changes no label.
     #[arg(long)]
-    pub labels: bool,
+    pub(crate) labels: bool,
     /// Label for a plan without changes.
     #[arg(long, value_name = "NAME", default_value = "planmark:no-changes")]
-    pub label_no_changes: String,
+    pub(crate) label_no_changes: String,
     /// Label for a plan with changes but no destroys.
     #[arg(long, value_name = "NAME", default_value = "planmark:changes")]
-    pub label_changes: String,
+    pub(crate) label_changes: String,
     /// Label for a plan that destroys or replaces something.
     #[arg(long, value_name = "NAME", default_value = "planmark:destroy")]
-    pub label_destroy: String,
+    pub(crate) label_destroy: String,
     /// Label for a plan applied without error (`--applied`).
     #[arg(long, value_name = "NAME", default_value = "planmark:applied")]
-    pub label_applied: String,
+    pub(crate) label_applied: String,
     /// Label for an apply that failed (`--applied`).
     #[arg(long, value_name = "NAME", default_value = "planmark:apply-failed")]
-    pub label_apply_failed: String,
+    pub(crate) label_apply_failed: String,
 }
 
 impl LabelArgs {
     /// The five names.
-    pub fn names(&self) -> LabelNames {
+    pub(crate) fn names(&self) -> LabelNames {
         LabelNames {
             no_changes: self.label_no_changes.clone(),
             changes: self.label_changes.clone(),
@@ -169,7 +169,7 @@ impl LabelArgs {
 
 impl LogArgs {
     /// The log given, `--failed` or `--applied` (which `NAME=` may name) or `--log`.
-    pub fn input(&self) -> Option<LogInput> {
+    pub(crate) fn input(&self) -> Option<LogInput> {
         match (&self.failed, &self.applied, &self.log) {
             (Some(failed), _, _) => Some(LogInput {
                 arg: PlanArg::parse(failed),

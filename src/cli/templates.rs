@@ -38,7 +38,7 @@ pub(super) fn export(dir: &Path, force: bool, out: &mut dyn Write) -> Result<()>
 }
 
 /// The JSON Schema of [`Context`], as committed in `docs/template-context.schema.json`.
-pub fn context_schema() -> String {
+pub(crate) fn context_schema() -> String {
     let schema = schemars::schema_for!(Context);
     let mut text = serde_json::to_string_pretty(&schema).unwrap_or_default();
     text.push('\n');

@@ -21,34 +21,34 @@ use crate::render::markdown::{MapMode, GITHUB_MAX_CHARS};
 pub struct VerifyArgs {
     /// Repository of the pull request (default: `GITHUB_REPOSITORY`).
     #[arg(long, value_name = "OWNER/NAME")]
-    pub repo: Option<String>,
+    pub(crate) repo: Option<String>,
     /// Pull request number, 1 or more (default: from the Actions event; for `push`, the
     /// open pull request whose head is the commit, else the one merged as the commit).
     #[arg(long, value_name = "N")]
-    pub pr: Option<u64>,
+    pub(crate) pr: Option<u64>,
     /// Environment variable holding the token.
     #[arg(long, value_name = "NAME", default_value = "GITHUB_TOKEN")]
-    pub token_env: String,
+    pub(crate) token_env: String,
     /// Longest total wait for one request under rate limits and retries, in seconds.
     #[arg(long, value_name = "SECONDS", default_value_t = 120)]
-    pub max_wait: u64,
+    pub(crate) max_wait: u64,
     /// The key of the plan job's comment (default: the plan names, or their paths when
     /// not named, as `planmark comment` makes it).
     #[arg(long)]
-    pub key: Option<String>,
+    pub(crate) key: Option<String>,
     /// Provider schemas, as given to `planmark comment` in the plan job.
     #[arg(long, value_name = "FILE", env = "PLANMARK_SCHEMAS")]
-    pub schemas: Option<PathBuf>,
+    pub(crate) schemas: Option<PathBuf>,
     /// The tool that made the plans, as given to `planmark comment`.
     #[arg(long, value_enum, default_value_t = ToolArg::Auto, env = "PLANMARK_TOOL")]
-    pub tool: ToolArg,
+    pub(crate) tool: ToolArg,
     /// Largest plan or schemas input read, e.g. `1G`, `500M`.
     #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = pipeline::parse_size)]
-    pub max_input_size: u64,
+    pub(crate) max_input_size: u64,
     /// The plans about to be applied (`terraform show -json` of the saved plan file),
     /// named as in the plan job (`NAME=PATH`); `-` for standard input.
     #[arg(value_name = "PLAN", required = true)]
-    pub plans: Vec<String>,
+    pub(crate) plans: Vec<String>,
 }
 
 impl VerifyArgs {

@@ -14,7 +14,7 @@ use super::ResourceChanges;
 /// (wherever they are: `[10]`, `["web10"]`, `module.a2`), everything else byte by byte.
 /// Numbers equal in value order by their written length (`1` before `01`), so only equal
 /// texts compare equal.
-pub fn natural_cmp(a: &str, b: &str) -> Ordering {
+pub(crate) fn natural_cmp(a: &str, b: &str) -> Ordering {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     // Addresses in one list share long prefixes: skip the common one, backing up to the
     // start of a run of digits it ends in (so that the run is compared whole); before
@@ -65,13 +65,13 @@ fn compare_numbers(a: &[u8], b: &[u8]) -> Ordering {
 
 /// Each change's position in the natural order of `list`'s addresses (changes at the same
 /// address, such as deposed objects, keep their plan order): `ranks[i]` sorts change `i`.
-pub fn natural_ranks(list: &dyn ResourceChanges) -> Vec<u32> {
+pub(crate) fn natural_ranks(list: &dyn ResourceChanges) -> Vec<u32> {
     let n = list.summaries().len();
     natural_ranks_of(n, |i| list.address(i))
 }
 
 /// [`natural_ranks`] of `n` addresses given by `address`.
-pub fn natural_ranks_of<'a>(n: usize, address: impl Fn(usize) -> &'a str) -> Vec<u32> {
+pub(crate) fn natural_ranks_of<'a>(n: usize, address: impl Fn(usize) -> &'a str) -> Vec<u32> {
     // Each address is read once and turned into a key whose bytes compare as
     // [`natural_cmp`] compares the addresses, so the sort compares plain bytes; the keys
     // share one buffer. Equal addresses keep their plan order by the index, so the
@@ -124,7 +124,7 @@ fn push_natural_key(address: &str, out: &mut Vec<u8>) {
 /// `module.a["x"].module.b[0].aws_instance.web` → `["a", "b"]`; none for the root module.
 /// Keys are skipped by bracket matching, so dots or brackets inside quoted keys do not
 /// confuse it.
-pub fn module_names(address: &str) -> Vec<&str> {
+pub(crate) fn module_names(address: &str) -> Vec<&str> {
     let mut names = Vec::new();
     let mut rest = address;
     while let Some(after) = rest.strip_prefix("module.") {
@@ -142,7 +142,7 @@ pub fn module_names(address: &str) -> Vec<&str> {
 /// The instance keys in an address, each module call's then the resource's, as written
 /// inside their brackets with a string's quotes taken off (escapes kept as written):
 /// `module.a["x"].aws_instance.web[0]` → `["x", "0"]`. Reads any text without panicking.
-pub fn instance_keys(address: &str) -> Vec<&str> {
+pub(crate) fn instance_keys(address: &str) -> Vec<&str> {
     let mut keys = Vec::new();
     let mut rest = address;
     while let Some(at) = rest.find('[') {

@@ -55,16 +55,17 @@ pub struct Changes<'a> {
 /// A whole [`PlanDiff`] as renderers read it: its head and its two lists, already
 /// diffed.
 pub struct DiffedPlan<'a> {
-    /// Its head.
+    /// Everything but the resource changes and drift, which every renderer reads whole.
     pub head: &'a PlanHead,
     /// Its resource changes.
-    pub resources: Diffed<'a>,
+    pub(crate) resources: Diffed<'a>,
     /// Its drift.
-    pub drift: Diffed<'a>,
+    pub(crate) drift: Diffed<'a>,
 }
 
 impl<'a> DiffedPlan<'a> {
-    /// The lists of `plan`.
+    /// Wraps `plan`, whose lists are diffed already, so renderers read it as they read a
+    /// lazy one.
     pub fn new(plan: &'a PlanDiff) -> Self {
         DiffedPlan {
             head: &plan.head,
@@ -73,7 +74,7 @@ impl<'a> DiffedPlan<'a> {
         }
     }
 
-    /// Both, as renderers read them.
+    /// The resource changes and drift as renderers take them.
     pub fn changes(&self) -> Changes<'_> {
         Changes {
             resources: &self.resources,
@@ -83,14 +84,14 @@ impl<'a> DiffedPlan<'a> {
 }
 
 /// A whole [`PlanDiff`]'s resource changes (or its drift), already diffed.
-pub struct Diffed<'a> {
+pub(crate) struct Diffed<'a> {
     resources: &'a [ResourceDiff],
     summaries: Vec<ResourceSummary>,
 }
 
 impl<'a> Diffed<'a> {
     /// The resource changes of `plan`.
-    pub fn new(plan: &'a PlanDiff) -> Self {
+    pub(crate) fn new(plan: &'a PlanDiff) -> Self {
         Diffed {
             resources: &plan.resources,
             summaries: plan.resources.iter().map(ResourceSummary::of).collect(),
@@ -98,7 +99,7 @@ impl<'a> Diffed<'a> {
     }
 
     /// The drift of `plan` (what it shows).
-    pub fn drift(plan: &'a PlanDiff) -> Self {
+    pub(crate) fn drift(plan: &'a PlanDiff) -> Self {
         Diffed {
             resources: &plan.drift,
             summaries: plan.drift.iter().map(ResourceSummary::of).collect(),

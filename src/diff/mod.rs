@@ -6,21 +6,21 @@
 //! only lay it out. Sensitive values are never stored here: a sensitive node keeps its
 //! action and flags, not its value, so no renderer or template can leak it.
 
-pub mod address;
+pub(crate) mod address;
 mod changes;
-pub mod quote;
-pub mod undescribed;
+pub(crate) mod quote;
+pub(crate) mod undescribed;
 
 use serde::Serialize;
 
 use crate::input::plan::{ResourceAction, Tool};
-pub use changes::{Changes, Diffed, DiffedPlan, ResourceChanges};
-pub use undescribed::{Tally, Undescribed};
+pub use changes::{Changes, DiffedPlan, ResourceChanges};
+pub(crate) use undescribed::Undescribed;
 
 /// What happens to a value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Action {
+pub(crate) enum Action {
     /// Unchanged.
     NoOp,
     /// Added.
@@ -34,7 +34,7 @@ pub enum Action {
 impl Action {
     /// Folds a child's action into its parent's, as Terraform does: no-op children change
     /// nothing, a differing child makes the parent an update.
-    pub fn fold(self, child: Action) -> Action {
+    pub(crate) fn fold(self, child: Action) -> Action {
         if child == Action::NoOp || child == self {
             self
         } else {
@@ -47,16 +47,16 @@ impl Action {
 #[derive(Debug, Clone, Serialize)]
 pub struct Diff {
     /// What happens.
-    pub action: Action,
+    pub(crate) action: Action,
     /// This value's change forces the resource to be replaced.
-    pub replace: bool,
+    pub(crate) replace: bool,
     /// How to show it.
-    pub node: Node,
+    pub(crate) node: Node,
 }
 
 impl Diff {
     /// Does this value (or anything inside it, hidden or shown) force replacement?
-    pub fn forces_replacement(&self) -> bool {
+    pub(crate) fn forces_replacement(&self) -> bool {
         if self.replace {
             return true;
         }
@@ -88,12 +88,12 @@ impl Diff {
 }
 
 /// A scalar as Terraform prints it: numbers verbatim, `true`/`false`.
-pub type Scalar = String;
+pub(crate) type Scalar = String;
 
 /// The shape of a change.
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Node {
+pub(crate) enum Node {
     /// A number, bool or null. `None` means null.
     Primitive {
         /// Before, as printed.
@@ -192,33 +192,33 @@ pub enum Node {
 
 /// One line of a heredoc.
 #[derive(Debug, Clone, Serialize)]
-pub struct HeredocLine {
+pub(crate) struct HeredocLine {
     /// `Create`, `Delete` or `NoOp`.
-    pub action: Action,
+    pub(crate) action: Action,
     /// The raw line.
-    pub text: String,
+    pub(crate) text: String,
 }
 
 /// A block body: attributes, then nested blocks grouped by type.
 #[derive(Debug, Clone, Default, Serialize)]
-pub struct Block {
+pub(crate) struct Block {
     /// Attributes sorted by name (null-on-both-sides ones are left out).
-    pub attributes: Vec<(String, Diff)>,
+    pub(crate) attributes: Vec<(String, Diff)>,
     /// Nested block groups sorted by type name.
-    pub blocks: Vec<BlockGroup>,
+    pub(crate) blocks: Vec<BlockGroup>,
 }
 
 /// All instances of one nested block type.
 #[derive(Debug, Clone, Serialize)]
-pub struct BlockGroup {
+pub(crate) struct BlockGroup {
     /// Block type name.
-    pub name: String,
+    pub(crate) name: String,
     /// Instances: single/list/set blocks have no key, map blocks have one.
-    pub instances: Vec<(Option<String>, Diff)>,
+    pub(crate) instances: Vec<(Option<String>, Diff)>,
     /// The path to the whole group forces replacement.
-    pub replace: bool,
+    pub(crate) replace: bool,
     /// The whole group is unknown: shown as `name (known after apply)` first.
-    pub unknown: bool,
+    pub(crate) unknown: bool,
 }
 
 /// How the plan was made: it changes some wording and is not recorded in the JSON.
@@ -237,7 +237,7 @@ pub enum PlanMode {
 /// Why Terraform chose an action (`action_reason`); unknown values read as `None`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum ActionReason {
+pub(crate) enum ActionReason {
     /// The provider cannot update the changed attributes in place.
     ReplaceBecauseCannotUpdate,
     /// The object is tainted.
@@ -270,7 +270,7 @@ pub enum ActionReason {
 
 impl ActionReason {
     /// Parses a reason; anything unrecognised means "no special reason".
-    pub fn parse(reason: &str) -> Option<Self> {
+    pub(crate) fn parse(reason: &str) -> Option<Self> {
         Some(match reason {
             "replace_because_cannot_update" => Self::ReplaceBecauseCannotUpdate,
             "replace_because_tainted" => Self::ReplaceBecauseTainted,
@@ -297,37 +297,37 @@ pub struct ResourceDiff {
     /// Full address.
     pub address: String,
     /// Address before a `moved` block, when different.
-    pub previous_address: Option<String>,
+    pub(crate) previous_address: Option<String>,
     /// Module address, when not the root module.
-    pub module_address: Option<String>,
+    pub(crate) module_address: Option<String>,
     /// A data source (`data`) rather than a managed resource.
-    pub data_source: bool,
+    pub(crate) data_source: bool,
     /// Resource type.
     #[serde(rename = "type")]
-    pub type_: String,
+    pub(crate) type_: String,
     /// Resource name.
-    pub name: String,
+    pub(crate) name: String,
     /// `count`/`for_each` key as JSON text (`1`, `"a"`), if any.
-    pub index: Option<String>,
+    pub(crate) index: Option<String>,
     /// Deposed object key.
-    pub deposed: Option<String>,
+    pub(crate) deposed: Option<String>,
     /// Provider source address.
-    pub provider: String,
+    pub(crate) provider: String,
     /// Planned actions.
-    pub action: ResourceAction,
+    pub(crate) action: ResourceAction,
     /// Why.
-    pub reason: Option<ActionReason>,
+    pub(crate) reason: Option<ActionReason>,
     /// Import ID when importing (`Some("")` when imported by identity or unknown ID).
-    pub importing: Option<String>,
+    pub(crate) importing: Option<String>,
     /// Configuration will be generated for this import.
-    pub generated_config: bool,
+    pub(crate) generated_config: bool,
     /// The body's diff tree.
     pub body: Diff,
 }
 
 impl ResourceDiff {
     /// Is the resource moving from another address?
-    pub fn moved_from(&self) -> Option<&str> {
+    pub(crate) fn moved_from(&self) -> Option<&str> {
         self.previous_address
             .as_deref()
             .filter(|previous| *previous != self.address)
@@ -340,13 +340,13 @@ impl ResourceDiff {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ResourceSummary {
     /// Planned actions.
-    pub action: ResourceAction,
+    pub(crate) action: ResourceAction,
     /// A data source.
-    pub data_source: bool,
+    pub(crate) data_source: bool,
     /// Moving from another address.
-    pub moved: bool,
+    pub(crate) moved: bool,
     /// Being imported.
-    pub importing: bool,
+    pub(crate) importing: bool,
 }
 
 impl ResourceSummary {
@@ -373,20 +373,20 @@ impl ResourceSummary {
 
 /// An output change.
 #[derive(Debug, Clone, Serialize)]
-pub struct OutputDiff {
+pub(crate) struct OutputDiff {
     /// Output name.
-    pub name: String,
+    pub(crate) name: String,
     /// Its diff.
-    pub diff: Diff,
+    pub(crate) diff: Diff,
 }
 
 /// A deferred change and why.
 #[derive(Debug, Clone, Serialize)]
-pub struct DeferredDiff {
+pub(crate) struct DeferredDiff {
     /// Reason code from the plan.
-    pub reason: String,
+    pub(crate) reason: String,
     /// The change as far as known.
-    pub resource: ResourceDiff,
+    pub(crate) resource: ResourceDiff,
 }
 
 /// A plan's diff but its resource changes and drift: what every renderer reads whole
@@ -395,42 +395,42 @@ pub struct DeferredDiff {
 #[derive(Debug, Clone, Serialize)]
 pub struct PlanHead {
     /// Plan format version.
-    pub format_version: String,
+    pub(crate) format_version: String,
     /// The tool that made the plan (given or detected): its wording is used.
-    pub tool: Tool,
+    pub(crate) tool: Tool,
     /// Terraform version, if recorded.
-    pub terraform_version: Option<String>,
+    pub(crate) terraform_version: Option<String>,
     /// What providers declare sensitive cannot be recognised: the plan's masks may leave
     /// it out (Terraform before 0.15.2), no provider schemas were given, and the plan has
     /// resources. Attributes named like secrets are hidden instead.
-    pub provider_sensitivity_unknown: bool,
+    pub(crate) provider_sensitivity_unknown: bool,
     /// What the provider schemas given (`--schemas`) do not describe: resource types they
     /// lack, and attributes they do not declare (a schema older than the provider that
     /// made the plan). Those are shown as without schemas, never left out. Sorted by
     /// provider, then data sources after managed resources, then type; empty without
     /// schemas or when they describe everything.
-    pub undescribed: Vec<Undescribed>,
+    pub(crate) undescribed: Vec<Undescribed>,
     /// Plan mode (given or inferred).
     pub mode: PlanMode,
     /// Planning failed.
-    pub errored: bool,
+    pub(crate) errored: bool,
     /// Applying would change something (absent before format 1.2).
-    pub applyable: Option<bool>,
+    pub(crate) applyable: Option<bool>,
     /// Deferred changes.
-    pub deferred: Vec<DeferredDiff>,
+    pub(crate) deferred: Vec<DeferredDiff>,
     /// Output changes sorted by name.
-    pub outputs: Vec<OutputDiff>,
+    pub(crate) outputs: Vec<OutputDiff>,
     /// Check results (conditions, check blocks), in the plan's order.
-    pub checks: Vec<CheckSummary>,
+    pub(crate) checks: Vec<CheckSummary>,
     /// Actions the apply will invoke (Terraform 1.14+), in the plan's order.
-    pub invocations: Vec<InvocationDiff>,
+    pub(crate) invocations: Vec<InvocationDiff>,
     /// When the plan was made (RFC 3339), if recorded.
-    pub timestamp: Option<String>,
+    pub(crate) timestamp: Option<String>,
     /// Resource changes whose action list planmark does not know (a newer Terraform's, or
     /// `["invalid"]`): (address, the list as JSON text). Shown with `?`, never counted as
     /// nothing.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub unknown_actions: Vec<(String, String)>,
+    pub(crate) unknown_actions: Vec<(String, String)>,
 }
 
 /// A whole plan diffed: its head and every resource change and shown drifted resource as
@@ -449,7 +449,7 @@ pub struct PlanDiff {
 /// The status of a checkable object or instance.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
-pub enum CheckStatus {
+pub(crate) enum CheckStatus {
     /// Every condition held.
     Pass,
     /// A condition failed.
@@ -462,7 +462,7 @@ pub enum CheckStatus {
 
 impl CheckStatus {
     /// Reads a status; anything unrecognised is `Unknown`.
-    pub fn parse(status: &str) -> Self {
+    pub(crate) fn parse(status: &str) -> Self {
         match status {
             "pass" => Self::Pass,
             "fail" => Self::Fail,
@@ -474,50 +474,50 @@ impl CheckStatus {
 
 /// One checkable object (a resource, output, variable or check block) and its instances.
 #[derive(Debug, Clone, Serialize)]
-pub struct CheckSummary {
+pub(crate) struct CheckSummary {
     /// Address of the object, e.g. `aws_instance.web` or `check.health`.
-    pub address: String,
+    pub(crate) address: String,
     /// `resource`, `output_value`, `check` or `var`.
-    pub kind: String,
+    pub(crate) kind: String,
     /// The object's aggregate status.
-    pub status: CheckStatus,
+    pub(crate) status: CheckStatus,
     /// Per-instance results; empty when the object has no instances.
-    pub instances: Vec<CheckInstanceResult>,
+    pub(crate) instances: Vec<CheckInstanceResult>,
 }
 
 /// One instance's check result.
 #[derive(Debug, Clone, Serialize)]
-pub struct CheckInstanceResult {
+pub(crate) struct CheckInstanceResult {
     /// Instance address.
-    pub address: String,
+    pub(crate) address: String,
     /// Its status.
-    pub status: CheckStatus,
+    pub(crate) status: CheckStatus,
     /// Failure messages (already redacted by Terraform when they involve sensitive values).
-    pub problems: Vec<String>,
+    pub(crate) problems: Vec<String>,
 }
 
 /// One action the apply will invoke, its `config` block diffed as a new value.
 #[derive(Debug, Clone, Serialize)]
-pub struct InvocationDiff {
+pub(crate) struct InvocationDiff {
     /// Action address, e.g. `action.aws_lambda_invoke.notify`.
-    pub address: String,
+    pub(crate) address: String,
     /// Action type.
     #[serde(rename = "type")]
-    pub type_: String,
+    pub(crate) type_: String,
     /// Action name.
-    pub name: String,
+    pub(crate) name: String,
     /// Provider source address.
-    pub provider: String,
+    pub(crate) provider: String,
     /// What invokes it.
-    pub trigger: InvocationTrigger,
+    pub(crate) trigger: InvocationTrigger,
     /// The `config` block as created; `None` when the plan records no config values.
-    pub config: Option<Diff>,
+    pub(crate) config: Option<Diff>,
 }
 
 /// What invokes an action.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-pub enum InvocationTrigger {
+pub(crate) enum InvocationTrigger {
     /// The command line (`terraform plan -invoke=ADDRESS`).
     Cli {
         /// The resource instance it is called for (its `caller`), if any.
@@ -541,7 +541,7 @@ pub enum InvocationTrigger {
 impl InvocationTrigger {
     /// For a lifecycle trigger, whether it runs before the resource's change (`before_*`
     /// events) rather than after it.
-    pub fn runs_before(&self) -> bool {
+    pub(crate) fn runs_before(&self) -> bool {
         matches!(self, InvocationTrigger::Lifecycle { event, .. } if event.starts_with("before_"))
     }
 }

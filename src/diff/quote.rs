@@ -2,7 +2,7 @@
 //! scalar texts take and the renderers print keys and values in.
 
 /// Quotes like Go's `%q`: escapes quotes, backslashes and non-printable characters.
-pub fn go_quote(s: &str) -> String {
+pub(crate) fn go_quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     go_quote_into(s, &mut out);
     out
@@ -10,7 +10,7 @@ pub fn go_quote(s: &str) -> String {
 
 /// [`go_quote`], appended to `out` (renderers quote every string they show: no allocation
 /// each).
-pub fn go_quote_into(s: &str, out: &mut String) {
+pub(crate) fn go_quote_into(s: &str, out: &mut String) {
     out.push('"');
     let bytes = s.as_bytes();
     let mut i = 0;

@@ -6,25 +6,25 @@ use serde::Serialize;
 /// A resource type the provider schemas given do not fully describe (see
 /// [`super::PlanHead::undescribed`]).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-pub struct Undescribed {
+pub(crate) struct Undescribed {
     /// The provider's address, as the plan names it.
-    pub provider: String,
+    pub(crate) provider: String,
     /// A data source type (else a managed resource type).
-    pub data_source: bool,
+    pub(crate) data_source: bool,
     /// The type, e.g. `azurerm_linux_web_app`.
-    pub type_: String,
+    pub(crate) type_: String,
     /// The schemas do not describe the type at all: every attribute of it is shown as
     /// without schemas (`attributes` is then empty).
-    pub missing: bool,
+    pub(crate) missing: bool,
     /// The attributes the type's schema does not declare, as paths from the resource:
     /// names of nested blocks and nested attributes joined by `.` (no index or key), e.g.
     /// `support_plan` or `site_config.extra`; sorted, each once.
-    pub attributes: Vec<String>,
+    pub(crate) attributes: Vec<String>,
 }
 
 impl Undescribed {
     /// The type as configurations write it: `data.TYPE` for a data source.
-    pub fn type_name(&self) -> String {
+    pub(crate) fn type_name(&self) -> String {
         match self.data_source {
             true => format!("data.{}", self.type_),
             false => self.type_.clone(),
@@ -34,18 +34,18 @@ impl Undescribed {
 
 /// How much the schemas leave undescribed.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Tally {
+pub(crate) struct Tally {
     /// Attributes not declared, over every type.
-    pub attributes: usize,
+    pub(crate) attributes: usize,
     /// Types with such attributes.
-    pub types: usize,
+    pub(crate) types: usize,
     /// Types not described at all.
-    pub missing_types: usize,
+    pub(crate) missing_types: usize,
 }
 
 impl Tally {
     /// The counts of `gaps`.
-    pub fn of(gaps: &[Undescribed]) -> Tally {
+    pub(crate) fn of(gaps: &[Undescribed]) -> Tally {
         let mut tally = Tally::default();
         for gap in gaps {
             if gap.missing {
@@ -59,7 +59,7 @@ impl Tally {
     }
 
     /// The counts in words: `7 attributes in 3 types`, `2 whole types`, or both.
-    pub fn words(&self) -> String {
+    pub(crate) fn words(&self) -> String {
         let n = |count: usize, one: &str, many: &str| {
             format!("{count} {}", if count == 1 { one } else { many })
         };
@@ -79,7 +79,7 @@ impl Tally {
 
 /// What a notice lists, in order: each undescribed attribute as `TYPE.PATH` and each type
 /// not described at all as `TYPE`, with its provider and whether it is a whole type.
-pub fn names(gaps: &[Undescribed]) -> impl Iterator<Item = (&str, String, bool)> {
+pub(crate) fn names(gaps: &[Undescribed]) -> impl Iterator<Item = (&str, String, bool)> {
     gaps.iter().flat_map(|gap| {
         let type_name = gap.type_name();
         let whole = gap.missing.then(|| type_name.clone());

@@ -21,7 +21,7 @@ use crate::input::schema::{Attribute, Block, NestingMode};
 
 /// The canonical form's version, which the comment's marker records: a planmark that
 /// changes the form changes this, so an older marker is never misread as a changed plan.
-pub const VERSION: u64 = 2;
+pub(crate) const VERSION: u64 = 2;
 
 /// Written where a value is sensitive (not JSON, so no value can equal it).
 const SENSITIVE: &[u8] = b"(sensitive)";
@@ -263,7 +263,7 @@ fn action_name(action: ResourceAction) -> String {
 
 /// The canonical forms of a plan's changes, as a trait so that the pipeline can hold them
 /// beside a plan's other lists whatever the differ's lifetimes.
-pub trait CanonicalForms: Sync {
+pub(crate) trait CanonicalForms: Sync {
     /// Whether the canonical forms of this plan's changes read the provider schemas: a
     /// plan older than Terraform 0.15.2 given schemas (its masks lack what they declare).
     fn reads_schemas(&self) -> bool;

@@ -170,19 +170,19 @@ impl<'v, 'a> Matcher<'v, 'a> {
 /// One value's change: the differ's unit of work.
 #[derive(Debug, Clone)]
 pub(crate) struct Change<'v, 'a> {
-    pub before: Option<&'v Value<'a>>,
-    pub after: Option<&'v Value<'a>>,
-    pub before_explicit: bool,
-    pub after_explicit: bool,
-    pub unknown: Mask<'v, 'a>,
-    pub before_sensitive: Mask<'v, 'a>,
-    pub after_sensitive: Mask<'v, 'a>,
-    pub replace: Matcher<'v, 'a>,
-    pub relevant: Matcher<'v, 'a>,
+    pub(crate) before: Option<&'v Value<'a>>,
+    pub(crate) after: Option<&'v Value<'a>>,
+    pub(crate) before_explicit: bool,
+    pub(crate) after_explicit: bool,
+    pub(crate) unknown: Mask<'v, 'a>,
+    pub(crate) before_sensitive: Mask<'v, 'a>,
+    pub(crate) after_sensitive: Mask<'v, 'a>,
+    pub(crate) replace: Matcher<'v, 'a>,
+    pub(crate) relevant: Matcher<'v, 'a>,
     /// The schema uses features the legacy SDK lacks, so `""` and null differ.
-    pub non_legacy: bool,
+    pub(crate) non_legacy: bool,
     /// Whose list pairing applies (the same all the way down).
-    pub pairing: Pairing,
+    pub(crate) pairing: Pairing,
 }
 
 // Moved at every child step: within 128 bytes the compiler moves it inline; over that, it

@@ -1,8 +1,8 @@
 //! Differ: plan values → [`crate::diff::Diff`] trees. Pure: no I/O, no formatting.
 //!
 //! Contract: given a resource change's parsed values and (optionally) its provider schema
-//! block, [`diff_resource`] returns the diff tree Terraform's own renderer would compute,
-//! with sensitive values already removed; [`diff_output`] does the same for an output.
+//! block, the differ returns the diff tree Terraform's own renderer would compute, with
+//! sensitive values already removed, and likewise for an output.
 //! [`Differ`] does a whole plan in parts (one resource on demand, or a part at a time on
 //! every core, in plan order) so that a huge plan need not hold all its trees, and a
 //! renderer that shows few of them diffs only those ([`Lazy`]); [`diff_plan`] is all of it
@@ -25,7 +25,6 @@ mod strings;
 mod typed;
 mod undescribed;
 
-pub use canonical::{CanonicalForms, VERSION as CANONICAL_VERSION};
-pub use drift::Drift;
-pub use plan::{diff_plan, Differ, Lazy};
-pub use resource::{diff_output, diff_resource, Relevance};
+pub(crate) use canonical::{CanonicalForms, VERSION as CANONICAL_VERSION};
+pub use plan::{diff_plan, Differ};
+pub(crate) use resource::Relevance;

@@ -103,16 +103,11 @@ impl<'p, 'a> Differ<'p, 'a> {
 
     /// The same differ following `tool` (`--tool`) instead of the detected one; `None`
     /// keeps the detected one.
-    pub fn with_tool(mut self, tool: Option<Tool>) -> Self {
+    pub(crate) fn with_tool(mut self, tool: Option<Tool>) -> Self {
         if let Some(tool) = tool {
             self.tool = tool;
         }
         self
-    }
-
-    /// The tool whose wording and pairing the diffs follow.
-    pub fn tool(&self) -> Tool {
-        self.tool
     }
 
     /// How list elements are paired: decided by the tool, here only.
@@ -240,7 +235,7 @@ impl<'p, 'a> Differ<'p, 'a> {
     }
 
     /// One summary per resource change, in plan order, without diffing any.
-    pub fn summaries(&self) -> Vec<ResourceSummary> {
+    pub(crate) fn summaries(&self) -> Vec<ResourceSummary> {
         self.plan.resource_changes.iter().map(summary).collect()
     }
 
@@ -253,7 +248,7 @@ impl<'p, 'a> Differ<'p, 'a> {
     }
 
     /// Resource change `i`, diffed.
-    pub fn resource(&self, i: usize) -> Result<ResourceDiff> {
+    pub(crate) fn resource(&self, i: usize) -> Result<ResourceDiff> {
         self.diff_entry(ChangeList::Changes, i, Relevance::All)
     }
 

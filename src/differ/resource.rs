@@ -11,61 +11,31 @@ use crate::input::schema::Block;
 
 /// Which attributes of a change matter (drift shows only the relevant ones).
 #[derive(Debug, Clone, Copy)]
-pub enum Relevance<'v, 'a> {
+pub(crate) enum Relevance<'v, 'a> {
     /// Every attribute is relevant (planned changes, refresh-only drift).
     All,
     /// Only these attribute paths (each a JSON array of steps) and their descendants.
     Paths(&'v [&'v Value<'a>]),
 }
 
-/// Computes the diff tree of a resource change.
-///
-/// `schema` is the resource's provider schema block; without it one is inferred from the
-/// values and the resource's configuration `expressions` (which tell blocks apart). `forget_only` marks a `["forget"]` action, which Terraform shows as unchanged.
-pub fn diff_resource<'v, 'a>(
-    values: &'v ParsedChange<'a>,
-    schema: Option<&Block>,
-    expressions: Option<&Value<'_>>,
-    relevance: Relevance<'v, 'a>,
-    forget_only: bool,
-) -> Diff {
-    diff_resource_values(
-        Values::of(values),
-        schema,
-        expressions,
-        relevance,
-        forget_only,
-        sequence::Pairing::Terraform,
-        false,
-    )
-}
-
 /// The parsed members of a change, borrowed (the two sides may be the very same value
 /// when their JSON texts are equal, see [`crate::input::plan`]).
 #[derive(Clone, Copy)]
 pub(crate) struct Values<'v, 'a> {
-    pub before: &'v Value<'a>,
-    pub after: &'v Value<'a>,
-    pub after_unknown: &'v Value<'a>,
-    pub before_sensitive: &'v Value<'a>,
-    pub after_sensitive: &'v Value<'a>,
-    pub replace_paths: &'v Value<'a>,
+    pub(crate) before: &'v Value<'a>,
+    pub(crate) after: &'v Value<'a>,
+    pub(crate) after_unknown: &'v Value<'a>,
+    pub(crate) before_sensitive: &'v Value<'a>,
+    pub(crate) after_sensitive: &'v Value<'a>,
+    pub(crate) replace_paths: &'v Value<'a>,
 }
 
-impl<'v, 'a> Values<'v, 'a> {
-    fn of(values: &'v ParsedChange<'a>) -> Self {
-        Values {
-            before: &values.before,
-            after: &values.after,
-            after_unknown: &values.after_unknown,
-            before_sensitive: &values.before_sensitive,
-            after_sensitive: &values.after_sensitive,
-            replace_paths: &values.replace_paths,
-        }
-    }
-}
-
-/// [`diff_resource`] on borrowed values. `hide_secret_names`: hide the attributes whose
+/// Computes the diff tree of a resource change.
+///
+/// `schema` is the resource's provider schema block; without it one is inferred from the
+/// values and the resource's configuration `expressions` (which tell blocks apart).
+/// `forget_only` marks a `["forget"]` action, which Terraform shows as unchanged.
+/// `hide_secret_names`: hide the attributes whose
 /// names read like secrets where no schema describes them (plans whose masks may lack what providers
 /// declare sensitive, see [`crate::input::plan::Plan::masks_omit_provider_sensitivity`]).
 pub(crate) fn diff_resource_values<'v, 'a>(
@@ -136,12 +106,8 @@ pub(crate) fn diff_resource_values<'v, 'a>(
     }
 }
 
-/// Computes the diff of an output change (sensitivity masks are booleans there).
-pub fn diff_output(values: &ParsedChange<'_>) -> Diff {
-    diff_output_paired(values, sequence::Pairing::Terraform)
-}
-
-/// [`diff_output`] pairing list elements as `pairing` says.
+/// Computes the diff of an output change (sensitivity masks are booleans there), pairing
+/// list elements as `pairing` says.
 pub(crate) fn diff_output_paired(values: &ParsedChange<'_>, pairing: sequence::Pairing) -> Diff {
     let mut change = Change::new(
         &values.before,

@@ -9,7 +9,7 @@
 use crate::input::error::{InputError, Result};
 
 /// `bytes` read from `path` as UTF-8 (see the module documentation).
-pub fn to_utf8(path: &str, bytes: Vec<u8>) -> Result<Vec<u8>> {
+pub(crate) fn to_utf8(path: &str, bytes: Vec<u8>) -> Result<Vec<u8>> {
     let unit: fn([u8; 2]) -> u16 = match bytes.get(..2) {
         Some([0xFF, 0xFE]) => u16::from_le_bytes,
         Some([0xFE, 0xFF]) => u16::from_be_bytes,

@@ -31,7 +31,7 @@ pub enum InputError {
 impl InputError {
     /// Builds an input error. Both parts go through [`one_line`]: field paths and parser
     /// messages can carry keys from the file, which may hold line breaks.
-    pub fn input(path: impl fmt::Display, problem: impl Into<String>) -> Self {
+    pub(crate) fn input(path: impl fmt::Display, problem: impl Into<String>) -> Self {
         InputError::Input {
             path: one_line(&path.to_string()).into_owned(),
             problem: one_line(&problem.into()).into_owned(),
@@ -42,7 +42,7 @@ impl InputError {
 /// A serde message without the value it quotes: `invalid type: string "hunter2",
 /// expected a boolean` becomes `invalid type: string, expected a boolean`, so a wrongly
 /// typed field cannot put a plan value (perhaps a secret) into a log.
-pub fn without_quoted_value(message: &str) -> String {
+pub(crate) fn without_quoted_value(message: &str) -> String {
     for prefix in ["invalid type: ", "invalid value: "] {
         if let Some((unexpected, expected)) = message
             .strip_prefix(prefix)

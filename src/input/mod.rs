@@ -1,10 +1,10 @@
 //! Input stage: what planmark reads (plans, provider schemas, Terraform's logs) and the
 //! errors and hostile-text rules every later stage shares.
 
-pub mod encoding;
+pub(crate) mod encoding;
 pub mod error;
 pub mod hash;
-pub mod json;
+pub(crate) mod json;
 pub mod log;
 pub mod plan;
 pub mod schema;

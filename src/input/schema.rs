@@ -17,84 +17,84 @@ use crate::input::error::{InputError, Result};
 pub struct ProviderSchemas {
     /// Schemas by provider source address.
     #[serde(default)]
-    pub provider_schemas: BTreeMap<String, ProviderSchema>,
+    pub(crate) provider_schemas: BTreeMap<String, ProviderSchema>,
 }
 
 /// One provider's resource and data source schemas.
 #[derive(Debug, Default, Deserialize)]
-pub struct ProviderSchema {
+pub(crate) struct ProviderSchema {
     /// Managed resource types.
     #[serde(default)]
-    pub resource_schemas: BTreeMap<String, Schema>,
+    pub(crate) resource_schemas: BTreeMap<String, Schema>,
     /// Data source types.
     #[serde(default)]
-    pub data_source_schemas: BTreeMap<String, Schema>,
+    pub(crate) data_source_schemas: BTreeMap<String, Schema>,
     /// Action types (Terraform 1.14+): the block is the action's `config` block.
     #[serde(default)]
-    pub action_schemas: BTreeMap<String, Schema>,
+    pub(crate) action_schemas: BTreeMap<String, Schema>,
 }
 
 /// A versioned schema; only its block matters here.
 #[derive(Debug, Default, Deserialize)]
-pub struct Schema {
+pub(crate) struct Schema {
     /// The root block.
     #[serde(default)]
-    pub block: Block,
+    pub(crate) block: Block,
 }
 
 /// A block: attributes and nested block types.
 #[derive(Debug, Clone, Default, Deserialize)]
-pub struct Block {
+pub(crate) struct Block {
     /// Attributes by name.
     #[serde(default)]
-    pub attributes: BTreeMap<String, Attribute>,
+    pub(crate) attributes: BTreeMap<String, Attribute>,
     /// Nested block types by name.
     #[serde(default)]
-    pub block_types: BTreeMap<String, BlockType>,
+    pub(crate) block_types: BTreeMap<String, BlockType>,
 }
 
 /// An attribute: a cty type, or a nested attribute type (protocol 6).
 #[derive(Debug, Clone, Deserialize)]
-pub struct Attribute {
+pub(crate) struct Attribute {
     /// The value type, when not a nested type.
     #[serde(rename = "type", default)]
-    pub type_: Option<CtyType>,
+    pub(crate) type_: Option<CtyType>,
     /// Nested attribute type.
     #[serde(default)]
-    pub nested_type: Option<NestedType>,
+    pub(crate) nested_type: Option<NestedType>,
     /// Declared sensitive: folded into the sensitivity masks by the differ (plans before
     /// Terraform 0.15.2 do not carry it in their masks).
     #[serde(default)]
-    pub sensitive: bool,
+    pub(crate) sensitive: bool,
     /// Write-only: the value never appears in plans.
     #[serde(default)]
-    pub write_only: bool,
+    pub(crate) write_only: bool,
 }
 
 /// A nested attribute type.
 #[derive(Debug, Clone, Deserialize)]
-pub struct NestedType {
+pub(crate) struct NestedType {
     /// Its attributes.
     #[serde(default)]
-    pub attributes: BTreeMap<String, Attribute>,
+    pub(crate) attributes: BTreeMap<String, Attribute>,
     /// How instances nest.
-    pub nesting_mode: NestingMode,
+    pub(crate) nesting_mode: NestingMode,
 }
 
 /// A nested block type.
 #[derive(Debug, Clone, Deserialize)]
-pub struct BlockType {
+pub(crate) struct BlockType {
     /// How instances nest.
-    pub nesting_mode: NestingMode,
+    pub(crate) nesting_mode: NestingMode,
     /// The nested block's schema.
     #[serde(default)]
-    pub block: Block,
+    pub(crate) block: Block,
 }
 
 /// How nested blocks or nested attributes repeat.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum NestingMode {
+pub(crate) enum NestingMode {
     /// Exactly one (may be null).
     Single,
     /// Exactly one, never null.
@@ -109,7 +109,7 @@ pub enum NestingMode {
 
 /// A cty type as written in schema JSON (`"string"`, `["list","string"]`, ...).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum CtyType {
+pub(crate) enum CtyType {
     /// `string`
     String,
     /// `number`
@@ -132,12 +132,12 @@ pub enum CtyType {
 
 impl CtyType {
     /// Is this a primitive type?
-    pub fn is_primitive(&self) -> bool {
+    pub(crate) fn is_primitive(&self) -> bool {
         matches!(self, CtyType::String | CtyType::Number | CtyType::Bool)
     }
 
     /// Does the type contain `dynamic` anywhere?
-    pub fn has_dynamic(&self) -> bool {
+    pub(crate) fn has_dynamic(&self) -> bool {
         match self {
             CtyType::Dynamic => true,
             CtyType::String | CtyType::Number | CtyType::Bool => false,
@@ -267,7 +267,7 @@ impl ProviderSchemas {
     /// Provider addresses are matched exactly first, then by their last segment, so a
     /// schema made with OpenTofu (`registry.opentofu.org/...`) still serves a plan that
     /// names the Terraform registry, and legacy short names (`null`) still match.
-    pub fn resource(&self, provider: &str, mode: &str, type_: &str) -> Option<&Block> {
+    pub(crate) fn resource(&self, provider: &str, mode: &str, type_: &str) -> Option<&Block> {
         fn pick<'s>(p: &'s ProviderSchema, mode: &str, type_: &str) -> Option<&'s Block> {
             let table = match mode {
                 "data" => &p.data_source_schemas,

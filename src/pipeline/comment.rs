@@ -28,7 +28,7 @@ pub struct Rendered<'r> {
     /// The comment within [`super::Options::max_chars`].
     pub comment: Comment,
     /// Its metadata: the key, the marker, the run.
-    pub meta: Meta,
+    pub(crate) meta: Meta,
     loaded: &'r Loaded<'r>,
 }
 
@@ -37,7 +37,7 @@ impl<'d> Loaded<'d> {
     /// failed plan's comment has the key its plan's comment would have (`NAME=`, else the
     /// path), so that each run updates the other's comment in place; so has an apply's
     /// (`NAME=`, else the reviewed plans' key, else the log's path).
-    pub fn key(&self) -> String {
+    pub(crate) fn key(&self) -> String {
         let log = self.log.as_ref();
         let applied = log.filter(|l| l.applied.is_some());
         let failed = log.filter(|l| l.failed);
@@ -119,7 +119,7 @@ impl<'d> Loaded<'d> {
 
 impl Rendered<'_> {
     /// The gates' violations and the Rego reports, for the caller to judge.
-    pub fn verdicts(&self) -> Verdicts {
+    pub(crate) fn verdicts(&self) -> Verdicts {
         self.loaded.verdicts()
     }
 
@@ -130,7 +130,7 @@ impl Rendered<'_> {
 
     /// The comment within `max_chars`, or within smaller limits (by [`smaller`]) until
     /// `fits` accepts it; the smallest one if none does.
-    pub fn fit(
+    pub(crate) fn fit(
         &self,
         mut max_chars: usize,
         fits: impl Fn(&Comment) -> bool,
@@ -146,18 +146,18 @@ impl Rendered<'_> {
 
     /// The changes are those of the comment this one replaces ("Since the last plan: no
     /// change to the plan"): only that line may differ from it.
-    pub fn same_changes(&self) -> bool {
+    pub(crate) fn same_changes(&self) -> bool {
         matches!(&self.meta.since, Some(s) if s.found == SinceFound::Unchanged)
     }
 
     /// A plan has changes.
-    pub fn has_changes(&self) -> bool {
+    pub(crate) fn has_changes(&self) -> bool {
         self.comment.context.plans.iter().any(|p| p.has_changes)
     }
 
     /// The comment says something new even without changes: a failed plan, plans that
     /// could not be read, or an apply's outcome.
-    pub fn is_news(&self) -> bool {
+    pub(crate) fn is_news(&self) -> bool {
         let context = &self.comment.context;
         self.has_changes()
             || context.failed.is_some()
@@ -166,14 +166,14 @@ impl Rendered<'_> {
     }
 
     /// `--applied`: whether the apply failed; `None` for a plan's comment.
-    pub fn apply_failed(&self) -> Option<bool> {
+    pub(crate) fn apply_failed(&self) -> Option<bool> {
         self.comment.context.applied.as_ref().map(|a| a.failed)
     }
 
     /// The label verdict: an apply's outcome; for plans, destroys (replacements included)
     /// win over changes; `None` when a plan failed, since then nobody knows what would
     /// change.
-    pub fn verdict(&self) -> Option<Verdict> {
+    pub(crate) fn verdict(&self) -> Option<Verdict> {
         let context = &self.comment.context;
         match self.apply_failed() {
             Some(true) => return Some(Verdict::ApplyFailed),
@@ -197,7 +197,7 @@ impl Rendered<'_> {
 /// `max_chars` turned out too long (for GitHub, or for the step summary's bytes), the next
 /// limit to try is three quarters of it, never below [`MIN_MAX_CHARS`]; `None` once the
 /// limit is the smallest, whose comment (the counts only) is the last resort.
-pub fn smaller(max_chars: usize) -> Option<usize> {
+pub(crate) fn smaller(max_chars: usize) -> Option<usize> {
     (max_chars > MIN_MAX_CHARS).then(|| (max_chars * 3 / 4).max(MIN_MAX_CHARS))
 }
 

@@ -26,14 +26,14 @@ const SCHEME: &[u8] = b"planmark changes v2\n";
 /// only when asked for, by `verify`) and the SHA-256 of that name and of its canonical
 /// form.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Item {
+pub(crate) struct Item {
     /// The address shown, e.g. `aws_s3_bucket.logs` or `prod: output.url` (empty when
     /// not kept).
-    pub label: String,
+    pub(crate) label: String,
     /// SHA-256 of the label.
-    pub address: [u8; 32],
+    pub(crate) address: [u8; 32],
     /// SHA-256 of the change's canonical form.
-    pub change: [u8; 32],
+    pub(crate) change: [u8; 32],
 }
 
 impl Item {
@@ -52,7 +52,7 @@ impl Item {
     }
 
     /// What the marker keeps of it.
-    pub fn digest(&self) -> ChangeDigest {
+    pub(crate) fn digest(&self) -> ChangeDigest {
         ChangeDigest {
             address: short(&self.address),
             change: short(&self.change),
@@ -96,20 +96,20 @@ pub(super) fn short(hash: &[u8; 32]) -> [u8; 3] {
 
 /// The loaded plans' changes as reviewers saw them.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Reviewed {
+pub(crate) struct Reviewed {
     /// Each change, in plan order.
-    pub items: Vec<Item>,
+    pub(crate) items: Vec<Item>,
     /// SHA-256 (hex) of every change, in no particular order.
-    pub sha256: String,
+    pub(crate) sha256: String,
     /// Whether the canonical forms read the provider schemas (a plan older than Terraform
     /// 0.15.2 given them): `verify` then needs them too.
-    pub schemas: bool,
+    pub(crate) schemas: bool,
 }
 
 impl Reviewed {
     /// The marker's fields in a comment of `max_chars`: the hash, the count, the form's
     /// version, and the digests when few enough.
-    pub fn marker_fields(&self, max_chars: usize) -> MarkerChanges {
+    pub(crate) fn marker_fields(&self, max_chars: usize) -> MarkerChanges {
         let digests = (self.items.len() <= max_digests(max_chars)).then(|| {
             let digests: Vec<ChangeDigest> = self.items.iter().map(Item::digest).collect();
             encode_digests(&digests)

@@ -25,7 +25,7 @@ pub enum PipelineError {
 
 impl PipelineError {
     /// Builds an input error (see [`InputError::input`]).
-    pub fn input(path: impl std::fmt::Display, problem: impl Into<String>) -> Self {
+    pub(crate) fn input(path: impl std::fmt::Display, problem: impl Into<String>) -> Self {
         PipelineError::Input(InputError::input(path, problem))
     }
 }

@@ -11,14 +11,14 @@ use super::error::{PipelineError, Result};
 use crate::input::error::InputError;
 
 /// Reads a file, or standard input for `-`, of at most [`DEFAULT_MAX_INPUT_SIZE`].
-pub fn read_input(path: &str) -> Result<Vec<u8>> {
+pub(crate) fn read_input(path: &str) -> Result<Vec<u8>> {
     read_input_at_most(path, DEFAULT_MAX_INPUT_SIZE)
 }
 
 /// Reads a file, or standard input for `-`, refusing more than `max` bytes: a regular
 /// file by its size before anything is read, a pipe once `max` bytes have come. UTF-16
 /// text (with its byte-order mark) comes back as UTF-8.
-pub fn read_input_at_most(path: &str, max: u64) -> Result<Vec<u8>> {
+pub(crate) fn read_input_at_most(path: &str, max: u64) -> Result<Vec<u8>> {
     let read_error = |source| {
         PipelineError::from(InputError::Read {
             path: path.to_string(),
@@ -71,7 +71,7 @@ pub const DEFAULT_MAX_INPUT_SIZE: u64 = 1 << 30;
 const SIZE_UNITS: [(&str, u64); 3] = [("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10)];
 
 /// Parses a size such as `1G`, `500M`, `64K` or a number of bytes (powers of 1024).
-pub fn parse_size(text: &str) -> std::result::Result<u64, String> {
+pub(crate) fn parse_size(text: &str) -> std::result::Result<u64, String> {
     let upper = text.trim().to_ascii_uppercase();
     let upper = upper
         .strip_suffix("IB")

@@ -238,17 +238,17 @@ impl<'i> Parsed<'i> {
 /// A plan read and parsed, its head (drift, outputs, checks) diffed, its resource changes
 /// ready to diff on demand (a renderer diffs only what it shows; the text streams them).
 pub(super) struct LoadedPlan<'l> {
-    pub arg: PlanArg,
-    pub head: PlanHead,
-    pub resources: Box<dyn ResourceChanges + Sync + 'l>,
+    pub(crate) arg: PlanArg,
+    pub(crate) head: PlanHead,
+    pub(crate) resources: Box<dyn ResourceChanges + Sync + 'l>,
     /// The drift shown, each diff made on demand like the resource changes'.
-    pub drift: Box<dyn ResourceChanges + Sync + 'l>,
+    pub(crate) drift: Box<dyn ResourceChanges + Sync + 'l>,
     /// The input's SHA-256 for the marker (empty when not asked for).
-    pub sha256: String,
+    pub(crate) sha256: String,
     /// The plan's JSON document as it was read, the Rego policies' `input`.
-    pub json: &'l [u8],
+    pub(crate) json: &'l [u8],
     /// Its changes' canonical forms, which the marker's hashes are made of.
-    pub canonical: &'l (dyn CanonicalForms + 'l),
+    pub(crate) canonical: &'l (dyn CanonicalForms + 'l),
 }
 
 impl LoadedPlan<'_> {
@@ -312,7 +312,7 @@ impl Loaded<'_> {
     }
 
     /// The gates' violations and the Rego reports, for the caller to judge.
-    pub fn verdicts(&self) -> Verdicts {
+    pub(crate) fn verdicts(&self) -> Verdicts {
         // Each report with its plan's name when there are several.
         let several = self.plans.len() > 1;
         let rego = self.plans.iter().zip(&self.rego);
@@ -473,15 +473,15 @@ pub(super) fn template_set(options: &Options) -> Result<TemplateSet> {
 /// A log read from [`Options::log`].
 pub(super) struct LoadedLog {
     /// The argument (`--failed` and `--applied` may name it).
-    pub arg: PlanArg,
+    pub(crate) arg: PlanArg,
     /// Terraform could not make the plan (`--failed`).
-    pub failed: bool,
+    pub(crate) failed: bool,
     /// What it says (an apply log's diagnostics, for `--applied`).
     pub log: PlanLog,
     /// `--applied`: what the apply did.
-    pub applied: Option<ApplyLog>,
+    pub(crate) applied: Option<ApplyLog>,
     /// Its identity in the marker.
-    pub sha256: String,
+    pub(crate) sha256: String,
 }
 
 /// Reads and parses the log, if one is given.

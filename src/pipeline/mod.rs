@@ -24,13 +24,16 @@ use std::io::Write;
 
 use crate::render::error::RenderError;
 
-pub use comment::{smaller, Rendered};
+pub(crate) use comment::{smaller, Rendered};
 pub use error::{PipelineError, Result};
-pub use file::{parse_size, read_input, read_input_at_most, DEFAULT_MAX_INPUT_SIZE};
-pub use load::{read, Inputs, Loaded, Parsed, Purpose};
-pub use options::{LogInput, LogKind, Options, PlanArg, RunInfo};
-pub use policy::Verdicts;
-pub use verify::{compare, fresh, Comparison, Difference, Fresh};
+pub use file::DEFAULT_MAX_INPUT_SIZE;
+pub(crate) use file::{parse_size, read_input_at_most};
+pub(crate) use load::Loaded;
+pub use load::{read, Purpose};
+pub(crate) use options::{LogInput, LogKind};
+pub use options::{Options, PlanArg, RunInfo};
+pub(crate) use policy::Verdicts;
+pub use verify::{compare, fresh, Comparison};
 
 /// What [`render`] writes (`--format`; each variant's line is its `--help` text).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

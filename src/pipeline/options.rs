@@ -64,14 +64,14 @@ pub struct Options {
 pub struct LogInput {
     /// The file; a name given (`NAME=LOG`) names the failed plan (or the apply) and keys
     /// its comment.
-    pub arg: PlanArg,
+    pub(crate) arg: PlanArg,
     /// What the log is of.
-    pub kind: LogKind,
+    pub(crate) kind: LogKind,
 }
 
 /// What a log given is of, and so what the output says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LogKind {
+pub(crate) enum LogKind {
     /// A plan's warnings (`--log`), added to the plan's output.
     Warnings,
     /// Terraform could not make the plan (`--failed`): the output is the report of that,
@@ -101,11 +101,11 @@ pub struct RunInfo {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlanArg {
     /// Display name.
-    pub name: String,
+    pub(crate) name: String,
     /// File path, or `-` for standard input.
-    pub path: String,
+    pub(crate) path: String,
     /// The name was given (`NAME=PATH`).
-    pub named: bool,
+    pub(crate) named: bool,
 }
 
 impl PlanArg {

@@ -22,7 +22,7 @@ use crate::policy::Violation;
 #[derive(Debug, Clone, Default)]
 pub struct Verdicts {
     /// The gates' violations (`--fail-on`, `--max-destroy`, `--protect`).
-    pub violations: Vec<Violation>,
+    pub(crate) violations: Vec<Violation>,
     /// Each plan's Rego report, in the plans' order, with the plan's name when there are
     /// several (none without `--policy`).
     pub rego: Vec<(Option<String>, PolicyReport)>,

@@ -55,7 +55,7 @@ pub struct Policy {
 
 impl Policy {
     /// No gate at all.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.fail_on.is_empty() && self.max_destroy.is_none() && self.protect.is_empty()
     }
 }
@@ -64,13 +64,13 @@ impl Policy {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Violation {
     /// The plan's name when several plans are checked together.
-    pub plan: Option<String>,
+    pub(crate) plan: Option<String>,
     /// The resource or check concerned, if one.
-    pub address: Option<String>,
+    pub(crate) address: Option<String>,
     /// What happens, after the address (`is destroyed`) or alone.
-    pub what: String,
+    pub(crate) what: String,
     /// The flag that forbids it (`--fail-on destroy`).
-    pub rule: String,
+    pub(crate) rule: String,
 }
 
 impl fmt::Display for Violation {
@@ -88,7 +88,7 @@ impl fmt::Display for Violation {
 
 /// A plan as the gates read it: its name, its head (outputs, checks) and its resource
 /// changes and drift (only their summaries, addresses and types are read: no diff).
-pub type Gated<'a> = (&'a str, &'a PlanHead, Changes<'a>);
+pub(crate) type Gated<'a> = (&'a str, &'a PlanHead, Changes<'a>);
 
 /// The violations of `policy` by `plans`; names are used when there are several plans.
 pub fn evaluate(policy: &Policy, plans: &[Gated<'_>]) -> Vec<Violation> {
@@ -241,7 +241,7 @@ fn failing_checks(plan: &PlanHead) -> Vec<(&str, CheckStatus)> {
 /// Would applying change anything? The same rule as the comment's verdict: a resource
 /// action (or a move or import), a changed output, an action to invoke, or drift in a
 /// refresh-only plan.
-pub fn has_changes(plan: &PlanHead, changes: Changes<'_>) -> bool {
+pub(crate) fn has_changes(plan: &PlanHead, changes: Changes<'_>) -> bool {
     let resource = changes
         .resources
         .summaries()
@@ -272,7 +272,7 @@ fn protects(glob: &str, address: &str, type_name: &str) -> bool {
 }
 
 /// Shell-style matching of the whole text: `*` any run of characters, `?` one character.
-pub fn glob_match(glob: &str, text: &str) -> bool {
+pub(crate) fn glob_match(glob: &str, text: &str) -> bool {
     let (g, t): (Vec<char>, Vec<char>) = (glob.chars().collect(), text.chars().collect());
     let (mut gi, mut ti) = (0, 0);
     // Where the last `*` was and how much of the text it has taken: backtrack there.

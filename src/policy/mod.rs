@@ -5,7 +5,8 @@
 //! team's own Rego rules ([`rego`]: `--policy`) read the plan JSON as conftest does.
 //! Either may fail the job with exit code 3, after the comment is posted.
 
-pub mod gates;
+pub(crate) mod gates;
 pub mod rego;
 
-pub use gates::{evaluate, glob_match, has_changes, Gated, Policy, Rule, Violation};
+pub use gates::{evaluate, Policy, Rule};
+pub(crate) use gates::{Gated, Violation};

@@ -20,32 +20,32 @@ use super::PublishError;
 
 /// A response: status, headers and body text.
 #[derive(Debug, Clone)]
-pub struct Response {
+pub(crate) struct Response {
     /// HTTP status.
-    pub status: u16,
+    pub(crate) status: u16,
     /// Headers.
-    pub headers: HeaderMap,
+    pub(crate) headers: HeaderMap,
     /// Body (JSON text, or empty).
-    pub body: String,
+    pub(crate) body: String,
 }
 
 impl Response {
     /// The error for this (non-2xx) answer while doing `what`.
-    pub fn refusal(&self, what: &str) -> PublishError {
+    pub(crate) fn refusal(&self, what: &str) -> PublishError {
         PublishError::refused(what, self.status, self.message())
     }
     /// The body as JSON (`null` when it is not JSON).
-    pub fn json(&self) -> Json {
+    pub(crate) fn json(&self) -> Json {
         serde_json::from_str(&self.body).unwrap_or(Json::Null)
     }
 
     /// 2xx.
-    pub fn ok(&self) -> bool {
+    pub(crate) fn ok(&self) -> bool {
         (200..300).contains(&self.status)
     }
 
     /// GitHub's `message` field, for error texts.
-    pub fn message(&self) -> String {
+    pub(crate) fn message(&self) -> String {
         self.json()
             .get("message")
             .and_then(Json::as_str)
@@ -60,13 +60,13 @@ impl Response {
 
 /// How long to wait between attempts and in total.
 #[derive(Debug, Clone, Copy)]
-pub struct RetryPolicy {
+pub(crate) struct RetryPolicy {
     /// Attempts per request, the first included.
-    pub attempts: u32,
+    pub(crate) attempts: u32,
     /// First backoff; doubles per attempt.
-    pub base: Duration,
+    pub(crate) base: Duration,
     /// Total time one request may spend waiting.
-    pub max_wait: Duration,
+    pub(crate) max_wait: Duration,
 }
 
 impl Default for RetryPolicy {
@@ -82,7 +82,7 @@ impl Default for RetryPolicy {
 /// Whether a request may be sent again after an ambiguous failure (a 5xx or a broken
 /// connection after which it may or may not have taken effect).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Repeat {
+pub(crate) enum Repeat {
     /// Reads, deletes, edits: repeating gives the same result.
     Safe,
     /// Creates: only repeat when GitHub said it did not process the request (rate limits);
@@ -91,7 +91,7 @@ pub enum Repeat {
 }
 
 /// A GitHub API client.
-pub struct GitHub {
+pub(crate) struct GitHub {
     /// When the last write was sent: GitHub asks for a second between writes.
     last_write: std::sync::Mutex<Option<std::time::Instant>>,
     rest: Octocrab,
@@ -133,7 +133,7 @@ fn client(base: &str, token: &str) -> Result<Octocrab, PublishError> {
 impl GitHub {
     /// A client for the REST API at `api_url` (e.g. `https://api.github.com`,
     /// `https://HOST/api/v3`) and the GraphQL endpoint `graphql_url`.
-    pub fn new(
+    pub(crate) fn new(
         api_url: &str,
         graphql_url: &str,
         token: &str,
@@ -160,7 +160,7 @@ impl GitHub {
     }
 
     /// The API path of a pagination link (absolute URL on the API host).
-    pub fn link_path(&self, url: &str) -> String {
+    pub(crate) fn link_path(&self, url: &str) -> String {
         let after_scheme = url.split_once("://").map_or(url, |(_, rest)| rest);
         let path = after_scheme.find('/').map_or("/", |i| &after_scheme[i..]);
         match path.strip_prefix(&self.rest_prefix) {
@@ -220,7 +220,7 @@ impl GitHub {
 
     /// Sends a REST request, retrying as the policy allows. Non-2xx answers that are not
     /// retried are returned as they are for the caller to interpret.
-    pub async fn rest(
+    pub(crate) async fn rest(
         &self,
         method: Method,
         path: &str,
@@ -233,7 +233,7 @@ impl GitHub {
     /// Every item of a paginated REST list, following `Link: rel="next"` from `first`.
     /// `what` names the request in errors (`listing the pull request's comments`), `items`
     /// the kind of item (`comments`).
-    pub async fn get_all<T: DeserializeOwned>(
+    pub(crate) async fn get_all<T: DeserializeOwned>(
         &self,
         first: String,
         what: &str,
@@ -267,7 +267,7 @@ impl GitHub {
     }
 
     /// Sends a GraphQL query; returns `data`, or the first error message.
-    pub async fn graphql(&self, query: &str, variables: Json) -> Result<Json, PublishError> {
+    pub(crate) async fn graphql(&self, query: &str, variables: Json) -> Result<Json, PublishError> {
         let body = serde_json::json!({ "query": query, "variables": variables });
         let response = self
             .call(true, Method::POST, "/graphql", Some(&body), Repeat::Safe)
@@ -397,7 +397,7 @@ fn retry_wait(response: &Response, attempt: u32, policy: &RetryPolicy) -> Option
 }
 
 /// The `rel="next"` URL of a `Link` header.
-pub fn next_link(header: &str) -> Option<String> {
+pub(crate) fn next_link(header: &str) -> Option<String> {
     header.split(',').find_map(|part| {
         let (url, params) = part.split_once(';')?;
         let is_next = params

@@ -17,43 +17,43 @@ use crate::marker::parse_marker;
 
 /// The identity behind the token.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Identity {
+pub(crate) struct Identity {
     /// Login, e.g. `github-actions[bot]`.
-    pub login: String,
+    pub(crate) login: String,
     /// Numeric user id, when known.
-    pub id: Option<u64>,
+    pub(crate) id: Option<u64>,
 }
 
 /// A comment as far as we need it.
 #[derive(Debug, Clone, Deserialize)]
-pub struct Comment {
+pub(crate) struct Comment {
     /// REST id.
-    pub id: u64,
+    pub(crate) id: u64,
     /// GraphQL node id (for minimising).
     #[serde(default)]
-    pub node_id: String,
+    pub(crate) node_id: String,
     /// Text.
     #[serde(default)]
-    pub body: Option<String>,
+    pub(crate) body: Option<String>,
     /// Link.
     #[serde(default)]
-    pub html_url: String,
+    pub(crate) html_url: String,
     /// Author.
-    pub user: Option<Author>,
+    pub(crate) user: Option<Author>,
 }
 
 /// A comment's author.
 #[derive(Debug, Clone, Deserialize)]
-pub struct Author {
+pub(crate) struct Author {
     /// Login.
-    pub login: String,
+    pub(crate) login: String,
     /// Id.
-    pub id: u64,
+    pub(crate) id: u64,
 }
 
 impl Comment {
     /// Written by `me`?
-    pub fn by(&self, me: &Identity) -> bool {
+    pub(crate) fn by(&self, me: &Identity) -> bool {
         match (&self.user, me.id) {
             (Some(user), Some(id)) => user.id == id,
             (Some(user), None) => user.login == me.login,
@@ -62,12 +62,12 @@ impl Comment {
     }
 
     /// The marker's JSON, if the body has one.
-    pub fn marker(&self) -> Option<Json> {
+    pub(crate) fn marker(&self) -> Option<Json> {
         parse_marker(self.body.as_deref()?)
     }
 
     /// Carries our marker for `key`?
-    pub fn has_key(&self, key: &str) -> bool {
+    pub(crate) fn has_key(&self, key: &str) -> bool {
         self.marker()
             .and_then(|m| m.get("key").and_then(Json::as_str).map(|k| k == key))
             .unwrap_or(false)
@@ -75,7 +75,7 @@ impl Comment {
 }
 
 /// Asks who the token belongs to: GraphQL `viewer`, then `GET /user`.
-pub async fn identity(github: &GitHub) -> Result<Identity, PublishError> {
+pub(crate) async fn identity(github: &GitHub) -> Result<Identity, PublishError> {
     let viewer = github
         .graphql("query { viewer { login databaseId } }", Json::Null)
         .await;
@@ -107,7 +107,7 @@ pub async fn identity(github: &GitHub) -> Result<Identity, PublishError> {
 }
 
 /// Every comment on the pull request, oldest first, over all pages.
-pub async fn list(github: &GitHub, target: &Target) -> Result<Vec<Comment>, PublishError> {
+pub(crate) async fn list(github: &GitHub, target: &Target) -> Result<Vec<Comment>, PublishError> {
     let first = format!(
         "/repos/{}/{}/issues/{}/comments?per_page=100",
         target.owner, target.repo, target.number
@@ -120,7 +120,7 @@ pub async fn list(github: &GitHub, target: &Target) -> Result<Vec<Comment>, Publ
 /// Our newest comment for `key` on the pull request, changing nothing: only a comment by
 /// the token's identity whose last line is our marker with `key` counts, as when
 /// publishing (`planmark verify` reads the reviewed plan's hashes from it).
-pub async fn find(
+pub(crate) async fn find(
     github: &GitHub,
     target: &Target,
     key: &str,

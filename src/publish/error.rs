@@ -63,7 +63,7 @@ pub enum PublishError {
 impl PublishError {
     /// The error for a non-2xx answer (`status`, GitHub's `message`) while doing `what`,
     /// with a hint for 401/403/404.
-    pub fn refused(what: &str, status: u16, message: String) -> PublishError {
+    pub(crate) fn refused(what: &str, status: u16, message: String) -> PublishError {
         let hint = match status {
             401 => "the token is invalid or expired; check GITHUB_TOKEN (or the variable named by --token-env)",
             403 => "the token may not write pull request comments: give the job `permissions: pull-requests: write`; pull requests from forks get a read-only token",
@@ -85,7 +85,7 @@ impl PublishError {
     }
 
     /// Is this a usage problem (exit 2) rather than a runtime failure (exit 1)?
-    pub fn is_usage(&self) -> bool {
+    pub(crate) fn is_usage(&self) -> bool {
         matches!(self, PublishError::Config(_))
     }
 }

@@ -18,22 +18,22 @@ use super::PublishError;
 /// The label names (`--label-no-changes`, `--label-changes`, `--label-destroy`,
 /// `--label-applied`, `--label-apply-failed`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LabelNames {
+pub(crate) struct LabelNames {
     /// No changes.
-    pub no_changes: String,
+    pub(crate) no_changes: String,
     /// Changes without destroys.
-    pub changes: String,
+    pub(crate) changes: String,
     /// Destroys or replacements.
-    pub destroy: String,
+    pub(crate) destroy: String,
     /// The apply succeeded.
-    pub applied: String,
+    pub(crate) applied: String,
     /// The apply failed.
-    pub apply_failed: String,
+    pub(crate) apply_failed: String,
 }
 
 /// What the plans do, or what their apply did, as far as labels say.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Verdict {
+pub(crate) enum Verdict {
     /// Nothing changes.
     NoChanges,
     /// Changes, nothing destroyed.
@@ -48,7 +48,7 @@ pub enum Verdict {
 
 impl LabelNames {
     /// The label for `verdict`.
-    pub fn wanted(&self, verdict: Verdict) -> &str {
+    pub(crate) fn wanted(&self, verdict: Verdict) -> &str {
         match verdict {
             Verdict::NoChanges => &self.no_changes,
             Verdict::Changes => &self.changes,
@@ -71,16 +71,16 @@ impl LabelNames {
 
 /// The label changes to make.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct LabelChange {
+pub(crate) struct LabelChange {
     /// The label to add, when missing.
-    pub add: Option<String>,
+    pub(crate) add: Option<String>,
     /// Our stale labels present on the pull request.
-    pub remove: Vec<String>,
+    pub(crate) remove: Vec<String>,
 }
 
 /// What to change so that `current` carries exactly our label for `verdict` (GitHub
 /// compares label names case-insensitively).
-pub fn change(current: &[String], names: &LabelNames, verdict: Verdict) -> LabelChange {
+pub(crate) fn change(current: &[String], names: &LabelNames, verdict: Verdict) -> LabelChange {
     let has = |name: &str| current.iter().any(|c| c.eq_ignore_ascii_case(name));
     let wanted = names.wanted(verdict);
     let mut remove = Vec::new();
@@ -106,7 +106,7 @@ struct Label {
 }
 
 /// The labels on the pull request, over all pages.
-pub async fn current(github: &GitHub, target: &Target) -> Result<Vec<String>, PublishError> {
+pub(crate) async fn current(github: &GitHub, target: &Target) -> Result<Vec<String>, PublishError> {
     let first = format!(
         "/repos/{}/{}/issues/{}/labels?per_page=100",
         target.owner, target.repo, target.number
@@ -133,7 +133,7 @@ fn refused(response: &Response, what: &str) -> PublishError {
 
 /// Percent-encodes a label name for a URL path segment (`:`, spaces, `/`, `?`, `#`, `%`
 /// and every non-ASCII byte would otherwise change the path or be refused).
-pub fn encode_segment(name: &str) -> String {
+pub(crate) fn encode_segment(name: &str) -> String {
     let mut out = String::with_capacity(name.len());
     for b in name.bytes() {
         if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
@@ -147,7 +147,7 @@ pub fn encode_segment(name: &str) -> String {
 
 /// Makes the pull request carry our label for `verdict`; returns one line per write made
 /// (or, with `dry_run`, that would be made).
-pub async fn sync(
+pub(crate) async fn sync(
     github: &GitHub,
     target: &Target,
     names: &LabelNames,

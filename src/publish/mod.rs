@@ -11,11 +11,11 @@
 //! publish again in the same [`Session`].
 
 mod bodies;
-pub mod client;
-pub mod comments;
+pub(crate) mod client;
+pub(crate) mod comments;
 mod error;
-pub mod labels;
-pub mod target;
+pub(crate) mod labels;
+pub(crate) mod target;
 
 use std::collections::HashSet;
 
@@ -27,12 +27,12 @@ use client::{GitHub, Repeat, Response};
 use comments::{Comment, Identity};
 use target::Target;
 
-pub use comments::find;
-pub use error::PublishError;
+pub(crate) use comments::find;
+pub(crate) use error::PublishError;
 
 /// How to publish (`--comment-mode`; each variant's line is its `--help` text).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum Mode {
+pub(crate) enum Mode {
     /// Edit our comment in place (create it the first time).
     #[default]
     Update,
@@ -47,7 +47,7 @@ pub enum Mode {
 /// What to do when the plan has no changes (`--on-no-changes`; each variant's line is its
 /// `--help` text).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum OnNoChanges {
+pub(crate) enum OnNoChanges {
     /// As with changes.
     #[default]
     Update,
@@ -59,25 +59,25 @@ pub enum OnNoChanges {
 
 /// How to publish a body (where, and for which key, is the [`Session`]'s).
 #[derive(Debug, Clone, Copy)]
-pub struct Request {
+pub(crate) struct Request {
     /// How.
-    pub mode: Mode,
+    pub(crate) mode: Mode,
     /// With no changes.
-    pub on_no_changes: OnNoChanges,
+    pub(crate) on_no_changes: OnNoChanges,
     /// The plan has changes.
-    pub has_changes: bool,
+    pub(crate) has_changes: bool,
     /// Write nothing; report what would be done.
-    pub dry_run: bool,
+    pub(crate) dry_run: bool,
     /// The changes are those of the comment the body replaces: what the body says moved
     /// since an earlier plan (its [`crate::marker::SINCE`] line and marks, see
     /// [`crate::marker::without_since`]) does not make it news, so a re-run leaves the comment,
     /// and what it said had moved, as it is.
-    pub same_changes: bool,
+    pub(crate) same_changes: bool,
 }
 
 /// What was done.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Done {
+pub(crate) enum Done {
     /// A comment was posted.
     Created,
     /// Our comment was edited.
@@ -94,17 +94,17 @@ pub enum Done {
 
 /// The result of publishing.
 #[derive(Debug, Clone)]
-pub struct Outcome {
+pub(crate) struct Outcome {
     /// What was done (or would be, in a dry run).
-    pub done: Done,
+    pub(crate) done: Done,
     /// The comment, when one exists afterwards.
-    pub comment_id: Option<u64>,
+    pub(crate) comment_id: Option<u64>,
     /// Its link.
-    pub comment_url: Option<String>,
+    pub(crate) comment_url: Option<String>,
     /// The body published (or that would be).
-    pub body: String,
+    pub(crate) body: String,
     /// One line per write made (or planned, in a dry run).
-    pub actions: Vec<String>,
+    pub(crate) actions: Vec<String>,
 }
 
 /// Our comments for one key on one pull request, listed once, and what publishing there has
@@ -112,7 +112,7 @@ pub struct Outcome {
 /// renders, then publishes the body ([`Session::publish`]); when GitHub finds the body too
 /// long ([`PublishError::TooLong`]) it renders a smaller one and publishes again in the same
 /// session, which neither lists the comments again nor repeats a deletion or a hiding.
-pub struct Session {
+pub(crate) struct Session {
     github: GitHub,
     target: Target,
     key: String,
@@ -126,7 +126,7 @@ pub struct Session {
 impl Session {
     /// Asks who the token belongs to and lists the pull request's comments: ours are those
     /// by that identity whose last line is our marker with `key`.
-    pub async fn open(
+    pub(crate) async fn open(
         github: GitHub,
         target: Target,
         key: String,
@@ -149,24 +149,24 @@ impl Session {
     }
 
     /// The client, for the caller's other requests (labels).
-    pub fn github(&self) -> &GitHub {
+    pub(crate) fn github(&self) -> &GitHub {
         &self.github
     }
 
     /// The pull request.
-    pub fn target(&self) -> &Target {
+    pub(crate) fn target(&self) -> &Target {
         &self.target
     }
 
     /// The body of our newest comment for the key (the one `update` edits): the previous
     /// plan's comment, `None` before the first (for the caller to compare with).
-    pub fn previous(&self) -> Option<&str> {
+    pub(crate) fn previous(&self) -> Option<&str> {
         self.ours.last().and_then(|c| c.body.as_deref())
     }
 
     /// Publishes `body` as `request` says. [`PublishError::TooLong`] when GitHub finds it
     /// too long: publish a smaller body again.
-    pub async fn publish(
+    pub(crate) async fn publish(
         &mut self,
         request: &Request,
         body: String,
@@ -183,7 +183,7 @@ impl Session {
 
 /// What [`Session::publish`] would do when the existing comments cannot be looked at (a dry run
 /// without a token): the same choices, by mode and `--on-no-changes`, said conditionally.
-pub fn unchecked(request: &Request, body: String) -> Outcome {
+pub(crate) fn unchecked(request: &Request, body: String) -> Outcome {
     const UNCHECKED: &str = "no token: existing comments not checked";
     let (done, action) = match (request.has_changes, request.on_no_changes) {
         (false, OnNoChanges::Delete) => (

@@ -11,34 +11,34 @@ use super::PublishError;
 
 /// Where the comment goes.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Target {
+pub(crate) struct Target {
     /// Repository owner.
-    pub owner: String,
+    pub(crate) owner: String,
     /// Repository name.
-    pub repo: String,
+    pub(crate) repo: String,
     /// Pull request number.
-    pub number: u64,
+    pub(crate) number: u64,
 }
 
 /// What is known before asking the API.
 #[derive(Debug, Clone, Default)]
-pub struct TargetHints {
+pub(crate) struct TargetHints {
     /// `--repo OWNER/NAME` or `GITHUB_REPOSITORY`.
-    pub repository: Option<String>,
+    pub(crate) repository: Option<String>,
     /// `--pr N`.
-    pub number: Option<u64>,
+    pub(crate) number: Option<u64>,
     /// `GITHUB_EVENT_NAME`.
-    pub event_name: Option<String>,
+    pub(crate) event_name: Option<String>,
     /// The parsed `GITHUB_EVENT_PATH` payload.
-    pub event: Option<Json>,
+    pub(crate) event: Option<Json>,
     /// `GITHUB_SHA`.
-    pub sha: Option<String>,
+    pub(crate) sha: Option<String>,
     /// `GITHUB_REF_NAME` (the pushed branch).
-    pub ref_name: Option<String>,
+    pub(crate) ref_name: Option<String>,
 }
 
 /// `OWNER/NAME` → (owner, name).
-pub fn split_repository(repository: &str) -> Result<(String, String), PublishError> {
+pub(crate) fn split_repository(repository: &str) -> Result<(String, String), PublishError> {
     // Dots alone would walk up the URL path (`/repos/../…`).
     let valid = |part: &str| {
         !part.is_empty()
@@ -58,7 +58,7 @@ pub fn split_repository(repository: &str) -> Result<(String, String), PublishErr
 }
 
 /// The pull request number an event payload names, if it is about a pull request.
-pub fn event_pull_request(event_name: Option<&str>, event: &Json) -> Option<u64> {
+pub(crate) fn event_pull_request(event_name: Option<&str>, event: &Json) -> Option<u64> {
     match event_name {
         Some("pull_request" | "pull_request_target" | "pull_request_review") => event
             .pointer("/pull_request/number")
@@ -75,7 +75,10 @@ pub fn event_pull_request(event_name: Option<&str>, event: &Json) -> Option<u64>
 }
 
 /// Resolves the target: flags first, then the event, then (push) the API.
-pub async fn resolve(hints: &TargetHints, github: Option<&GitHub>) -> Result<Target, PublishError> {
+pub(crate) async fn resolve(
+    hints: &TargetHints,
+    github: Option<&GitHub>,
+) -> Result<Target, PublishError> {
     let repository = hints.repository.as_deref().ok_or_else(|| {
         PublishError::Config(
             "no repository: pass --repo OWNER/NAME (GITHUB_REPOSITORY is not set)".into(),

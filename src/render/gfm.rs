@@ -1,6 +1,7 @@
 //! Render stage, GitHub's Markdown: the parser options GitHub uses for comments, the HTML
-//! tags its sanitiser keeps, and raw HTML read roughly as a browser reads it. The Markdown
-//! checks and the HTML preview both follow these rules.
+//! tags its sanitiser keeps, and raw HTML read roughly as a browser reads it. The HTML
+//! preview follows these rules, and so do the tests' Markdown checks, which compile this file
+//! in as it is (`tests/suite/support/check.rs`): it must use nothing but `pulldown_cmark`.
 
 use pulldown_cmark::Options;
 
@@ -83,12 +84,12 @@ pub(crate) enum Token<'a> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct HtmlTag<'a> {
     /// Lower-cased.
-    pub name: String,
-    pub closing: bool,
+    pub(crate) name: String,
+    pub(crate) closing: bool,
     /// Everything between the name and `>`, parsed by [`html_attrs`].
-    pub attrs: &'a str,
+    pub(crate) attrs: &'a str,
     /// The whole tag as written.
-    pub raw: &'a str,
+    pub(crate) raw: &'a str,
 }
 
 /// Splits raw HTML into tags, comments and text, with each token's byte offset. A `<` that

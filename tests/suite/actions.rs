@@ -87,7 +87,7 @@ fn comment_lists_every_invocation_with_its_config() {
     for (_, dir) in cases() {
         let run = render_case(&dir, "markdown", &[]);
         assert_success(&run);
-        let problems = planmark::render::check::check_markdown(&run.stdout);
+        let problems = crate::support::check::check_markdown(&run.stdout);
         assert!(problems.is_empty(), "{}: {problems:?}", dir.display());
         failures.extend(golden(&dir, "expected.md", &run.stdout));
     }
@@ -299,9 +299,9 @@ fn hostile_invocations_stay_inert_and_secrets_stay_hidden() {
         );
         if format == "markdown" {
             let md = &run.stdout;
-            let problems = planmark::render::check::check_markdown(md);
+            let problems = crate::support::check::check_markdown(md);
             assert!(problems.is_empty(), "{problems:?}\n{md}");
-            let live = planmark::render::check::live_references(md);
+            let live = crate::support::check::live_references(md);
             assert!(live.is_empty(), "{live:?}\n{md}");
             assert!(md.contains("Plan: 1 action to invoke"), "{md}");
             assert!(md.contains("(sensitive value)"), "{md}");

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-use planmark::render::check::check_markdown;
+use crate::support::check::check_markdown;
 
 use crate::support::temp::TempDir;
 

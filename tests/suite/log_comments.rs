@@ -7,10 +7,10 @@ use crate::support;
 
 use std::path::{Path, PathBuf};
 
+use crate::support::check::{check_markdown, live_references};
 use planmark::diff::DiffedPlan;
 use planmark::input::log::parse_log;
 use planmark::policy::{evaluate, Policy, Rule};
-use planmark::render::check::{check_markdown, live_references};
 use planmark::render::markdown::{render_comment_with, Comment, Extras, TemplateSet};
 use support::temp::TempDir;
 use support::{fixtures_dir, golden};

@@ -7,7 +7,7 @@ use crate::support;
 
 use std::process::Output;
 
-use planmark::render::check::{check_markdown, live_references};
+use crate::support::check::{check_markdown, live_references};
 use support::fake_github::{Failure, FakeGitHub, Flavor, Route, User};
 use support::publishing::{
     exited_with, main_plan, no_changes, output, pull_request_command, OWNER, REPO,

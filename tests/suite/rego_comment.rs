@@ -291,7 +291,7 @@ fn golden_comments_with_real_policies() {
         let md = String::from_utf8(out).unwrap();
         assert!(!md.contains(env!("CARGO_MANIFEST_DIR")), "no absolute path");
         assert!(
-            planmark::render::check::check_markdown(&md).is_empty(),
+            crate::support::check::check_markdown(&md).is_empty(),
             "{md}"
         );
         crate::support::golden::check(&case.join("expected.md"), &md)

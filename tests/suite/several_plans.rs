@@ -123,9 +123,9 @@ fn one_unreadable_path_among_several_is_an_entry_and_exit_2() {
         "{body}"
     );
     assert!(!body.replace(span, "").contains("<img"), "{body}");
-    let live = planmark::render::check::live_references(body);
+    let live = crate::support::check::live_references(body);
     assert!(live.is_empty(), "{live:?}\n{body}");
-    let report = planmark::render::check::check_markdown(body);
+    let report = crate::support::check::check_markdown(body);
     assert!(report.is_empty(), "{report:?}\n{body}");
 }
 

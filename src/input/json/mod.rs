@@ -27,7 +27,7 @@ pub(crate) use walk::Member;
 // the same (32 bytes, checked below).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[repr(u64)]
-pub enum Value<'a> {
+pub(crate) enum Value<'a> {
     /// JSON `null`.
     Null,
     /// JSON `true` / `false`.
@@ -44,19 +44,19 @@ pub enum Value<'a> {
 
 /// Why a text is not JSON (only used to decide "not JSON"; never shown with plan data).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ParseError {
+pub(crate) struct ParseError {
     /// Byte offset of the problem.
-    pub offset: usize,
+    pub(crate) offset: usize,
     /// What was wrong.
-    pub reason: &'static str,
+    pub(crate) reason: &'static str,
 }
 
 /// Deepest nesting accepted; deeper input is reported as an error, never a stack overflow.
-pub const MAX_DEPTH: usize = 256;
+pub(crate) const MAX_DEPTH: usize = 256;
 
 impl<'a> Value<'a> {
     /// Parses a complete JSON text (surrounding whitespace allowed).
-    pub fn parse(text: &'a str) -> Result<Value<'a>, ParseError> {
+    pub(crate) fn parse(text: &'a str) -> Result<Value<'a>, ParseError> {
         parse::parse(text)
     }
 
@@ -75,7 +75,7 @@ impl<'a> Value<'a> {
     }
 
     /// Looks up an object member.
-    pub fn get(&self, key: &str) -> Option<&Value<'a>> {
+    pub(crate) fn get(&self, key: &str) -> Option<&Value<'a>> {
         match self {
             Value::Object(members) => members
                 .binary_search_by(|(k, _)| cmp_keys(k, key))
@@ -85,16 +85,8 @@ impl<'a> Value<'a> {
         }
     }
 
-    /// The value as a bool, if it is one.
-    pub fn as_bool(&self) -> Option<bool> {
-        match self {
-            Value::Bool(b) => Some(*b),
-            _ => None,
-        }
-    }
-
     /// The value as a string, if it is one.
-    pub fn as_str(&self) -> Option<&str> {
+    pub(crate) fn as_str(&self) -> Option<&str> {
         match self {
             Value::String(s) => Some(s),
             _ => None,
@@ -102,31 +94,14 @@ impl<'a> Value<'a> {
     }
 
     /// Is this `true`? (How sensitivity and unknown masks mark a whole node.)
-    pub fn is_true(&self) -> bool {
+    pub(crate) fn is_true(&self) -> bool {
         matches!(self, Value::Bool(true))
-    }
-
-    /// Copies every borrowed string so the value no longer depends on its source.
-    pub fn into_owned(self) -> Value<'static> {
-        match self {
-            Value::Null => Value::Null,
-            Value::Bool(b) => Value::Bool(b),
-            Value::Number(n) => Value::Number(Cow::Owned(n.into_owned())),
-            Value::String(s) => Value::String(Cow::Owned(s.into_owned())),
-            Value::Array(items) => Value::Array(items.into_iter().map(Value::into_owned).collect()),
-            Value::Object(members) => Value::Object(
-                members
-                    .into_iter()
-                    .map(|(k, v)| (Cow::Owned(k.into_owned()), v.into_owned()))
-                    .collect(),
-            ),
-        }
     }
 
     /// A structural hash, used to put deep-equal values in one class cheaply.
     ///
     /// Only stable within one process; equal values always hash alike.
-    pub fn structural_hash(&self) -> u64 {
+    pub(crate) fn structural_hash(&self) -> u64 {
         let mut hasher = FastHasher::default();
         self.hash(&mut hasher);
         hasher.finish()

@@ -9,13 +9,13 @@
 //! printed, or the log's last lines when there is none). Nothing is escaped or shortened
 //! here: every string is hostile and the renderers escape and bound it.
 
-pub mod apply;
+pub(crate) mod apply;
 
 use serde::Deserialize;
 use serde_json::Value as Json;
 
 /// Lines kept from the end of a plain-text log that has no `Error:`/`Warning:` block.
-pub const TAIL_LINES: usize = 40;
+pub(crate) const TAIL_LINES: usize = 40;
 /// A plain-text block without a closing box ends after this many lines (a log whose
 /// layout we do not recognise must not turn into one endless block).
 const BLOCK_LINES: usize = 80;
@@ -43,14 +43,14 @@ pub enum LogError {
 
 /// How the log was written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LogFormat {
+pub(crate) enum LogFormat {
     /// `terraform plan -json`.
     Json,
     /// Plain text.
     Text,
 }
 
-/// Error or warning.
+/// How serious a diagnostic is, as Terraform labels it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Severity {
     /// An error: the plan failed.
@@ -60,7 +60,7 @@ pub enum Severity {
 }
 
 impl Severity {
-    /// `error` or `warning`.
+    /// The word Terraform and the comment use for it: `error` or `warning`.
     pub fn as_str(self) -> &'static str {
         match self {
             Severity::Error => "error",
@@ -71,31 +71,31 @@ impl Severity {
 
 /// Where in the configuration a diagnostic points.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SourceRange {
+pub(crate) struct SourceRange {
     /// Configuration file, relative to the working directory.
-    pub filename: String,
+    pub(crate) filename: String,
     /// 1-based line.
-    pub line: u64,
+    pub(crate) line: u64,
     /// 1-based column.
-    pub column: u64,
+    pub(crate) column: u64,
 }
 
 /// One error or warning.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
-    /// Error or warning.
+    /// Whether it failed the plan or only warns.
     pub severity: Severity,
     /// One-line summary.
     pub summary: String,
     /// Explanation (may span lines; empty when none).
-    pub detail: String,
+    pub(crate) detail: String,
     /// The resource or check instance it concerns (newer Terraform sets it, e.g. for
     /// check block assertions).
-    pub address: Option<String>,
+    pub(crate) address: Option<String>,
     /// Where in the configuration.
-    pub range: Option<SourceRange>,
+    pub(crate) range: Option<SourceRange>,
     /// The configuration line it points at.
-    pub code: Option<String>,
+    pub(crate) code: Option<String>,
     /// A plain-text log's block after its first line, as Terraform printed it (colours
     /// and boxes removed): location, source line and detail.
     pub text: Option<String>,
@@ -105,13 +105,13 @@ pub struct Diagnostic {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlanLog {
     /// How it was written.
-    pub format: LogFormat,
+    pub(crate) format: LogFormat,
     /// Errors and warnings in log order.
     pub diagnostics: Vec<Diagnostic>,
     /// A plain-text log without any `Error:`/`Warning:` block: its last lines.
-    pub tail: Vec<String>,
+    pub(crate) tail: Vec<String>,
     /// Lines of a JSON stream that were not JSON and were skipped.
-    pub skipped_lines: usize,
+    pub(crate) skipped_lines: usize,
     /// The Terraform version the stream names (its `version` message).
     pub terraform_version: Option<String>,
 }
@@ -263,7 +263,7 @@ fn diagnostic(message: &Json, line: usize) -> Result<Diagnostic, LogError> {
 }
 
 /// Removes ANSI escape sequences (colours: CSI `ESC [ … final`; titles: OSC `ESC ] … BEL`).
-pub fn strip_ansi(text: &str) -> String {
+pub(crate) fn strip_ansi(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {

@@ -12,7 +12,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 /// The actions Terraform plans for one resource instance.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum ResourceAction {
+pub(crate) enum ResourceAction {
     /// Nothing (shown only when moved or imported).
     NoOp,
     /// Create.
@@ -58,7 +58,7 @@ impl ResourceAction {
     }
 
     /// Is this a replacement (an old object goes, a new one comes)?
-    pub fn is_replace(&self) -> bool {
+    pub(crate) fn is_replace(&self) -> bool {
         matches!(
             self,
             ResourceAction::DeleteThenCreate

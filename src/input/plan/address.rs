@@ -12,7 +12,7 @@ use std::borrow::Cow;
 use super::model::ResourceChange;
 
 /// Written in place of an instance key the plan does not give (`aws_instance.web[?]`).
-pub const UNKNOWN_KEY: &str = "[?]";
+pub(crate) const UNKNOWN_KEY: &str = "[?]";
 
 /// Gives `change` its address if it has none; `true` when the address was rebuilt
 /// without an instance key (which [`resolve_keys`] settles).

@@ -19,12 +19,12 @@ use std::borrow::Cow;
 
 /// One document of a file holding several.
 #[derive(Debug, PartialEq, Eq)]
-pub struct Document<'a> {
+pub(crate) struct Document<'a> {
     /// The document's bytes (its line, without the label).
-    pub bytes: &'a [u8],
+    pub(crate) bytes: &'a [u8],
     /// The module directory the line was labelled with (`[dir] {...}`), if any: all the
     /// text from the label's first `[` to its last `]`.
-    pub label: Option<Cow<'a, str>>,
+    pub(crate) label: Option<Cow<'a, str>>,
 }
 
 /// How every document starts: an object's first key.
@@ -37,7 +37,7 @@ const MAX_STARTS: usize = 32;
 
 /// The documents of `bytes`, or `None` unless it is a stream of them: two or more, or one
 /// among other lines or after a label (a stack of one module).
-pub fn split(bytes: &[u8]) -> Option<Vec<Document<'_>>> {
+pub(crate) fn split(bytes: &[u8]) -> Option<Vec<Document<'_>>> {
     if super::is_wrapper_output(bytes) {
         return None;
     }

@@ -20,7 +20,7 @@ use crate::input::json::ParseError;
 
 /// One of a plan's lists of resource changes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ChangeList {
+pub(crate) enum ChangeList {
     /// `resource_changes`: the planned changes.
     Changes,
     /// `resource_drift`: the changes detected outside Terraform.
@@ -29,19 +29,19 @@ pub enum ChangeList {
 
 /// One `resource_changes` entry (see the module documentation).
 #[derive(Debug)]
-pub struct ChangeEntry<'a> {
+pub(crate) struct ChangeEntry<'a> {
     /// Full instance address; borrowed from the plan text, it locates the change there.
-    pub address: Str<'a>,
+    pub(crate) address: Str<'a>,
     /// Resource type; borrowed from the plan text, it locates the change there too.
-    pub type_: Str<'a>,
+    pub(crate) type_: Str<'a>,
     /// The planned actions.
-    pub action: ResourceAction,
+    pub(crate) action: ResourceAction,
     /// A data source (`mode` is `data`).
-    pub data_source: bool,
+    pub(crate) data_source: bool,
     /// Moving from another address (`previous_address` differs).
-    pub moved: bool,
+    pub(crate) moved: bool,
     /// Being imported.
-    pub importing: bool,
+    pub(crate) importing: bool,
     /// Its address was rebuilt (a drift entry from Terraform 0.15.4–1.0.8), without an
     /// instance key when `Some(true)`: the change is kept as read, with that address.
     rebuilt: Option<bool>,

@@ -14,57 +14,57 @@ use serde_json::value::RawValue;
 
 /// One action Terraform will invoke when the plan is applied.
 #[derive(Debug, Clone, Deserialize)]
-pub struct ActionInvocation<'a> {
+pub(crate) struct ActionInvocation<'a> {
     /// Absolute action address, e.g. `action.aws_lambda_invoke.notify` (or in a module).
     #[serde(borrow, default)]
-    pub address: Cow<'a, str>,
+    pub(crate) address: Cow<'a, str>,
     /// The action type.
     #[serde(borrow, rename = "type", default)]
-    pub type_: Cow<'a, str>,
+    pub(crate) type_: Cow<'a, str>,
     /// The action name.
     #[serde(borrow, default)]
-    pub name: Cow<'a, str>,
+    pub(crate) name: Cow<'a, str>,
     /// The `config` block's values, unknown parts left out (absent when it has none).
     #[serde(borrow, default)]
-    pub config_values: Option<&'a RawValue>,
+    pub(crate) config_values: Option<&'a RawValue>,
     /// Mirror of the config marking sensitive parts with `true`.
     #[serde(borrow, default)]
-    pub config_sensitive: Option<&'a RawValue>,
+    pub(crate) config_sensitive: Option<&'a RawValue>,
     /// Mirror of the config marking parts known only at apply with `true`.
     #[serde(borrow, default)]
-    pub config_unknown: Option<&'a RawValue>,
+    pub(crate) config_unknown: Option<&'a RawValue>,
     /// Provider source address, which tells which provider's action schema applies.
     #[serde(borrow, default)]
-    pub provider_name: Cow<'a, str>,
+    pub(crate) provider_name: Cow<'a, str>,
     /// Set when a resource's lifecycle event triggers the action.
     #[serde(borrow, default)]
-    pub lifecycle_action_trigger: Option<LifecycleTrigger<'a>>,
+    pub(crate) lifecycle_action_trigger: Option<LifecycleTrigger<'a>>,
     /// Set when the command line asked for the action (`-invoke`).
     #[serde(borrow, default)]
-    pub invoke_action_trigger: Option<InvokeTrigger<'a>>,
+    pub(crate) invoke_action_trigger: Option<InvokeTrigger<'a>>,
 }
 
 /// The resource event that triggers an action (an `action_trigger` block).
 #[derive(Debug, Clone, Deserialize)]
-pub struct LifecycleTrigger<'a> {
+pub(crate) struct LifecycleTrigger<'a> {
     /// The resource instance whose change triggers it.
     #[serde(borrow, default)]
-    pub triggering_resource_address: Cow<'a, str>,
+    pub(crate) triggering_resource_address: Cow<'a, str>,
     /// `before_create`, `after_update`, … (an open set).
     #[serde(borrow, default)]
-    pub action_trigger_event: Cow<'a, str>,
+    pub(crate) action_trigger_event: Cow<'a, str>,
     /// Which `action_trigger` block of the resource, in configuration order.
     #[serde(default)]
-    pub action_trigger_block_index: u64,
+    pub(crate) action_trigger_block_index: u64,
     /// Which action of that block's `actions` list.
     #[serde(default)]
-    pub actions_list_index: u64,
+    pub(crate) actions_list_index: u64,
 }
 
 /// An action asked for on the command line.
 #[derive(Debug, Clone, Default, Deserialize)]
-pub struct InvokeTrigger<'a> {
+pub(crate) struct InvokeTrigger<'a> {
     /// The resource instance the action is called for (its `caller`), when there is one.
     #[serde(borrow, default, deserialize_with = "super::model::borrowed_option")]
-    pub calling_resource_address: Option<Cow<'a, str>>,
+    pub(crate) calling_resource_address: Option<Cow<'a, str>>,
 }

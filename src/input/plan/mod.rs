@@ -7,7 +7,7 @@
 
 mod actions;
 mod address;
-pub mod documents;
+pub(crate) mod documents;
 mod entries;
 mod foreign;
 mod invocations;
@@ -17,15 +17,14 @@ mod reread;
 mod root;
 mod tool;
 
-pub use actions::ResourceAction;
-pub use address::UNKNOWN_KEY;
-pub use entries::{ChangeEntry, ChangeList};
-pub use model::*;
-pub use parsed::ParsedChange;
-pub use reread::ReadChange;
-pub use root::Plan;
-pub use root::{sensitive_outputs, sensitive_variables};
-pub use tool::{is_opentofu_provider, Tool};
+pub(crate) use actions::ResourceAction;
+pub(crate) use entries::{ChangeEntry, ChangeList};
+pub(crate) use model::*;
+pub(crate) use parsed::ParsedChange;
+pub(crate) use reread::ReadChange;
+pub(crate) use root::sensitive_outputs;
+pub(crate) use root::Plan;
+pub(crate) use tool::Tool;
 
 use std::collections::BTreeMap;
 
@@ -178,13 +177,13 @@ fn check_text<'a>(path: &str, bytes: &'a [u8]) -> Result<&'a str> {
 }
 
 /// What to do about output captured through setup-terraform's wrapper.
-pub const WRAPPER_PROBLEM: &str = "is output captured through hashicorp/setup-terraform's wrapper (a `[command]` line before the JSON, `::debug::` lines after it), not plain JSON; set `terraform_wrapper: false` on the setup-terraform step (or run `terraform-bin show -json tfplan`)";
+pub(crate) const WRAPPER_PROBLEM: &str = "is output captured through hashicorp/setup-terraform's wrapper (a `[command]` line before the JSON, `::debug::` lines after it), not plain JSON; set `terraform_wrapper: false` on the setup-terraform step (or run `terraform-bin show -json tfplan`)";
 
 /// Whether `text` is what hashicorp/setup-terraform's wrapper script prints around a
 /// command's output: a first line `[command]/path/terraform-bin show -json tfplan` (as
 /// `@actions/exec` echoes it), or its trailer of workflow commands (`::debug::stdout:`,
 /// `::debug::exitcode:`) after the JSON when only stdout was captured.
-pub fn is_wrapper_output(bytes: &[u8]) -> bool {
+pub(crate) fn is_wrapper_output(bytes: &[u8]) -> bool {
     if bytes.trim_ascii_start().starts_with(b"[command]") {
         return true;
     }

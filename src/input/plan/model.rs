@@ -14,176 +14,178 @@ use super::actions::ResourceAction;
 
 pub(super) type Str<'a> = Cow<'a, str>;
 
-pub use super::invocations::{ActionInvocation, InvokeTrigger, LifecycleTrigger};
+pub(crate) use super::invocations::ActionInvocation;
 
 /// A root module variable value.
 #[derive(Debug, Deserialize)]
-pub struct Variable<'a> {
-    /// The value (may be absent for ephemeral variables).
+pub(crate) struct Variable<'a> {
+    /// The value (may be absent for ephemeral variables); read by nothing, see
+    /// `Plan::variables`.
+    #[allow(dead_code)]
     #[serde(borrow, default)]
-    pub value: Option<&'a RawValue>,
+    pub(crate) value: Option<&'a RawValue>,
 }
 
 /// One resource instance change (planned, drifted or deferred).
 #[derive(Debug, Clone, Deserialize)]
-pub struct ResourceChange<'a> {
+pub(crate) struct ResourceChange<'a> {
     /// Full instance address, e.g. `module.a.aws_instance.web["x"]`; rebuilt from the
     /// other members where Terraform 0.15.4–1.0.8 wrote drift without it.
     #[serde(borrow, default)]
-    pub address: Cow<'a, str>,
+    pub(crate) address: Cow<'a, str>,
     /// Address before a `moved` block applied (1.1+).
     #[serde(borrow, default, deserialize_with = "borrowed_option")]
-    pub previous_address: Option<Cow<'a, str>>,
+    pub(crate) previous_address: Option<Cow<'a, str>>,
     /// Module address, absent for the root module.
     #[serde(borrow, default, deserialize_with = "borrowed_option")]
-    pub module_address: Option<Cow<'a, str>>,
+    pub(crate) module_address: Option<Cow<'a, str>>,
     /// `managed` or `data` (ephemeral resources never appear in plans).
     #[serde(borrow, default)]
-    pub mode: Cow<'a, str>,
+    pub(crate) mode: Cow<'a, str>,
     /// Resource type.
     #[serde(borrow, rename = "type", default)]
-    pub type_: Cow<'a, str>,
+    pub(crate) type_: Cow<'a, str>,
     /// Resource name.
     #[serde(borrow, default)]
-    pub name: Cow<'a, str>,
+    pub(crate) name: Cow<'a, str>,
     /// `count` index (number) or `for_each` key (string), as JSON text.
     #[serde(borrow, default, deserialize_with = "raw_text")]
-    pub index: Option<Cow<'a, str>>,
+    pub(crate) index: Option<Cow<'a, str>>,
     /// The instance key is not known yet (deferred changes, 1.10+).
     #[serde(default)]
-    pub index_unknown: bool,
+    pub(crate) index_unknown: bool,
     /// Deposed object key, for objects left over from create-before-destroy.
     #[serde(borrow, default, deserialize_with = "borrowed_option")]
-    pub deposed: Option<Cow<'a, str>>,
+    pub(crate) deposed: Option<Cow<'a, str>>,
     /// Provider source address, e.g. `registry.terraform.io/hashicorp/aws`.
     #[serde(borrow, default)]
-    pub provider_name: Cow<'a, str>,
+    pub(crate) provider_name: Cow<'a, str>,
     /// Why this action was chosen; an open set, unknown values mean "no special reason".
     #[serde(borrow, default, deserialize_with = "borrowed_option")]
-    pub action_reason: Option<Cow<'a, str>>,
+    pub(crate) action_reason: Option<Cow<'a, str>>,
     /// The change itself.
     #[serde(borrow)]
-    pub change: Change<'a>,
+    pub(crate) change: Change<'a>,
 }
 
 /// Before/after values of a resource or output and the masks describing them.
 #[derive(Debug, Clone, Deserialize)]
-pub struct Change<'a> {
+pub(crate) struct Change<'a> {
     /// The `actions` list, e.g. `["delete","create"]`.
     #[serde(rename = "actions", default = "unsupported")]
-    pub action: ResourceAction,
+    pub(crate) action: ResourceAction,
     /// Value before; absent or null for creates.
     #[serde(borrow, default)]
-    pub before: Option<&'a RawValue>,
+    pub(crate) before: Option<&'a RawValue>,
     /// Value after, with unknown parts null.
     #[serde(borrow, default)]
-    pub after: Option<&'a RawValue>,
+    pub(crate) after: Option<&'a RawValue>,
     /// Mirror of `after` marking unknown parts with `true`.
     #[serde(borrow, default)]
-    pub after_unknown: Option<&'a RawValue>,
+    pub(crate) after_unknown: Option<&'a RawValue>,
     /// Mirror of `before` marking sensitive parts with `true`.
     #[serde(borrow, default)]
-    pub before_sensitive: Option<&'a RawValue>,
+    pub(crate) before_sensitive: Option<&'a RawValue>,
     /// Mirror of `after` marking sensitive parts with `true`.
     #[serde(borrow, default)]
-    pub after_sensitive: Option<&'a RawValue>,
+    pub(crate) after_sensitive: Option<&'a RawValue>,
     /// Attribute paths that force replacement.
     #[serde(borrow, default)]
-    pub replace_paths: Option<&'a RawValue>,
+    pub(crate) replace_paths: Option<&'a RawValue>,
     /// Present when the resource is being imported (1.5+).
     #[serde(borrow, default)]
-    pub importing: Option<Importing<'a>>,
+    pub(crate) importing: Option<Importing<'a>>,
     /// HCL generated for an import without configuration (1.5+).
     #[serde(borrow, default, deserialize_with = "borrowed_option")]
-    pub generated_config: Option<Cow<'a, str>>,
+    pub(crate) generated_config: Option<Cow<'a, str>>,
 }
 
 /// Import details.
 #[derive(Debug, Clone, Deserialize)]
-pub struct Importing<'a> {
+pub(crate) struct Importing<'a> {
     /// The import ID; empty or absent for identity-based imports.
     #[serde(borrow, default, deserialize_with = "borrowed_option")]
-    pub id: Option<Cow<'a, str>>,
+    pub(crate) id: Option<Cow<'a, str>>,
     /// The import ID is not known yet (1.10+).
     #[serde(default)]
-    pub unknown: bool,
+    pub(crate) unknown: bool,
 }
 
 /// A drifted attribute that matters to the plan.
 #[derive(Debug, Deserialize)]
-pub struct RelevantAttribute<'a> {
+pub(crate) struct RelevantAttribute<'a> {
     /// Resource instance address.
     #[serde(borrow, default)]
-    pub resource: Cow<'a, str>,
+    pub(crate) resource: Cow<'a, str>,
     /// Attribute path (array of string/number steps).
     #[serde(borrow, default)]
-    pub attribute: Option<&'a RawValue>,
+    pub(crate) attribute: Option<&'a RawValue>,
 }
 
 /// One checkable object's status.
 #[derive(Debug, Deserialize)]
-pub struct CheckResult<'a> {
+pub(crate) struct CheckResult<'a> {
     /// What was checked.
     #[serde(borrow)]
-    pub address: CheckAddress<'a>,
+    pub(crate) address: CheckAddress<'a>,
     /// `pass`, `fail`, `error` or `unknown`.
     #[serde(borrow, default)]
-    pub status: Cow<'a, str>,
+    pub(crate) status: Cow<'a, str>,
     /// Per-instance results; absent when the object has no instances.
     #[serde(borrow, default)]
-    pub instances: Vec<CheckInstance<'a>>,
+    pub(crate) instances: Vec<CheckInstance<'a>>,
 }
 
 /// Address of a checkable object.
 #[derive(Debug, Deserialize)]
-pub struct CheckAddress<'a> {
+pub(crate) struct CheckAddress<'a> {
     /// `resource`, `output_value`, `check` or `var`.
     #[serde(borrow, default)]
-    pub kind: Cow<'a, str>,
+    pub(crate) kind: Cow<'a, str>,
     /// Human-readable address.
     #[serde(borrow, default)]
-    pub to_display: Cow<'a, str>,
+    pub(crate) to_display: Cow<'a, str>,
 }
 
 /// One instance's check status.
 #[derive(Debug, Deserialize)]
-pub struct CheckInstance<'a> {
+pub(crate) struct CheckInstance<'a> {
     /// The instance.
     #[serde(borrow)]
-    pub address: CheckInstanceAddress<'a>,
+    pub(crate) address: CheckInstanceAddress<'a>,
     /// `pass`, `fail`, `error` or `unknown`.
     #[serde(borrow, default)]
-    pub status: Cow<'a, str>,
+    pub(crate) status: Cow<'a, str>,
     /// Failure messages.
     #[serde(borrow, default)]
-    pub problems: Vec<CheckProblem<'a>>,
+    pub(crate) problems: Vec<CheckProblem<'a>>,
 }
 
 /// Address of a checked instance.
 #[derive(Debug, Deserialize)]
-pub struct CheckInstanceAddress<'a> {
+pub(crate) struct CheckInstanceAddress<'a> {
     /// Human-readable address.
     #[serde(borrow, default)]
-    pub to_display: Cow<'a, str>,
+    pub(crate) to_display: Cow<'a, str>,
 }
 
 /// A failure message from a check.
 #[derive(Debug, Deserialize)]
-pub struct CheckProblem<'a> {
+pub(crate) struct CheckProblem<'a> {
     /// The message (author-supplied `error_message`).
     #[serde(borrow, default)]
-    pub message: Cow<'a, str>,
+    pub(crate) message: Cow<'a, str>,
 }
 
 /// A change Terraform postponed.
 #[derive(Debug, Deserialize)]
-pub struct DeferredChange<'a> {
+pub(crate) struct DeferredChange<'a> {
     /// Why it was deferred.
     #[serde(borrow, default)]
-    pub reason: Cow<'a, str>,
+    pub(crate) reason: Cow<'a, str>,
     /// The change as far as it is known.
     #[serde(borrow)]
-    pub resource_change: ResourceChange<'a>,
+    pub(crate) resource_change: ResourceChange<'a>,
 }
 
 /// A string that borrows from the input when it can, or null. serde borrows only into a
@@ -225,7 +227,7 @@ fn unsupported() -> ResourceAction {
 /// pre-releases too, `0.15.2-rc1` included, which are not known to fold it). Without a
 /// readable version the format tells: every Terraform that writes format 1.x folds it,
 /// while 0.x was also written by 0.12-0.15.1, so it is taken as old.
-pub fn masks_omit_provider_sensitivity(
+pub(crate) fn masks_omit_provider_sensitivity(
     terraform_version: Option<&str>,
     format_version: Option<&str>,
 ) -> bool {

@@ -5,19 +5,19 @@ use crate::input::json::{ParseError, Value};
 
 /// The parsed values of one [`Change`]. Absent members are `Value::Null`.
 #[derive(Debug, Clone)]
-pub struct ParsedChange<'a> {
+pub(crate) struct ParsedChange<'a> {
     /// Value before.
-    pub before: Value<'a>,
+    pub(crate) before: Value<'a>,
     /// Value after (unknown parts null).
-    pub after: Value<'a>,
+    pub(crate) after: Value<'a>,
     /// Unknown mask.
-    pub after_unknown: Value<'a>,
+    pub(crate) after_unknown: Value<'a>,
     /// Sensitivity mask of `before`.
-    pub before_sensitive: Value<'a>,
+    pub(crate) before_sensitive: Value<'a>,
     /// Sensitivity mask of `after`.
-    pub after_sensitive: Value<'a>,
+    pub(crate) after_sensitive: Value<'a>,
     /// `replace_paths` as an array of arrays (or null).
-    pub replace_paths: Value<'a>,
+    pub(crate) replace_paths: Value<'a>,
 }
 
 impl Default for ParsedChange<'_> {
@@ -36,7 +36,7 @@ impl Default for ParsedChange<'_> {
 
 impl<'a> ParsedChange<'a> {
     /// Parses every value member of `change`.
-    pub fn parse(change: &Change<'a>) -> Result<Self, ParseError> {
+    pub(crate) fn parse(change: &Change<'a>) -> Result<Self, ParseError> {
         fn parse<'a>(
             raw: Option<&'a serde_json::value::RawValue>,
         ) -> Result<Value<'a>, ParseError> {

@@ -16,12 +16,12 @@ use crate::input::json::{Member, ParseError, Value};
 
 /// A resource change read again to be diffed.
 #[derive(Debug)]
-pub struct ReadChange<'a> {
+pub(crate) struct ReadChange<'a> {
     /// Its members. The value members (`before`, `after`, the masks, `replace_paths`) may
     /// be unset: `values` holds them.
-    pub change: ResourceChange<'a>,
+    pub(crate) change: ResourceChange<'a>,
     /// Its values, parsed.
-    pub values: ParsedChange<'a>,
+    pub(crate) values: ParsedChange<'a>,
 }
 
 /// The change whose object starts `text` (after whitespace; what follows it is ignored),

@@ -19,52 +19,55 @@ use crate::input::json::{ParseError, Value};
 pub struct Plan<'a> {
     /// `"1.2"` etc.; checked by the loader before this struct is built.
     #[serde(borrow, default, deserialize_with = "borrowed_option")]
-    pub format_version: Option<Cow<'a, str>>,
+    pub(crate) format_version: Option<Cow<'a, str>>,
     /// Version of Terraform (or OpenTofu) that made the plan.
     #[serde(borrow, default, deserialize_with = "borrowed_option")]
-    pub terraform_version: Option<Cow<'a, str>>,
+    pub(crate) terraform_version: Option<Cow<'a, str>>,
     /// Root module input variables (values only; sensitivity is in `configuration`).
+    /// Nothing reads them; parsed so that a plan whose `variables` is not an object of
+    /// objects is refused as before.
+    #[allow(dead_code)]
     #[serde(borrow, default, deserialize_with = "null_as_default")]
-    pub variables: BTreeMap<Str<'a>, Variable<'a>>,
+    pub(crate) variables: BTreeMap<Str<'a>, Variable<'a>>,
     /// Planned changes, in Terraform's order (sorted by address, then deposed key), each
     /// read in full again when diffed ([`Plan::read_change`]).
     #[serde(borrow, default, deserialize_with = "null_as_default")]
-    pub resource_changes: Vec<ChangeEntry<'a>>,
+    pub(crate) resource_changes: Vec<ChangeEntry<'a>>,
     /// Changes detected outside Terraform, kept as small as `resource_changes` and read in
     /// full again when diffed ([`Plan::read_change`]): a plan may drift as much as
     /// it changes.
     #[serde(borrow, default, deserialize_with = "null_as_default")]
-    pub resource_drift: Vec<ChangeEntry<'a>>,
+    pub(crate) resource_drift: Vec<ChangeEntry<'a>>,
     /// Which drifted attributes contributed to the plan.
     #[serde(borrow, default, deserialize_with = "null_as_default")]
-    pub relevant_attributes: Vec<RelevantAttribute<'a>>,
+    pub(crate) relevant_attributes: Vec<RelevantAttribute<'a>>,
     /// Root module output changes, sorted by name.
     #[serde(borrow, default, deserialize_with = "null_as_default")]
-    pub output_changes: BTreeMap<Str<'a>, Change<'a>>,
+    pub(crate) output_changes: BTreeMap<Str<'a>, Change<'a>>,
     /// Check results (format 1.1+; `condition_results` in 1.2 was short-lived and ignored).
     #[serde(borrow, default, deserialize_with = "null_as_default")]
-    pub checks: Vec<CheckResult<'a>>,
+    pub(crate) checks: Vec<CheckResult<'a>>,
     /// Changes deferred to a later plan/apply cycle (1.9+).
     #[serde(borrow, default, deserialize_with = "null_as_default")]
-    pub deferred_changes: Vec<DeferredChange<'a>>,
+    pub(crate) deferred_changes: Vec<DeferredChange<'a>>,
     /// Actions the apply will invoke (1.14+, format 1.2), in Terraform's order.
     #[serde(borrow, default, deserialize_with = "null_as_default")]
-    pub action_invocations: Vec<ActionInvocation<'a>>,
+    pub(crate) action_invocations: Vec<ActionInvocation<'a>>,
     /// The configuration, kept raw: only variable sensitivity is read from it.
     #[serde(borrow, default)]
-    pub configuration: Option<&'a RawValue>,
+    pub(crate) configuration: Option<&'a RawValue>,
     /// Planning failed part-way (1.6+).
     #[serde(default, deserialize_with = "null_as_default")]
-    pub errored: bool,
+    pub(crate) errored: bool,
     /// Whether applying the plan would do anything (1.8+).
     #[serde(default)]
-    pub applyable: Option<bool>,
+    pub(crate) applyable: Option<bool>,
     /// Whether the plan is complete (1.8+).
     #[serde(default)]
-    pub complete: Option<bool>,
+    pub(crate) complete: Option<bool>,
     /// When the plan was made (1.5+).
     #[serde(borrow, default, deserialize_with = "borrowed_option")]
-    pub timestamp: Option<Cow<'a, str>>,
+    pub(crate) timestamp: Option<Cow<'a, str>>,
     /// The JSON text this plan was read from (set by [`super::parse_plan`]).
     #[serde(skip)]
     pub text: &'a str,
@@ -75,7 +78,7 @@ impl Plan<'_> {
     /// in their schemas: Terraform folds that in only from 0.15.2 on (its changelog: "Fix JSON plan
     /// output to add sensitivity data for provider-specified sensitive attribute values"). See
     /// [`masks_omit_provider_sensitivity`].
-    pub fn masks_omit_provider_sensitivity(&self) -> bool {
+    pub(crate) fn masks_omit_provider_sensitivity(&self) -> bool {
         masks_omit_provider_sensitivity(
             self.terraform_version.as_deref(),
             self.format_version.as_deref(),
@@ -85,7 +88,7 @@ impl Plan<'_> {
 
 impl<'a> Plan<'a> {
     /// The entries of `list`.
-    pub fn entries(&self, list: ChangeList) -> &[ChangeEntry<'a>] {
+    pub(crate) fn entries(&self, list: ChangeList) -> &[ChangeEntry<'a>] {
         match list {
             ChangeList::Changes => &self.resource_changes,
             ChangeList::Drift => &self.resource_drift,
@@ -95,7 +98,7 @@ impl<'a> Plan<'a> {
     /// Entry `i` of `list` read again from the plan text, its values parsed; `None` when
     /// the plan was not read by [`super::parse_plan`] (which keeps its text) or `i` is out
     /// of range, an error when a value cannot be parsed.
-    pub fn read_change(
+    pub(crate) fn read_change(
         &self,
         list: ChangeList,
         i: usize,
@@ -106,7 +109,7 @@ impl<'a> Plan<'a> {
     /// The resource changes whose `actions` list planmark does not know (`["invalid"]`,
     /// or one a newer Terraform writes): each address with its list as JSON text (`[]`
     /// when it had none; `null` when its names cannot be read again).
-    pub fn unknown_actions(&self) -> Vec<(String, String)> {
+    pub(crate) fn unknown_actions(&self) -> Vec<(String, String)> {
         self.resource_changes
             .iter()
             .filter(|e| e.action == ResourceAction::Unsupported)
@@ -121,7 +124,7 @@ impl<'a> Plan<'a> {
     /// Entry `i` of `list`'s members read again without parsing its values (left as
     /// text), much faster than [`Plan::read_change`]: what is shown of a change without its
     /// diff. Its members are those that read gives. `None` as there.
-    pub fn read_members(&self, list: ChangeList, i: usize) -> Option<ResourceChange<'a>> {
+    pub(crate) fn read_members(&self, list: ChangeList, i: usize) -> Option<ResourceChange<'a>> {
         self.entries(list).get(i)?.read_members(self.text)
     }
 }
@@ -157,14 +160,9 @@ pub(super) fn resolve_keys(plan: &mut Plan<'_>) {
     }
 }
 
-/// Names of root module variables declared `sensitive = true` in the configuration.
-pub fn sensitive_variables(plan: &Plan<'_>) -> BTreeSet<String> {
-    declared_sensitive(plan, "variables")
-}
-
 /// Names of root module outputs declared `sensitive = true` in the configuration (plans
 /// before Terraform 0.14 carry no other sign of it).
-pub fn sensitive_outputs(plan: &Plan<'_>) -> BTreeSet<String> {
+pub(crate) fn sensitive_outputs(plan: &Plan<'_>) -> BTreeSet<String> {
     declared_sensitive(plan, "outputs")
 }
 

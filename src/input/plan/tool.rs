@@ -23,7 +23,7 @@ pub enum Tool {
 
 impl Tool {
     /// The product's name as its own text prints it: `Terraform`, `OpenTofu`.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Tool::Terraform => "Terraform",
             Tool::OpenTofu => "OpenTofu",
@@ -31,7 +31,7 @@ impl Tool {
     }
 
     /// The command users type: `terraform`, `tofu`.
-    pub fn command(self) -> &'static str {
+    pub(crate) fn command(self) -> &'static str {
         match self {
             Tool::Terraform => "terraform",
             Tool::OpenTofu => "tofu",
@@ -43,7 +43,7 @@ impl Tool {
 const OPENTOFU_REGISTRY: &str = "registry.opentofu.org";
 
 /// A provider address served by OpenTofu's registry (the host compared without case).
-pub fn is_opentofu_provider(address: &str) -> bool {
+pub(crate) fn is_opentofu_provider(address: &str) -> bool {
     address.split_once('/').is_some_and(|(host, rest)| {
         host.eq_ignore_ascii_case(OPENTOFU_REGISTRY) && !rest.is_empty()
     })
@@ -66,7 +66,7 @@ impl Plan<'_> {
     /// Which tool made this plan: OpenTofu when a provider of the configuration, of the
     /// first planned or drifted change, or of a deferred change comes from OpenTofu's
     /// registry; Terraform otherwise.
-    pub fn made_by(&self) -> Tool {
+    pub(crate) fn made_by(&self) -> Tool {
         let configured = self
             .configuration
             .and_then(|raw| serde_json::from_str::<ProviderConfigs<'_>>(raw.get()).ok())

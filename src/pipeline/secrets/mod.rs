@@ -23,7 +23,7 @@ use crate::input::schema::{Attribute, BlockType, NestingMode, ProviderSchemas};
 mod skim;
 
 /// Shorter values are left: replacing `on` or `1` everywhere would garble every message.
-pub const MIN_CHARS: usize = 4;
+pub(crate) const MIN_CHARS: usize = 4;
 
 /// What a secret is replaced by, as the renderers show a sensitive value.
 const MASK: &str = "(sensitive value)";

@@ -125,18 +125,18 @@ impl<'de, T: FromMembers<'de>> Visitor<'de> for ItemsVisitor<T> {
 /// The plan: what [`super::sensitive_strings`] reads of it.
 #[derive(Debug, Default)]
 pub(super) struct Plan<'de> {
-    pub terraform_version: Value,
-    pub format_version: Value,
-    pub resource_changes: Items<ResourceChange<'de>>,
-    pub resource_drift: Items<ResourceChange<'de>>,
-    pub output_changes: Value,
+    pub(crate) terraform_version: Value,
+    pub(crate) format_version: Value,
+    pub(crate) resource_changes: Items<ResourceChange<'de>>,
+    pub(crate) resource_drift: Items<ResourceChange<'de>>,
+    pub(crate) output_changes: Value,
     /// `planned_values.outputs`.
-    pub planned_outputs: Value,
+    pub(crate) planned_outputs: Value,
     /// `prior_state.values.outputs`.
-    pub prior_outputs: Value,
+    pub(crate) prior_outputs: Value,
     /// `configuration.root_module.variables`.
-    pub declared_variables: Value,
-    pub variables: Value,
+    pub(crate) declared_variables: Value,
+    pub(crate) variables: Value,
 }
 
 impl<'de> FromMembers<'de> for Plan<'de> {
@@ -168,10 +168,10 @@ impl<'de> FromMembers<'de> for Plan<'de> {
 /// A resource change (or drift): its provider, mode and type, and its change.
 #[derive(Debug, Default)]
 pub(super) struct ResourceChange<'de> {
-    pub provider_name: Value,
-    pub mode: Value,
-    pub type_: Value,
-    pub change: Change<'de>,
+    pub(crate) provider_name: Value,
+    pub(crate) mode: Value,
+    pub(crate) type_: Value,
+    pub(crate) change: Change<'de>,
 }
 
 impl<'de> FromMembers<'de> for ResourceChange<'de> {
@@ -192,10 +192,10 @@ impl<'de> FromMembers<'de> for ResourceChange<'de> {
 /// A change's values as text, and its masks.
 #[derive(Debug, Default)]
 pub(super) struct Change<'de> {
-    pub before: Option<&'de RawValue>,
-    pub after: Option<&'de RawValue>,
-    pub before_sensitive: Value,
-    pub after_sensitive: Value,
+    pub(crate) before: Option<&'de RawValue>,
+    pub(crate) after: Option<&'de RawValue>,
+    pub(crate) before_sensitive: Value,
+    pub(crate) after_sensitive: Value,
 }
 
 impl<'de> FromMembers<'de> for Change<'de> {

@@ -26,14 +26,14 @@ use crate::marker::decode_digests;
 /// The plans about to be applied, hashed.
 pub struct Fresh {
     /// The comment key (`--key`, else the names or paths, as `comment` makes it).
-    pub key: String,
+    pub(crate) key: String,
     /// Their changes, hashed as a comment's marker hashes them.
     changes: Compared,
 }
 
 impl Fresh {
     /// How many changes the plans make (resources, outputs, actions invoked).
-    pub fn count(&self) -> usize {
+    pub(crate) fn count(&self) -> usize {
         self.changes.reviewed.items.len()
     }
 

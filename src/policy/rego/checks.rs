@@ -280,9 +280,9 @@ type Call<'a> = (Span, Option<&'a Expr>, usize, &'static str);
 /// the policy as written) and its name.
 #[derive(Debug, Clone)]
 pub(super) struct CallSite {
-    pub start: usize,
-    pub end: usize,
-    pub name: String,
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+    pub(crate) name: String,
 }
 
 /// Every call and builtin operator of each file.

@@ -22,41 +22,41 @@ use super::report::Level;
 
 /// A `.rego` file's text, named as it was found.
 #[derive(Debug, Clone)]
-pub struct Source {
+pub(crate) struct Source {
     /// The path, as errors name it.
-    pub path: String,
+    pub(crate) path: String,
     /// The policy.
-    pub text: String,
+    pub(crate) text: String,
 }
 
 /// A data document (`.json`, `.yaml`, `.yml`: told by the path's extension) and where it
 /// lands under `data`, as OPA's loader places it: a file in the subdirectory `a/b/` of a
 /// policy directory at `data.a.b`.
 #[derive(Debug, Clone)]
-pub struct DataFile {
+pub(crate) struct DataFile {
     /// The path, as errors name it.
-    pub path: String,
+    pub(crate) path: String,
     /// The keys under `data` its object is merged at (empty: at the root).
-    pub mount: Vec<String>,
+    pub(crate) mount: Vec<String>,
     /// The document.
-    pub text: String,
+    pub(crate) text: String,
 }
 
 /// How the rules are chosen and run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Settings {
     /// The packages whose `deny`/`violation`/`warn` rules are evaluated (`main` by default).
-    pub namespaces: Vec<String>,
+    pub(crate) namespaces: Vec<String>,
     /// The longest one rule may run.
-    pub timeout: Duration,
+    pub(crate) timeout: Duration,
     /// Failures are reported without failing the job (`--policy-warn-only`).
-    pub warn_only: bool,
+    pub(crate) warn_only: bool,
     /// A builtin's error fails the run (`--policy-strict`); by default, as conftest, it
     /// makes its expression undefined and is reported as a warning.
-    pub strict: bool,
+    pub(crate) strict: bool,
     /// The run's time, RFC 3339, which `time.now_ns()` returns; empty: when the policies
     /// are compiled.
-    pub time: String,
+    pub(crate) time: String,
 }
 
 impl Default for Settings {
@@ -72,16 +72,16 @@ impl Default for Settings {
 }
 
 /// `--policy-timeout`'s default.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// One rule to evaluate: `data.NAMESPACE.NAME`.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) struct RuleRef {
-    pub namespace: String,
-    pub name: String,
-    pub level: Level,
+    pub(crate) namespace: String,
+    pub(crate) name: String,
+    pub(crate) level: Level,
     /// The first file defining it, for errors.
-    pub file: String,
+    pub(crate) file: String,
 }
 
 impl RuleRef {
@@ -93,7 +93,7 @@ impl RuleRef {
 
 /// The compiled policies: the engine holding them and the data, and the rules to run.
 #[derive(Debug)]
-pub struct Policies {
+pub(crate) struct Policies {
     pub(super) engine: Engine,
     pub(super) rules: Vec<RuleRef>,
     /// What of the plan the rules can read, all that is converted.
@@ -116,7 +116,7 @@ impl Policies {
     /// Parses `sources` (each as v1, else v0), merges `data`, and finds the rules of
     /// `settings.namespaces` named as conftest reads them: `deny`, `violation`, `warn`
     /// and their `deny_*`, `violation_*`, `warn_*` forms (functions excepted).
-    pub fn compile(
+    pub(crate) fn compile(
         sources: &[Source],
         data: &[DataFile],
         settings: &Settings,
@@ -191,11 +191,6 @@ impl Policies {
             strict: settings.strict,
             lenient,
         })
-    }
-
-    /// How many rules each plan is checked against.
-    pub fn rule_count(&self) -> usize {
-        self.rules.len()
     }
 }
 

@@ -178,7 +178,7 @@ fn place(location: &Option<String>) -> String {
 }
 
 /// `10s`, `1.5s`, `500ms`: a limit as `--policy-timeout` takes it.
-pub fn seconds(limit: Duration) -> String {
+pub(crate) fn seconds(limit: Duration) -> String {
     match limit.subsec_millis() {
         0 if limit.as_secs() > 0 => format!("{}s", limit.as_secs()),
         _ if limit.as_secs() == 0 => format!("{}ms", limit.as_millis()),

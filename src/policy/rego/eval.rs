@@ -21,7 +21,7 @@ use crate::input::text::one_line;
 
 impl Policies {
     /// Evaluates every rule over the plan `json` (read from `path`, named in errors).
-    pub fn evaluate(&mut self, path: &str, json: &str) -> Result<PolicyReport, RegoError> {
+    pub(crate) fn evaluate(&mut self, path: &str, json: &str) -> Result<PolicyReport, RegoError> {
         if self.rules.is_empty() {
             return Ok(PolicyReport::default());
         }
@@ -36,7 +36,7 @@ impl Policies {
     }
 
     /// Evaluates every rule with `input` already converted.
-    pub fn evaluate_input(&mut self, input: Value) -> Result<PolicyReport, RegoError> {
+    pub(crate) fn evaluate_input(&mut self, input: Value) -> Result<PolicyReport, RegoError> {
         self.engine.set_input(input);
         let report = self.run_rules();
         // The plan's values are let go before the comment is rendered.

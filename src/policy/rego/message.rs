@@ -9,13 +9,13 @@
 #[derive(Debug, PartialEq, Eq)]
 pub(super) struct Located {
     /// The file regorus named (ours, as we passed it).
-    pub file: Option<String>,
+    pub(crate) file: Option<String>,
     /// 1-based line, 0 when the message names none.
-    pub line: u32,
+    pub(crate) line: u32,
     /// 1-based column, 0 when unknown.
-    pub column: u32,
+    pub(crate) column: u32,
     /// The message without its place and source line.
-    pub message: String,
+    pub(crate) message: String,
 }
 
 impl Located {

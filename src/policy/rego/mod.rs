@@ -18,6 +18,6 @@ mod message;
 mod negation;
 mod report;
 
-pub use compile::{DataFile, Policies, Settings, Source, DEFAULT_TIMEOUT};
-pub use error::{seconds, RegoError};
+pub(crate) use compile::{DataFile, Policies, Settings, Source};
+pub(crate) use error::RegoError;
 pub use report::{BuiltinError, Exception, Finding, Level, PolicyReport, Skipped};

@@ -47,7 +47,7 @@ pub struct Exception {
 pub struct BuiltinError {
     /// The package of the rule.
     pub namespace: String,
-    /// The rule.
+    /// The rule's name (`deny_tags`).
     pub rule: String,
     /// The builtin (`to_number`, `plus` for `+`), when its place is known.
     pub builtin: Option<String>,
@@ -64,7 +64,7 @@ pub struct BuiltinError {
 pub struct Skipped {
     /// The package of the rule.
     pub namespace: String,
-    /// The rule.
+    /// The rule's name (`deny_tags`).
     pub rule: String,
     /// What was skipped, by kind, never by value: `2 results are neither a string nor an
     /// object (a number, an array)`, `its value is a boolean, not a set of results`.
@@ -90,11 +90,4 @@ pub struct PolicyReport {
     pub builtin_errors: Vec<BuiltinError>,
     /// Rules whose results (or value) conftest skips, one entry per rule.
     pub skipped: Vec<Skipped>,
-}
-
-impl PolicyReport {
-    /// Whether any rule failed.
-    pub fn failed(&self) -> bool {
-        !self.failures.is_empty()
-    }
 }

@@ -25,106 +25,106 @@ const VALUE_CHARS: [usize; 2] = [200, 40];
 
 /// The outcome of `terraform apply`.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct AppliedContext {
+pub(crate) struct AppliedContext {
     /// `applied` or `failed` (`icon_of` gives its icon).
-    pub outcome: String,
+    pub(crate) outcome: String,
     /// The apply failed (an error, a failed resource, or no `Apply complete!`).
-    pub failed: bool,
+    pub(crate) failed: bool,
     /// Terraform said the apply completed (`Apply complete!`).
-    pub finished: bool,
+    pub(crate) finished: bool,
     /// The log ends before the apply finished, with no error: the job was cancelled or
     /// timed out.
-    pub stopped: bool,
+    pub(crate) stopped: bool,
     /// When the apply ended, as `YYYY-MM-DD HH:MM:SS UTC`: the log's last time (JSON
     /// stream), else when this comment was made (`time_from_log` false).
-    pub time: String,
+    pub(crate) time: String,
     /// `time` is the log's own.
-    pub time_from_log: bool,
+    pub(crate) time_from_log: bool,
     /// What was changed: Terraform's own summary when the apply completed, else counted
     /// from the log's completion messages (what a failed apply did before it stopped).
-    pub changed: AppliedCounts,
+    pub(crate) changed: AppliedCounts,
     /// `changed` is Terraform's own summary (else counted from the log).
-    pub changed_by_terraform: bool,
+    pub(crate) changed_by_terraform: bool,
     /// How many resources ended each way.
-    pub statuses: AppliedStatuses,
+    pub(crate) statuses: AppliedStatuses,
     /// Resources, failed first, then unfinished, applied, not reached (each in address
     /// order), as many as fit the size limit.
-    pub resources: Vec<AppliedResource>,
+    pub(crate) resources: Vec<AppliedResource>,
     /// Resources not listed (the size limit).
-    pub more_resources: usize,
+    pub(crate) more_resources: usize,
     /// The log has the outputs after the apply (a failed apply's has none).
-    pub has_outputs: bool,
+    pub(crate) has_outputs: bool,
     /// The outputs by name, as many as fit.
-    pub outputs: Vec<AppliedOutputEntry>,
+    pub(crate) outputs: Vec<AppliedOutputEntry>,
     /// Outputs not listed (the size limit).
-    pub more_outputs: usize,
+    pub(crate) more_outputs: usize,
     /// The reviewed plan was given: its changes follow, collapsed.
-    pub reviewed_plan: bool,
+    pub(crate) reviewed_plan: bool,
 }
 
 /// Resources counted by what was done to them (a replacement adds one and destroys one).
 #[derive(Debug, Clone, Default, Serialize, JsonSchema)]
-pub struct AppliedCounts {
+pub(crate) struct AppliedCounts {
     /// Created.
-    pub add: usize,
+    pub(crate) add: usize,
     /// Updated in place.
-    pub change: usize,
+    pub(crate) change: usize,
     /// Destroyed.
-    pub destroy: usize,
+    pub(crate) destroy: usize,
     /// Imported.
-    pub import: usize,
+    pub(crate) import: usize,
     /// All of them.
-    pub total: usize,
+    pub(crate) total: usize,
     /// In words, as Terraform says it: `3 added, 0 changed, 2 destroyed`.
-    pub text: String,
+    pub(crate) text: String,
 }
 
 /// How many resources ended each way.
 #[derive(Debug, Clone, Default, Serialize, JsonSchema)]
-pub struct AppliedStatuses {
+pub(crate) struct AppliedStatuses {
     /// Done.
-    pub applied: usize,
+    pub(crate) applied: usize,
     /// Failed (an error names them).
-    pub failed: usize,
+    pub(crate) failed: usize,
     /// Started and not finished, or half replaced, when the apply stopped.
-    pub incomplete: usize,
+    pub(crate) incomplete: usize,
     /// Planned and never started.
-    pub not_reached: usize,
+    pub(crate) not_reached: usize,
     /// All resources the log (or the reviewed plan) names.
-    pub total: usize,
+    pub(crate) total: usize,
 }
 
 /// One resource's result.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct AppliedResource {
+pub(crate) struct AppliedResource {
     /// Its address (shortened past a limit).
-    pub address: String,
+    pub(crate) address: String,
     /// What was to be done: `create`, `destroy`, `replace`, `update`, `read`, `import`,
     /// `move`, `forget` or `unknown action` (`icon_of` gives its icon).
-    pub action: String,
+    pub(crate) action: String,
     /// `applied`, `failed`, `incomplete` or `not-reached` (`icon_of` gives its icon).
-    pub status: String,
+    pub(crate) status: String,
     /// The status in words (`applied`, `failed`, `destroyed, not created again`, `started,
     /// not finished`, `not reached`).
-    pub result: String,
+    pub(crate) result: String,
     /// The summary of the error that names it, on one line.
-    pub error: Option<String>,
+    pub(crate) error: Option<String>,
 }
 
 /// An output after the apply.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct AppliedOutputEntry {
+pub(crate) struct AppliedOutputEntry {
     /// Its name.
-    pub name: String,
+    pub(crate) name: String,
     /// Declared sensitive: its value was never read.
-    pub sensitive: bool,
+    pub(crate) sensitive: bool,
     /// The value on one line (shortened past a limit); `null` when sensitive.
-    pub value: Option<String>,
+    pub(crate) value: Option<String>,
 }
 
 /// The context of `log` within `applied_room(max_chars, tight)` characters; `reviewed`:
 /// the reviewed plan was given; `now`: when the comment is made (RFC 3339).
-pub fn applied(
+pub(crate) fn applied(
     log: &ApplyLog,
     reviewed: bool,
     now: &str,
@@ -282,7 +282,7 @@ fn one_line_value(value: &str, tight: usize) -> String {
 }
 
 /// `2026-11-26T14:39:05.917345Z` → `2026-11-26 14:39:05 UTC`; another form as it is.
-pub fn readable_time(time: &str) -> String {
+pub(crate) fn readable_time(time: &str) -> String {
     let b = time.as_bytes();
     let shaped = b.len() >= 20
         && b[10] == b'T'

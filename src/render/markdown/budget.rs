@@ -10,7 +10,7 @@
 
 use super::catalog::{entry_label, entry_text, Catalog, Detail, Item};
 use super::group::{Candidate, Grouping};
-pub use super::length::{diagnostics_room, measure};
+pub use super::length::measure;
 use super::phrases::Kind;
 use super::phrases::{count_noun, thousands};
 use super::source::Plans;
@@ -20,20 +20,20 @@ use serde::Serialize;
 
 /// A choice of detail per catalog entry, with the notice that explains it.
 #[derive(Clone)]
-pub struct Plan {
+pub(crate) struct Plan {
     /// Detail per entry.
-    pub details: Vec<Detail>,
+    pub(crate) details: Vec<Detail>,
     /// What was left out (`None` when nothing was).
-    pub truncation: Option<Truncation>,
+    pub(crate) truncation: Option<Truncation>,
     /// The estimated cost of what the plan shows beyond the counts-only form (greedy fills
     /// only; the caller compares it with the real cost to aim the next fill).
-    pub estimated: usize,
+    pub(crate) estimated: usize,
     /// The warning banner and check lists are shortened too (when even the counts-only
     /// form with them in full is too long).
-    pub tight: bool,
+    pub(crate) tight: bool,
     /// Per plan: its section is left out, its row in the overview table kept (when even
     /// the shortened counts-only form of every plan is too long); empty when none is.
-    pub collapsed: Vec<bool>,
+    pub(crate) collapsed: Vec<bool>,
 }
 
 /// What the size limit left out.
@@ -56,7 +56,7 @@ pub fn effective_limit(max_chars: usize) -> usize {
 
 /// Per-entry sizes, each computed on first use (a huge plan that cannot fit in full stops
 /// measuring as soon as the running total passes the limit).
-pub struct Sizes<'a> {
+pub(crate) struct Sizes<'a> {
     plans: &'a Plans<'a>,
     catalog: &'a Catalog,
     /// Per entry, [`UNMEASURED`] or the length (4 bytes each: a huge plan has as many
@@ -76,7 +76,7 @@ const UNMEASURED: u32 = u32::MAX;
 
 impl<'a> Sizes<'a> {
     /// Sizes of `catalog`'s entries, grouping look-alike changes when `group`.
-    pub fn new(plans: &'a Plans<'a>, catalog: &'a Catalog, group: bool) -> Self {
+    pub(crate) fn new(plans: &'a Plans<'a>, catalog: &'a Catalog, group: bool) -> Self {
         let n = catalog.entries.len();
         Sizes {
             plans,
@@ -90,7 +90,7 @@ impl<'a> Sizes<'a> {
 
     /// The entry whose group entry `i` joined (measuring it first), or `None` when it
     /// joined none or leads its own.
-    pub fn leader_of(&mut self, i: usize) -> Result<Option<usize>> {
+    pub(crate) fn leader_of(&mut self, i: usize) -> Result<Option<usize>> {
         if self.grouping.is_none() {
             return Ok(None);
         }
@@ -100,17 +100,17 @@ impl<'a> Sizes<'a> {
 
     /// Estimated cost of entry `i` named in its group's list of addresses (or a row of
     /// its table of values).
-    pub fn grouped(&self, i: usize) -> usize {
+    pub(crate) fn grouped(&self, i: usize) -> usize {
         self.label(i) + GROUPED_LINE
     }
 
     /// Diff text length of entry `i` in full.
-    pub fn full(&mut self, i: usize) -> Result<usize> {
+    pub(crate) fn full(&mut self, i: usize) -> Result<usize> {
         self.measured(i, false)
     }
 
     /// Diff text length of entry `i` without unchanged context.
-    pub fn compact(&mut self, i: usize) -> Result<usize> {
+    pub(crate) fn compact(&mut self, i: usize) -> Result<usize> {
         self.measured(i, true)
     }
 
@@ -144,7 +144,7 @@ impl<'a> Sizes<'a> {
     }
 
     /// Length of the address an entry is listed under.
-    pub fn label(&self, i: usize) -> usize {
+    pub(crate) fn label(&self, i: usize) -> usize {
         let labels = self.labels.get_or_init(|| {
             let entries = &self.catalog.entries;
             let length = |e| measure(entry_label(self.plans, e));
@@ -160,7 +160,7 @@ impl<'a> Sizes<'a> {
     /// and the reason where one is likely (destroys, replacements and reads usually give
     /// one; moves and imports name the other address). Only aims the greedy fill: close
     /// estimates let it fill the comment in one render, the render itself decides.
-    pub fn listed(&self, i: usize) -> usize {
+    pub(crate) fn listed(&self, i: usize) -> usize {
         let entry = &self.catalog.entries[i];
         let label = self.label(i);
         let moved_or_imported = match entry.item {
@@ -199,10 +199,10 @@ fn detailed_cost(diff: usize, label: usize) -> usize {
 const MAX_MISFITS: usize = 64;
 
 /// The uniform stages, most detailed first: every diff in full, then every diff compact.
-pub const UNIFORM: [Detail; 2] = [Detail::Full, Detail::Compact];
+pub(crate) const UNIFORM: [Detail; 2] = [Detail::Full, Detail::Compact];
 
 /// A uniform stage's plan if its lower-bound size can fit in `budget`, else `None`.
-pub fn uniform(
+pub(crate) fn uniform(
     stage: usize,
     sizes: &mut Sizes<'_>,
     budget: usize,
@@ -256,7 +256,7 @@ pub fn uniform(
 /// replacements, updates, creates, then the rest); otherwise dangerous ones get a compact
 /// diff while it fits, then every entry an address line while it fits, and the rest is
 /// counted.
-pub fn partial(
+pub(crate) fn partial(
     sizes: &mut Sizes<'_>,
     budget: usize,
     max_chars: usize,
@@ -341,7 +341,11 @@ pub fn partial(
 /// `plan`, a fitting comment's choice with unchanged context hidden in every diff, with
 /// that context given back to as many diffs as `room` more characters allow, in risk
 /// order; `None` when none can have it.
-pub fn restore_context(plan: &Plan, sizes: &mut Sizes<'_>, room: usize) -> Result<Option<Plan>> {
+pub(crate) fn restore_context(
+    plan: &Plan,
+    sizes: &mut Sizes<'_>,
+    room: usize,
+) -> Result<Option<Plan>> {
     let mut details = plan.details.clone();
     let mut left = room;
     let (mut restored, mut diffs) = (0, 0);
@@ -485,7 +489,7 @@ fn collapsed_note(collapsed: &[bool]) -> String {
 /// The plans in the order their sections are kept when not all fit: those that failed,
 /// then those with destroys or replacements, then those with other changes, then the
 /// rest, each in argument order.
-pub fn plan_order(plans: &Plans<'_>, catalog: &Catalog) -> Vec<usize> {
+pub(crate) fn plan_order(plans: &Plans<'_>, catalog: &Catalog) -> Vec<usize> {
     let n = plans.named().len();
     // 0 failed, 1 dangerous, 2 changes, 3 nothing
     let mut risk: Vec<u8> = (0..n)
@@ -502,7 +506,7 @@ pub fn plan_order(plans: &Plans<'_>, catalog: &Catalog) -> Vec<usize> {
 
 /// Every entry only counted: the base a greedy fill adds to, and the last form before
 /// one line per plan (`tight`: with the warning banner and check lists shortened).
-pub fn nothing_shown(
+pub(crate) fn nothing_shown(
     plans: &Plans<'_>,
     catalog: &Catalog,
     max_chars: usize,
@@ -520,7 +524,7 @@ pub fn nothing_shown(
 }
 
 /// `truncation`'s notice, saying the change map was left out too.
-pub fn map_left_out(truncation: &mut Truncation) {
+pub(crate) fn map_left_out(truncation: &mut Truncation) {
     let what = "The change map is left out. ";
     match truncation.notice.find("For everything") {
         Some(at) => truncation.notice.insert_str(at, what),
@@ -530,7 +534,7 @@ pub fn map_left_out(truncation: &mut Truncation) {
 
 /// The notice of a comment that shows every diff in full but fits only without its change
 /// map (stage `map`).
-pub fn map_only_left_out(max_chars: usize) -> Truncation {
+pub(crate) fn map_only_left_out(max_chars: usize) -> Truncation {
     Truncation {
         stage: "map".to_string(),
         notice: format!(

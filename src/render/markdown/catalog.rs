@@ -15,7 +15,7 @@ use crate::input::plan::ChangeList;
 
 /// How much of an entry the comment shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Detail {
+pub(crate) enum Detail {
     /// Its full Terraform diff.
     Full,
     /// Its diff without unchanged context.
@@ -31,7 +31,7 @@ pub enum Detail {
 
 /// What an entry is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Item {
+pub(crate) enum Item {
     /// The plan's resource change `i`.
     Resource(usize),
     /// The plan's shown drift entry `i`.
@@ -46,22 +46,22 @@ pub enum Item {
 
 /// One entry of one plan.
 #[derive(Debug, Clone, Copy)]
-pub struct Entry {
+pub(crate) struct Entry {
     /// Index of the plan.
-    pub plan: usize,
+    pub(crate) plan: usize,
     /// Which entry.
-    pub item: Item,
+    pub(crate) item: Item,
     /// Its kind (for resources; drift/deferred/outputs use their own section).
-    pub kind: Kind,
+    pub(crate) kind: Kind,
 }
 
 /// All entries in priority order.
 #[derive(Debug, Default)]
-pub struct Catalog {
+pub(crate) struct Catalog {
     /// Entries, most important first.
-    pub entries: Vec<Entry>,
+    pub(crate) entries: Vec<Entry>,
     /// Per plan: is its drift shown? (Terraform hides drift when a plan changes nothing.)
-    pub drift_shown: Vec<bool>,
+    pub(crate) drift_shown: Vec<bool>,
 }
 
 /// Section priorities after the resource kinds: actions to invoke (they run on apply as
@@ -78,7 +78,7 @@ fn rank(entry: &Entry) -> (u8, u8) {
 
 /// A resource change Terraform would show (no-op entries only when moved or imported;
 /// deleting a data source is internal bookkeeping): the text's rule, [`ResourceSummary::is_shown`].
-pub fn is_shown(r: &ResourceDiff) -> bool {
+pub(crate) fn is_shown(r: &ResourceDiff) -> bool {
     ResourceSummary::of(r).is_shown()
 }
 
@@ -96,7 +96,7 @@ fn drift_shown(plans: &Plans<'_>, p: usize) -> Result<bool> {
 impl Catalog {
     /// Lists every entry of `plans`, ordered by section and risk, then plan, then natural
     /// address order.
-    pub fn new(plans: &Plans<'_>) -> Result<Catalog> {
+    pub(crate) fn new(plans: &Plans<'_>) -> Result<Catalog> {
         // Sized for every entry up front: growing by doubling would leave a huge plan's
         // catalog copied several times over in the allocator's memory.
         let most: usize = (0..plans.named().len())
@@ -199,14 +199,14 @@ impl Catalog {
     }
 
     /// Is entry `i` a destroy or replacement (kept in full longest)?
-    pub fn dangerous(&self, i: usize) -> bool {
+    pub(crate) fn dangerous(&self, i: usize) -> bool {
         let entry = &self.entries[i];
         matches!(entry.item, Item::Resource(_)) && entry.kind.is_dangerous()
     }
 }
 
 /// Terraform's text for an entry, with symbol marks.
-pub fn entry_text(plans: &Plans<'_>, entry: &Entry, compact: bool) -> Result<MarkedText> {
+pub(crate) fn entry_text(plans: &Plans<'_>, entry: &Entry, compact: bool) -> Result<MarkedText> {
     let plan = plans.head(entry.plan);
     Ok(match entry.item {
         Item::Resource(i) => resource_text(
@@ -229,7 +229,7 @@ pub fn entry_text(plans: &Plans<'_>, entry: &Entry, compact: bool) -> Result<Mar
 }
 
 /// The address (or label) an entry is listed under.
-pub fn entry_label<'p>(plans: &Plans<'p>, entry: &Entry) -> &'p str {
+pub(crate) fn entry_label<'p>(plans: &Plans<'p>, entry: &Entry) -> &'p str {
     let plan = plans.head(entry.plan);
     match entry.item {
         Item::Resource(i) => plans.address(entry.plan, ChangeList::Changes, i),

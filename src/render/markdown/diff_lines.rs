@@ -10,7 +10,7 @@
 use crate::render::text::MarkedText;
 
 /// The text with marked symbols moved to column 0.
-pub fn diff_body(marked: &MarkedText) -> String {
+pub(crate) fn diff_body(marked: &MarkedText) -> String {
     let text = &marked.text;
     let mut out = String::with_capacity(text.len() + 8);
     let mut marks = marked.marks.iter().copied().peekable();

@@ -14,11 +14,11 @@ use crate::diff::address::natural_cmp;
 
 /// How many addresses of a group are listed before "and N more" (normally, and in the
 /// counts-only form).
-pub const ADDRESS_ITEMS: [usize; 2] = [50, 5];
+pub(crate) const ADDRESS_ITEMS: [usize; 2] = [50, 5];
 
 /// The addresses of one plan, and how to find them in a message.
 #[derive(Default)]
-pub struct PlanAddresses {
+pub(crate) struct PlanAddresses {
     all: HashSet<String>,
     /// The distinct lengths of the addresses, longest first, by their first part (the text
     /// before the first `.`: `module`, `data` or a type): the candidates tried where a
@@ -34,7 +34,7 @@ fn continues(c: char) -> bool {
 
 impl PlanAddresses {
     /// The set of `addresses`.
-    pub fn new<'a>(addresses: impl IntoIterator<Item = &'a str>) -> Self {
+    pub(crate) fn new<'a>(addresses: impl IntoIterator<Item = &'a str>) -> Self {
         let mut plan = PlanAddresses::default();
         for address in addresses {
             if plan.all.contains(address) {
@@ -57,7 +57,7 @@ impl PlanAddresses {
     }
 
     /// Is `address` one of the plan's?
-    pub fn contains(&self, address: &str) -> bool {
+    pub(crate) fn contains(&self, address: &str) -> bool {
         self.all.contains(address)
     }
 
@@ -75,7 +75,7 @@ impl PlanAddresses {
     }
 
     /// `message` in pieces, each an address of the plan (`true`) or other text.
-    pub fn pieces<'m>(&self, message: &'m str) -> Vec<(&'m str, bool)> {
+    pub(crate) fn pieces<'m>(&self, message: &'m str) -> Vec<(&'m str, bool)> {
         let mut out = Vec::new();
         let mut from = 0;
         for (at, len) in self.places(message) {
@@ -124,31 +124,31 @@ impl PlanAddresses {
 }
 
 /// One finding as grouping reads it.
-pub struct Item<'a> {
+pub(crate) struct Item<'a> {
     /// What two findings of one group share besides their message: the rule (and its
     /// package, or the plan's name).
-    pub rule: String,
+    pub(crate) rule: String,
     /// The message (the gates': what happens to the address).
-    pub message: &'a str,
+    pub(crate) message: &'a str,
     /// The resource the finding names apart from its message, if any.
-    pub resource: Option<&'a str>,
+    pub(crate) resource: Option<&'a str>,
 }
 
 /// Findings shown as one.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Group {
+pub(crate) struct Group {
     /// The findings (indices of the items), in natural order of their addresses: the
     /// first stands for the group.
-    pub members: Vec<usize>,
+    pub(crate) members: Vec<usize>,
     /// The addresses the messages differ by, in natural order; empty for a finding that
     /// names none (or names several: it stays alone).
-    pub addresses: Vec<String>,
+    pub(crate) addresses: Vec<String>,
 }
 
 impl Group {
     /// The first addresses to list (`tight`: the counts-only form); none for a finding
     /// alone, whose address, if any, is said with it.
-    pub fn listed(&self, tight: usize) -> Vec<String> {
+    pub(crate) fn listed(&self, tight: usize) -> Vec<String> {
         if self.members.len() < 2 {
             return Vec::new();
         }
@@ -199,7 +199,7 @@ fn natural_option(a: Option<&str>, b: Option<&str>) -> Ordering {
 
 /// `items` grouped: one group per rule and message (its pieces around the address it
 /// varies by), in the order the rules first appear, then natural order.
-pub fn group(items: &[Item<'_>], plan: &PlanAddresses) -> Vec<Group> {
+pub(crate) fn group(items: &[Item<'_>], plan: &PlanAddresses) -> Vec<Group> {
     let mut rule_rank: HashMap<&str, usize> = HashMap::new();
     for item in items {
         let next = rule_rank.len();

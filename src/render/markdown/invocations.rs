@@ -10,43 +10,43 @@ use crate::diff::{InvocationDiff, InvocationTrigger};
 
 /// The actions one plan will invoke.
 #[derive(Debug, Clone, Default, Serialize, JsonSchema)]
-pub struct Invocations {
+pub(crate) struct Invocations {
     /// Number of invocations (every one, however triggered).
-    pub count: usize,
+    pub(crate) count: usize,
     /// Invocations shown with their config.
-    pub entries: Vec<InvocationContext>,
+    pub(crate) entries: Vec<InvocationContext>,
     /// Invocations shown by address only (the size limit).
-    pub listed: Vec<InvocationContext>,
+    pub(crate) listed: Vec<InvocationContext>,
     /// Invocations left out (the size limit).
-    pub omitted: usize,
+    pub(crate) omitted: usize,
 }
 
 /// One action invocation.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct InvocationContext {
+pub(crate) struct InvocationContext {
     /// Action address, e.g. `action.aws_lambda_invoke.notify`.
-    pub address: String,
+    pub(crate) address: String,
     /// Action type.
     #[serde(rename = "type")]
-    pub action_type: String,
+    pub(crate) action_type: String,
     /// Action name.
-    pub name: String,
+    pub(crate) name: String,
     /// Provider source address.
-    pub provider: String,
+    pub(crate) provider: String,
     /// `cli` (asked for with `-invoke`), `lifecycle` (a resource's `action_trigger`) or
     /// `unknown` (the plan does not say).
-    pub trigger: String,
+    pub(crate) trigger: String,
     /// The lifecycle event (`before_create`, `after_update`, …); `null` for `cli`.
-    pub event: Option<String>,
+    pub(crate) event: Option<String>,
     /// The resource whose change triggers it, or the one it is called for (`cli`).
-    pub resource: Option<String>,
+    pub(crate) resource: Option<String>,
     /// What triggers it, as segments (`code` ones name plan objects).
-    pub reason: Vec<Segment>,
+    pub(crate) reason: Vec<Segment>,
     /// The reason as plain text.
-    pub reason_text: String,
+    pub(crate) reason_text: String,
     /// Terraform's text for it (its `# … will be invoked` line and `action` block with
     /// the config); `null` when listed only.
-    pub diff: Option<String>,
+    pub(crate) diff: Option<String>,
 }
 
 impl Invocations {

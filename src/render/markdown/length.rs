@@ -9,7 +9,7 @@ pub fn measure(text: &str) -> usize {
 /// Characters the log's diagnostics may take (`--failed`, `--log`): a third of the limit,
 /// a tenth in the counts-only form, so that they never crowd out the plan's own verdict.
 /// What does not fit is counted, errors before warnings (see `problems.rs`).
-pub fn diagnostics_room(max_chars: usize, tight: bool) -> usize {
+pub(crate) fn diagnostics_room(max_chars: usize, tight: bool) -> usize {
     if tight {
         max_chars / 10
     } else {
@@ -20,7 +20,7 @@ pub fn diagnostics_room(max_chars: usize, tight: bool) -> usize {
 /// Characters the apply's resource table and outputs may take (`--applied`): a quarter of
 /// the limit, a twentieth in the counts-only form (the diagnostics have their own share).
 /// What does not fit is counted, failed resources listed first (see `applied.rs`).
-pub fn applied_room(max_chars: usize, tight: bool) -> usize {
+pub(crate) fn applied_room(max_chars: usize, tight: bool) -> usize {
     if tight {
         max_chars / 20
     } else {

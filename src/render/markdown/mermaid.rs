@@ -19,7 +19,7 @@ use super::phrases::Kind;
 /// stops being a picture anyone reads.
 pub const MAX_NODES: usize = 60;
 /// The most resource-type nodes drawn for one module; its other types share one node.
-pub const MAX_TYPES_PER_MODULE: usize = 10;
+pub(crate) const MAX_TYPES_PER_MODULE: usize = 10;
 /// The longest plan text (a module name, a resource type) in a label, in characters.
 const MAX_LABEL: usize = 48;
 
@@ -35,36 +35,36 @@ const CLASSES: &[(&str, &str)] = &[
 
 /// Changes of one resource type in one module.
 #[derive(Debug, Clone)]
-pub struct Group<'a> {
+pub(crate) struct Group<'a> {
     /// The module calls it is in, from the root (instance keys set aside).
-    pub module: Vec<&'a str>,
+    pub(crate) module: Vec<&'a str>,
     /// The resource type as shown (`data.` before a data source's).
-    pub type_label: String,
+    pub(crate) type_label: String,
     /// Changes by kind, indexed as [`Kind::ALL`].
-    pub counts: [usize; 9],
+    pub(crate) counts: [usize; 9],
 }
 
 impl Group<'_> {
     /// Number of changes.
-    pub fn total(&self) -> usize {
+    pub(crate) fn total(&self) -> usize {
         self.counts.iter().sum()
     }
 }
 
 /// A laid-out flowchart.
 #[derive(Debug, Clone)]
-pub struct Flowchart {
+pub(crate) struct Flowchart {
     /// The Mermaid text (lines end with `\n`).
-    pub text: String,
+    pub(crate) text: String,
     /// The groups with a node of their own (indexes, ascending).
-    pub drawn: Vec<usize>,
+    pub(crate) drawn: Vec<usize>,
     /// Changes counted in "more" nodes rather than their type's own.
-    pub folded: usize,
+    pub(crate) folded: usize,
 }
 
 /// Lays out `groups`, which must be sorted by module path then type (modules in tree
 /// order: a module's groups right after its parent's or a sibling's).
-pub fn flowchart(groups: &[Group<'_>]) -> Flowchart {
+pub(crate) fn flowchart(groups: &[Group<'_>]) -> Flowchart {
     let mut chart = Chart::default();
     chart.text.push_str("flowchart LR\n");
     for (name, style) in CLASSES {

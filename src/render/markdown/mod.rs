@@ -10,30 +10,32 @@
 //! (see [`budget`]) and says so; text is never cut. No I/O: the caller supplies the time,
 //! commit and run link in [`Meta`].
 
-pub mod applied;
+pub(crate) mod applied;
 pub mod budget;
-pub mod catalog;
+pub(crate) mod catalog;
 pub mod context;
-pub mod diff_lines;
+pub(crate) mod diff_lines;
 pub mod escape;
-pub mod findings;
+pub(crate) mod findings;
 mod fit;
 pub mod group;
-pub mod invocations;
-pub mod length;
+pub(crate) mod invocations;
+pub(crate) mod length;
 pub mod mermaid;
-pub mod phrases;
-pub mod problems;
+pub(crate) mod phrases;
+pub(crate) mod problems;
 pub mod source;
-pub mod templates;
+pub(crate) mod templates;
 
 use crate::render::error::Result;
 use catalog::Catalog;
-pub use context::{Context, MapMode, Meta, Since, SinceFound};
+pub(crate) use context::{Context, Since, SinceFound};
+pub use context::{MapMode, Meta};
 pub use problems::Extras;
 pub use source::NamedPlan;
 use source::Plans;
-pub use templates::{Source, TemplateSet};
+pub(crate) use templates::Source;
+pub use templates::TemplateSet;
 
 /// GitHub's limit on a comment body, in characters.
 pub const GITHUB_MAX_CHARS: usize = 65_536;
@@ -43,7 +45,7 @@ pub const MIN_MAX_CHARS: usize = 2_000;
 /// A rendered comment and the context it was rendered from.
 #[derive(Debug, Clone)]
 pub struct Comment {
-    /// The Markdown.
+    /// The comment body, ready to post, the marker on its last line.
     pub markdown: String,
     /// The context the templates saw.
     pub context: Context,

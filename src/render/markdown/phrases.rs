@@ -10,11 +10,11 @@ use crate::input::plan::ResourceAction;
 
 /// A piece of a phrase: plain words, or a name/value to show as code.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
-pub struct Segment {
+pub(crate) struct Segment {
     /// The text (unescaped).
-    pub text: String,
+    pub(crate) text: String,
     /// Show as code (it names something from the plan or configuration).
-    pub is_code: bool,
+    pub(crate) is_code: bool,
 }
 
 /// Plain words.
@@ -36,7 +36,7 @@ pub(super) fn code(text: &str) -> Segment {
 /// The kind of change a resource entry shows, in the comment's vocabulary.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
-pub enum Kind {
+pub(crate) enum Kind {
     /// Destroyed.
     Delete,
     /// Destroyed and re-created (either order), or re-created and the old one forgotten.
@@ -59,7 +59,7 @@ pub enum Kind {
 
 impl Kind {
     /// Every kind in risk order (the order of the comment).
-    pub const ALL: [Kind; 9] = [
+    pub(crate) const ALL: [Kind; 9] = [
         Kind::Delete,
         Kind::Replace,
         Kind::Update,
@@ -73,17 +73,17 @@ impl Kind {
 
     /// The kind's place in risk order: its index in [`Kind::ALL`], which lists the kinds
     /// in the order they are declared (a test checks it).
-    pub fn risk(self) -> usize {
+    pub(crate) fn risk(self) -> usize {
         self as usize
     }
 
     /// Classifies a resource change.
-    pub fn of(r: &ResourceDiff) -> Kind {
+    pub(crate) fn of(r: &ResourceDiff) -> Kind {
         Kind::of_action(&r.action, r.importing.is_some())
     }
 
     /// Classifies a resource change from its summary.
-    pub fn of_summary(r: &ResourceSummary) -> Kind {
+    pub(crate) fn of_summary(r: &ResourceSummary) -> Kind {
         Kind::of_action(&r.action, r.importing)
     }
 
@@ -102,12 +102,12 @@ impl Kind {
     }
 
     /// Destroys something (the danger banner lists these).
-    pub fn is_dangerous(self) -> bool {
+    pub(crate) fn is_dangerous(self) -> bool {
         matches!(self, Kind::Delete | Kind::Replace)
     }
 
     /// The word used in the comment.
-    pub fn label(self) -> &'static str {
+    pub(crate) fn label(self) -> &'static str {
         match self {
             Kind::Delete => "destroy",
             Kind::Replace => "replace",
@@ -122,13 +122,13 @@ impl Kind {
     }
 
     /// The icon shown before entries of this kind.
-    pub fn icon(self) -> &'static str {
+    pub(crate) fn icon(self) -> &'static str {
         icon(self.label())
     }
 }
 
 /// The icon for an action word or plan status (`❔` for anything unknown).
-pub fn icon(name: &str) -> &'static str {
+pub(crate) fn icon(name: &str) -> &'static str {
     match name {
         "destroy" | "delete" => "🔴",
         "replace" => "🟠",
@@ -157,7 +157,7 @@ pub fn icon(name: &str) -> &'static str {
 
 /// Why an entry does what it does, in words; `forced_by` lists attributes whose change
 /// forces the replacement (from `replace_paths`).
-pub fn reason(r: &ResourceDiff, forced_by: &[String]) -> Vec<Segment> {
+pub(crate) fn reason(r: &ResourceDiff, forced_by: &[String]) -> Vec<Segment> {
     let index = r.index.as_deref().unwrap_or("");
     let mut phrase = match r.reason {
         Some(ActionReason::ReplaceBecauseTainted) => vec![words("tainted")],
@@ -259,12 +259,12 @@ fn forces(attributes: &[String]) -> Vec<Segment> {
 }
 
 /// The phrase as plain text (for JSON consumers and plain contexts).
-pub fn plain(phrase: &[Segment]) -> String {
+pub(crate) fn plain(phrase: &[Segment]) -> String {
     phrase.iter().map(|s| s.text.as_str()).collect()
 }
 
 /// `1 resource`, `2 resources`, with thousands separators.
-pub fn count_noun(n: usize, singular: &str, plural: &str) -> String {
+pub(crate) fn count_noun(n: usize, singular: &str, plural: &str) -> String {
     format!(
         "{} {}",
         thousands(n),
@@ -273,7 +273,7 @@ pub fn count_noun(n: usize, singular: &str, plural: &str) -> String {
 }
 
 /// `text` cut after `max` characters, with `…` when anything was cut.
-pub fn shorten(text: &str, max: usize) -> String {
+pub(crate) fn shorten(text: &str, max: usize) -> String {
     match text.char_indices().nth(max) {
         Some((end, _)) => format!("{}…", &text[..end]),
         None => text.to_string(),
@@ -281,7 +281,7 @@ pub fn shorten(text: &str, max: usize) -> String {
 }
 
 /// `12345` → `12,345`.
-pub fn thousands(n: usize) -> String {
+pub(crate) fn thousands(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, d) in digits.chars().enumerate() {

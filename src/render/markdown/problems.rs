@@ -50,39 +50,39 @@ pub struct Extras<'a> {
 
 /// A plan among several that could not be read; the others are shown.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct UnreadablePlan {
+pub(crate) struct UnreadablePlan {
     /// The plan's name (`NAME=PATH`, the file name, or its document's name).
-    pub name: String,
+    pub(crate) name: String,
     /// Why it could not be read, in one line (the error planmark prints).
-    pub reason: String,
+    pub(crate) reason: String,
 }
 
 /// A plan Terraform could not make (`--failed`).
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct FailedPlan {
+pub(crate) struct FailedPlan {
     /// The name of the failed plan (`NAME=LOG`, or the log's file name).
-    pub name: String,
+    pub(crate) name: String,
 }
 
 /// Errors and warnings from Terraform's log.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Diagnostics {
     /// `json` (`terraform plan -json`) or `text` (plain output).
-    pub format: String,
+    pub(crate) format: String,
     /// Errors in the log.
-    pub errors: usize,
+    pub(crate) errors: usize,
     /// Warnings in the log.
-    pub warnings: usize,
+    pub(crate) warnings: usize,
     /// The counts in words, e.g. `1 error and 2 warnings`.
-    pub tally: String,
+    pub(crate) tally: String,
     /// Errors then warnings, as many as fit.
     pub items: Vec<DiagnosticEntry>,
     /// Diagnostics not shown (the size limit).
     pub omitted: usize,
     /// A plain-text log without any `Error:` or `Warning:` block: its last lines.
-    pub tail: Option<String>,
+    pub(crate) tail: Option<String>,
     /// How many lines `tail` has.
-    pub tail_lines: usize,
+    pub(crate) tail_lines: usize,
 }
 
 /// One error or warning.
@@ -91,19 +91,19 @@ pub struct DiagnosticEntry {
     /// `error` or `warning`.
     pub severity: String,
     /// `Error` or `Warning`.
-    pub label: String,
+    pub(crate) label: String,
     /// Icon.
-    pub icon: String,
+    pub(crate) icon: String,
     /// One-line summary.
-    pub summary: String,
+    pub(crate) summary: String,
     /// Explanation (shortened past a limit); empty when none.
-    pub detail: String,
+    pub(crate) detail: String,
     /// The resource or check instance concerned, when Terraform names one.
-    pub address: Option<String>,
+    pub(crate) address: Option<String>,
     /// `FILE:LINE:COLUMN` in the configuration, when known.
-    pub location: Option<String>,
+    pub(crate) location: Option<String>,
     /// The configuration line it points at.
-    pub code: Option<String>,
+    pub(crate) code: Option<String>,
     /// Plain-text logs: the block as Terraform printed it (for a code fence).
     pub text: Option<String>,
 }
@@ -112,36 +112,36 @@ pub struct DiagnosticEntry {
 #[derive(Debug, Clone, Default, Serialize, JsonSchema)]
 pub struct PolicyContext {
     /// Number of violations.
-    pub count: usize,
+    pub(crate) count: usize,
     /// The first violations, those of one rule and plan that differ only by their
     /// address as one (`count`, `addresses`), in natural order of the addresses.
-    pub violations: Vec<ViolationEntry>,
+    pub(crate) violations: Vec<ViolationEntry>,
     /// Violations not listed (each of a group not listed counts).
-    pub more: usize,
+    pub(crate) more: usize,
 }
 
 /// One policy violation.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct ViolationEntry {
+pub(crate) struct ViolationEntry {
     /// The plan's name, when the comment has several plans.
-    pub plan: Option<String>,
+    pub(crate) plan: Option<String>,
     /// The resource or check concerned, if one.
-    pub address: Option<String>,
+    pub(crate) address: Option<String>,
     /// What happens (`is destroyed`), after the address or alone.
-    pub what: String,
+    pub(crate) what: String,
     /// The flag that forbids it (`--fail-on destroy`).
-    pub rule: String,
+    pub(crate) rule: String,
     /// How many violations this one stands for (1 when it is alone).
-    pub count: usize,
+    pub(crate) count: usize,
     /// The addresses of the group, in natural order (the first 50; 5 in the counts-only
     /// form); empty when the violation is alone.
-    pub addresses: Vec<String>,
+    pub(crate) addresses: Vec<String>,
     /// The group's addresses not listed.
-    pub addresses_more: usize,
+    pub(crate) addresses_more: usize,
 }
 
 /// The policy context (`tight`: the counts-only form).
-pub fn policy(violations: &[Violation], tight: usize) -> PolicyContext {
+pub(crate) fn policy(violations: &[Violation], tight: usize) -> PolicyContext {
     // The gates name only addresses of the plans they read.
     let addresses = PlanAddresses::new(violations.iter().filter_map(|v| v.address.as_deref()));
     let items: Vec<findings::Item<'_>> = violations
@@ -176,7 +176,7 @@ pub fn policy(violations: &[Violation], tight: usize) -> PolicyContext {
 }
 
 /// The diagnostics context within `diagnostics_room(max_chars, tight)` characters.
-pub fn diagnostics(log: &PlanLog, max_chars: usize, tight: usize) -> Diagnostics {
+pub(crate) fn diagnostics(log: &PlanLog, max_chars: usize, tight: usize) -> Diagnostics {
     let mut room = diagnostics_room(max_chars, tight == 1);
     let errors = log.count(Severity::Error);
     let warnings = log.count(Severity::Warning);

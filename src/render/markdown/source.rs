@@ -18,7 +18,7 @@ use super::findings::{Group, PlanAddresses};
 /// A plan with its name.
 #[derive(Clone, Copy)]
 pub struct NamedPlan<'a> {
-    /// Display name.
+    /// The name the comment shows for the plan (`NAME=`, or the file's stem).
     pub name: &'a str,
     /// Everything but the resource changes and drift.
     pub head: &'a PlanHead,
@@ -42,15 +42,15 @@ pub struct Plans<'a> {
 }
 
 /// A plan's addresses, and its Rego failures and warnings grouped by them.
-pub struct Findings {
+pub(crate) struct Findings {
     /// Every address of the plan's changes and drift.
-    pub addresses: PlanAddresses,
+    pub(crate) addresses: PlanAddresses,
     /// The failures' groups, then the warnings'.
-    pub groups: [Vec<Group>; 2],
+    pub(crate) groups: [Vec<Group>; 2],
 }
 
 /// A resource change's diff: the plan's own, or one computed and kept.
-pub enum Body<'a> {
+pub(crate) enum Body<'a> {
     /// Held by the plan.
     Borrowed(&'a ResourceDiff),
     /// Computed for the comment.
@@ -82,7 +82,7 @@ impl<'a> Plans<'a> {
 
     /// Plan `p`'s addresses (its changes and drift) and its Rego failures and warnings
     /// grouped by `group`, on first use.
-    pub fn findings(
+    pub(crate) fn findings(
         &self,
         p: usize,
         group: impl FnOnce(&PlanAddresses) -> [Vec<Group>; 2],
@@ -99,12 +99,12 @@ impl<'a> Plans<'a> {
     }
 
     /// The plans in argument order.
-    pub fn named(&self) -> &'a [NamedPlan<'a>] {
+    pub(crate) fn named(&self) -> &'a [NamedPlan<'a>] {
         self.named
     }
 
     /// Plan `p`'s head (drift, outputs, checks…).
-    pub fn head(&self, p: usize) -> &'a PlanHead {
+    pub(crate) fn head(&self, p: usize) -> &'a PlanHead {
         self.named[p].head
     }
 
@@ -118,28 +118,28 @@ impl<'a> Plans<'a> {
     }
 
     /// Plan `p`'s resource change summaries.
-    pub fn summaries(&self, p: usize) -> &'a [ResourceSummary] {
+    pub(crate) fn summaries(&self, p: usize) -> &'a [ResourceSummary] {
         self.list(p, ChangeList::Changes).summaries()
     }
 
     /// Plan `p`'s shown drift's summaries.
-    pub fn drift_summaries(&self, p: usize) -> &'a [ResourceSummary] {
+    pub(crate) fn drift_summaries(&self, p: usize) -> &'a [ResourceSummary] {
         self.list(p, ChangeList::Drift).summaries()
     }
 
     /// The address of entry `i` of plan `p`'s `list`.
-    pub fn address(&self, p: usize, list: ChangeList, i: usize) -> &'a str {
+    pub(crate) fn address(&self, p: usize, list: ChangeList, i: usize) -> &'a str {
         self.list(p, list).address(i)
     }
 
     /// The resource type of entry `i` of plan `p`'s `list`.
-    pub fn type_name(&self, p: usize, list: ChangeList, i: usize) -> &'a str {
+    pub(crate) fn type_name(&self, p: usize, list: ChangeList, i: usize) -> &'a str {
         self.list(p, list).type_name(i)
     }
 
     /// Each entry's position in the natural order of plan `p`'s `list` (the order the
     /// comment lists them in: [`natural_ranks`]).
-    pub fn ranks(&self, p: usize, list: ChangeList) -> &[u32] {
+    pub(crate) fn ranks(&self, p: usize, list: ChangeList) -> &[u32] {
         let slot = match list {
             ChangeList::Changes => 0,
             ChangeList::Drift => 1,
@@ -148,7 +148,7 @@ impl<'a> Plans<'a> {
     }
 
     /// The diff of entry `i` of plan `p`'s `list`, computed on first use.
-    pub fn resource(&self, p: usize, list: ChangeList, i: usize) -> Result<Body<'a>> {
+    pub(crate) fn resource(&self, p: usize, list: ChangeList, i: usize) -> Result<Body<'a>> {
         if let Some(kept) = self.kept.borrow().get(&(p, list, i)) {
             return Ok(Body::Kept(Rc::clone(kept)));
         }
@@ -158,7 +158,7 @@ impl<'a> Plans<'a> {
 
     /// Entry `i` of plan `p`'s `list` for what is shown of it without its diff (its body
     /// may be empty: see [`ResourceChanges::header`]); its diff when that is known.
-    pub fn header(&self, p: usize, list: ChangeList, i: usize) -> Result<Body<'a>> {
+    pub(crate) fn header(&self, p: usize, list: ChangeList, i: usize) -> Result<Body<'a>> {
         for known in [&self.kept, &self.headers] {
             if let Some(kept) = known.borrow().get(&(p, list, i)) {
                 return Ok(Body::Kept(Rc::clone(kept)));

@@ -7,7 +7,7 @@ use crate::input::text::one_line;
 
 /// The outcome of `applied`: Terraform's summary line for an apply that completed; for one
 /// that failed, what it changed before it stopped and a line per resource.
-pub fn applied_text(applied: &ApplyLog) -> String {
+pub(crate) fn applied_text(applied: &ApplyLog) -> String {
     if !applied.failed() {
         let counts = applied.summary.unwrap_or(applied.done);
         return format!("Apply complete! Resources: {}.\n", resources(counts));
@@ -50,7 +50,7 @@ pub fn applied_text(applied: &ApplyLog) -> String {
 
 /// `N added, N changed, N destroyed`, imports first when there are any, as Terraform
 /// counts them, each number written by `number` (the comment adds thousands separators).
-pub fn counts_sentence(c: Counts, number: impl Fn(usize) -> String) -> String {
+pub(crate) fn counts_sentence(c: Counts, number: impl Fn(usize) -> String) -> String {
     let imported = match c.import {
         0 => String::new(),
         n => format!("{} imported, ", number(n)),

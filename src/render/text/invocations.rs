@@ -137,7 +137,7 @@ fn write_block(out: &mut String, invocation: &InvocationDiff) {
 
 /// One invocation as the "will invoke" section lists it (for the comment, which lists
 /// every invocation so), without a trailing newline.
-pub fn invocation_text(invocation: &InvocationDiff) -> MarkedText {
+pub(crate) fn invocation_text(invocation: &InvocationDiff) -> MarkedText {
     let mut text = String::new();
     write_invocation(&mut text, invocation);
     text.pop();

@@ -4,7 +4,7 @@
 use crate::input::log::{PlanLog, Severity};
 
 /// The log as plain text, after Terraform's text (`render --format text`).
-pub fn log_text(log: &PlanLog) -> String {
+pub(crate) fn log_text(log: &PlanLog) -> String {
     let mut out = String::new();
     for d in &log.diagnostics {
         out.push('\n');

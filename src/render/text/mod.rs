@@ -27,21 +27,26 @@ use crate::diff::{
 };
 use crate::input::plan::{ResourceAction, Tool};
 use crate::render::error::{RenderError, Result};
-pub use applied::{applied_text, counts_sentence};
-pub use invocations::invocation_text;
+pub(crate) use applied::{applied_text, counts_sentence};
+pub(crate) use invocations::invocation_text;
 use invocations::{write_cli_section, Triggered};
 use nodes::{attribute_name, render, Opts};
 use out::Out;
 use resource::{render_deferred, render_resource, Cause};
 use wrap::{horizontal_rule, word_wrap};
 
-pub use log::log_text;
-pub use out::MarkedText;
+pub(crate) use log::log_text;
+pub(crate) use out::MarkedText;
 
 /// One resource change as `terraform show` (or `tofu show`, after `tool`) prints it
 /// (comment lines, header, body); `drift` words it as a change made outside Terraform;
 /// `compact` hides unchanged context.
-pub fn resource_text(r: &ResourceDiff, tool: Tool, drift: bool, compact: bool) -> MarkedText {
+pub(crate) fn resource_text(
+    r: &ResourceDiff,
+    tool: Tool,
+    drift: bool,
+    compact: bool,
+) -> MarkedText {
     let mut out = Out::marked();
     let cause = if drift { Cause::Drift } else { Cause::Planned };
     render_resource(&mut out, r, tool, cause, compact);
@@ -49,14 +54,14 @@ pub fn resource_text(r: &ResourceDiff, tool: Tool, drift: bool, compact: bool) -
 }
 
 /// One deferred change as `terraform show` prints it.
-pub fn deferred_text(d: &DeferredDiff, compact: bool) -> MarkedText {
+pub(crate) fn deferred_text(d: &DeferredDiff, compact: bool) -> MarkedText {
     let mut out = Out::marked();
     render_deferred(&mut out, d, compact);
     MarkedText::from_out(out)
 }
 
 /// The "Changes to Outputs" lines (empty when no output changes).
-pub fn outputs_text(plan: &PlanHead, compact: bool) -> MarkedText {
+pub(crate) fn outputs_text(plan: &PlanHead, compact: bool) -> MarkedText {
     MarkedText::from_out(render_outputs(plan, &Out::marked(), compact))
 }
 
@@ -385,7 +390,7 @@ fn render_drift(
 
 /// No resource change other than no-op (moves count as changes) and no output change:
 /// Terraform then hides drift in a normal plan (the text and the comment alike).
-pub fn plan_is_empty(plan: &PlanHead, resources: &dyn ResourceChanges) -> Result<bool> {
+pub(crate) fn plan_is_empty(plan: &PlanHead, resources: &dyn ResourceChanges) -> Result<bool> {
     let outputs_quiet = plan.outputs.iter().all(|o| o.diff.action == Action::NoOp);
     Ok(outputs_quiet && resources.bodies_quiet()?)
 }
@@ -444,25 +449,6 @@ fn output_line(text: &mut Out, output: &OutputDiff, name: &str, width: usize, co
         ..Opts::default()
     };
     render(text, &output.diff, 0, opts);
-}
-
-/// One resource change's text as the comment shows it compacted (no unchanged context,
-/// Terraform's wording), written into `buf` (cleared first, its room reused): what a
-/// reviewer saw of it, which `planmark verify` hashes.
-pub fn change_text(r: &ResourceDiff, buf: &mut String) {
-    buf.clear();
-    let mut out = Out::from_text(std::mem::take(buf));
-    render_resource(&mut out, r, Tool::Terraform, Cause::Planned, true);
-    *buf = out.into_parts().0;
-}
-
-/// One output change's line as [`change_text`] writes a resource's, unaligned (its width
-/// depends on the other outputs' names).
-pub fn output_change_text(output: &OutputDiff, buf: &mut String) {
-    buf.clear();
-    let mut out = Out::from_text(std::mem::take(buf));
-    output_line(&mut out, output, &attribute_name(&output.name), 0, true);
-    *buf = out.into_parts().0;
 }
 
 fn output_action(action: Action) -> ResourceAction {

@@ -87,11 +87,11 @@ impl fmt::Write for Out {
 /// Terraform's text for one item with the byte offsets of its action symbols (`+`, `-`,
 /// `~`), which the Markdown renderer moves to column 0 for GitHub's `diff` colouring.
 #[derive(Debug, Clone, Default)]
-pub struct MarkedText {
+pub(crate) struct MarkedText {
     /// The text, without a trailing newline.
-    pub text: String,
+    pub(crate) text: String,
     /// Byte offsets of symbol characters, ascending.
-    pub marks: Vec<usize>,
+    pub(crate) marks: Vec<usize>,
 }
 
 impl MarkedText {

@@ -11,7 +11,7 @@ use crate::support;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use planmark::render::check::{check_markdown, live_references};
+use crate::support::check::{check_markdown, live_references};
 use support::temp::TempDir;
 use support::{fixtures_dir, golden};
 

@@ -8,7 +8,7 @@ use crate::support;
 use std::path::Path;
 use std::process::Output;
 
-use planmark::render::check::check_markdown;
+use crate::support::check::check_markdown;
 use support::fake_github::{FakeGitHub, Flavor, User};
 use support::publishing::{exited_with, main_plan, output, pull_request_command, OWNER, REPO};
 use support::temp::TempDir;

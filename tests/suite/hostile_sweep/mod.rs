@@ -11,7 +11,7 @@ use crate::support;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use planmark::render::check::{check_markdown, live_references};
+use crate::support::check::{check_markdown, live_references};
 use pulldown_cmark::{CodeBlockKind, Event, LinkType, Options, Parser, Tag, TagEnd};
 use support::fake_github::FakeGitHub;
 use support::publishing::{assert_ok, command, fake, output, OWNER, REPO};

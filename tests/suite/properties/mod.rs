@@ -4,7 +4,7 @@
 //!
 //! For each plan, through the library (no process per case):
 //! - parsing, diffing and rendering never panic and never fail;
-//! - the comment is well-formed as `render::check` defines it, has no live mention, issue
+//! - the comment is well-formed as `support::check` defines it, has no live mention, issue
 //!   link or autolink, and fits the size limit;
 //! - no value the plan marks sensitive (each one a unique `SECRET-<n>-canary`) appears in
 //!   the text, Markdown, HTML preview or JSON context;
@@ -24,8 +24,8 @@ use proptest::prelude::*;
 use proptest::sample::select;
 use proptest::test_runner::{Config, FileFailurePersistence};
 
+use crate::support::check::{check_markdown, live_references};
 use planmark::marker::{marker_line, MarkerData};
-use planmark::render::check::{check_markdown, live_references};
 use planmark::render::markdown::budget::measure;
 use planmark::render::markdown::{render_comment, Meta, NamedPlan, TemplateSet};
 

@@ -3,10 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::support::check::{check_markdown, live_references};
 use planmark::diff::{DiffedPlan, PlanDiff};
 use planmark::input::schema::ProviderSchemas;
 use planmark::marker::{marker_line, MarkerData};
-use planmark::render::check::{check_markdown, live_references};
 use planmark::render::markdown::{
     escape, render_comment, Comment, MapMode, Meta, NamedPlan, TemplateSet, GITHUB_MAX_CHARS,
 };

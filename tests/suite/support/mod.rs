@@ -5,6 +5,7 @@
 //! crate) so the harness adds nothing to `Cargo.toml`.
 
 pub mod bin;
+pub mod check;
 pub mod comment;
 pub mod fake_github;
 pub mod golden;

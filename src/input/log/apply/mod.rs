@@ -12,14 +12,14 @@ mod json;
 mod model;
 mod text;
 
-pub use model::{Action, AppliedOutput, ApplyLog, Counts, ResourceApply, Status};
+pub(crate) use model::{Action, ApplyLog, Counts, ResourceApply, Status};
 
 use super::{log_text, parse_text_lines, read_json_stream, text_lines, LogError, LogFormat};
 use model::Recorder;
 
 /// Why a file cannot be read as an apply log.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
-pub enum ApplyLogError {
+pub(crate) enum ApplyLogError {
     /// NUL bytes: a plan file or an archive.
     #[error("is a binary file, not Terraform output; pass what terraform apply printed (terraform apply -json tfplan > apply.log, or its plain text)")]
     Binary,
@@ -56,7 +56,7 @@ impl From<LogError> for ApplyLogError {
 }
 
 /// Reads an apply log in either format.
-pub fn parse_apply_log(bytes: &[u8]) -> Result<ApplyLog, ApplyLogError> {
+pub(crate) fn parse_apply_log(bytes: &[u8]) -> Result<ApplyLog, ApplyLogError> {
     let text = log_text(bytes)?;
     let start = text.trim_start();
     if start.is_empty() {

@@ -12,7 +12,7 @@ use crate::input::plan::ResourceAction;
 
 /// What is done to a resource, in the words of Terraform's JSON stream.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Action {
+pub(crate) enum Action {
     /// Created.
     Create,
     /// A data source read.
@@ -35,7 +35,7 @@ pub enum Action {
 
 impl Action {
     /// The stream's word (`create`, `replace`, …).
-    pub fn parse(word: &str) -> Action {
+    pub(crate) fn parse(word: &str) -> Action {
         match word {
             "create" => Action::Create,
             "read" => Action::Read,
@@ -50,7 +50,7 @@ impl Action {
     }
 
     /// A planned change's action (`None` for one that changes nothing).
-    pub fn planned(action: ResourceAction, importing: bool, moved: bool) -> Option<Action> {
+    pub(crate) fn planned(action: ResourceAction, importing: bool, moved: bool) -> Option<Action> {
         Some(match action {
             ResourceAction::Create => Action::Create,
             ResourceAction::Read => Action::Read,
@@ -68,7 +68,7 @@ impl Action {
 
 /// What became of one resource.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Status {
+pub(crate) enum Status {
     /// Done: every action it started completed (or the apply completed).
     Applied,
     /// An action errored, or an error names it.
@@ -81,27 +81,27 @@ pub enum Status {
 
 /// One resource of the apply.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ResourceApply {
+pub(crate) struct ResourceApply {
     /// Its address.
-    pub address: String,
+    pub(crate) address: String,
     /// The planned action (the stream's `planned_change`, or the reviewed plan).
-    pub planned: Option<Action>,
+    pub(crate) planned: Option<Action>,
     /// Actions started, completed and errored, in log order (a replacement is a delete and
     /// a create).
-    pub started: Vec<Action>,
+    pub(crate) started: Vec<Action>,
     /// See `started`.
-    pub completed: Vec<Action>,
+    pub(crate) completed: Vec<Action>,
     /// See `started`.
-    pub errored: Vec<Action>,
+    pub(crate) errored: Vec<Action>,
     /// The first error diagnostic naming it (an index into the log's diagnostics).
-    pub error: Option<usize>,
+    pub(crate) error: Option<usize>,
     /// What became of it.
-    pub status: Status,
+    pub(crate) status: Status,
 }
 
 impl ResourceApply {
     /// The action shown: the planned one, else what the log saw done.
-    pub fn action(&self) -> Action {
+    pub(crate) fn action(&self) -> Action {
         if let Some(planned) = self.planned {
             return planned;
         }
@@ -127,53 +127,53 @@ impl ResourceApply {
 /// Resources counted by what was done to them (a replacement adds one and destroys one,
 /// as Terraform counts).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Counts {
+pub(crate) struct Counts {
     /// Created.
-    pub add: usize,
+    pub(crate) add: usize,
     /// Updated in place.
-    pub change: usize,
+    pub(crate) change: usize,
     /// Destroyed.
-    pub destroy: usize,
+    pub(crate) destroy: usize,
     /// Imported.
-    pub import: usize,
+    pub(crate) import: usize,
 }
 
 /// An output after the apply.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AppliedOutput {
+pub(crate) struct AppliedOutput {
     /// Its name.
-    pub name: String,
+    pub(crate) name: String,
     /// Declared sensitive: its value is not kept.
-    pub sensitive: bool,
+    pub(crate) sensitive: bool,
     /// The value as the log gives it (JSON for the stream, Terraform's text otherwise);
     /// always `None` for a sensitive output.
-    pub value: Option<String>,
+    pub(crate) value: Option<String>,
 }
 
 /// What an apply log says.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApplyLog {
     /// The format, the diagnostics and the Terraform version, as a plan log's.
-    pub log: PlanLog,
+    pub(crate) log: PlanLog,
     /// Each resource in the order the log first names it.
-    pub resources: Vec<ResourceApply>,
+    pub(crate) resources: Vec<ResourceApply>,
     /// Terraform's own change summary (`Apply complete! Resources: …`); `None` when the
     /// apply did not complete.
-    pub summary: Option<Counts>,
+    pub(crate) summary: Option<Counts>,
     /// What the completion messages say was done (all a failed apply tells).
-    pub done: Counts,
+    pub(crate) done: Counts,
     /// Terraform said the apply completed (`Apply complete!` or `Destroy complete!`).
-    pub finished: bool,
+    pub(crate) finished: bool,
     /// The outputs after the apply, by name; `None` when the log has none (a failed apply,
     /// a text log without `Outputs:`).
-    pub outputs: Option<Vec<AppliedOutput>>,
+    pub(crate) outputs: Option<Vec<AppliedOutput>>,
     /// The last message's `@timestamp` (JSON stream only), RFC 3339.
-    pub timestamp: Option<String>,
+    pub(crate) timestamp: Option<String>,
 }
 
 impl ApplyLog {
     /// The apply failed: an error, a resource that failed, or no `Apply complete!`.
-    pub fn failed(&self) -> bool {
+    pub(crate) fn failed(&self) -> bool {
         !self.finished
             || self.log.count(Severity::Error) > 0
             || self.resources.iter().any(|r| r.status == Status::Failed)
@@ -181,7 +181,7 @@ impl ApplyLog {
 
     /// The log ends before the apply completed, with no error and no resource failed: the
     /// job was cancelled or timed out (a failed apply that did not fail by itself).
-    pub fn stopped(&self) -> bool {
+    pub(crate) fn stopped(&self) -> bool {
         !self.finished
             && self.log.count(Severity::Error) == 0
             && self.resources.iter().all(|r| r.status != Status::Failed)
@@ -189,7 +189,7 @@ impl ApplyLog {
 
     /// Adds the changes of the reviewed plan: a resource the log never names was not
     /// reached (or, when the apply completed, done without a message: a move, a removal).
-    pub fn add_planned<'a>(&mut self, planned: impl IntoIterator<Item = (&'a str, Action)>) {
+    pub(crate) fn add_planned<'a>(&mut self, planned: impl IntoIterator<Item = (&'a str, Action)>) {
         let mut index: HashMap<String, usize> = self
             .resources
             .iter()
@@ -257,14 +257,14 @@ pub(in crate::input::log) enum Hook {
 pub(in crate::input::log) struct Recorder {
     resources: Vec<ResourceApply>,
     index: HashMap<String, usize>,
-    pub summary: Option<Counts>,
-    pub finished: bool,
+    pub(crate) summary: Option<Counts>,
+    pub(crate) finished: bool,
     /// A plan's change summary (`Plan: …`, operation `plan`): a plan log.
-    pub planned_only: bool,
-    pub outputs: Option<Vec<AppliedOutput>>,
-    pub timestamp: Option<String>,
+    pub(crate) planned_only: bool,
+    pub(crate) outputs: Option<Vec<AppliedOutput>>,
+    pub(crate) timestamp: Option<String>,
     /// Any message of an apply (hooks, summary, outputs).
-    pub applying: bool,
+    pub(crate) applying: bool,
 }
 
 impl Recorder {
@@ -276,11 +276,11 @@ impl Recorder {
         &mut self.resources[i]
     }
 
-    pub fn planned(&mut self, address: &str, action: Action) {
+    pub(crate) fn planned(&mut self, address: &str, action: Action) {
         self.resource(address).planned.get_or_insert(action);
     }
 
-    pub fn hook(&mut self, address: &str, hook: Hook, action: Action) {
+    pub(crate) fn hook(&mut self, address: &str, hook: Hook, action: Action) {
         self.applying = true;
         let r = self.resource(address);
         match hook {
@@ -291,7 +291,7 @@ impl Recorder {
     }
 
     /// The log read: refused when it holds no apply.
-    pub fn finish(mut self, log: PlanLog) -> Result<ApplyLog, &'static str> {
+    pub(crate) fn finish(mut self, log: PlanLog) -> Result<ApplyLog, &'static str> {
         let errors = log.count(Severity::Error);
         if !self.applying && (errors == 0 || self.planned_only) {
             return Err(match self.planned_only {

@@ -143,7 +143,7 @@ pub(super) fn register(engine: &mut Engine, now_ns: i64, lenient: &Lenient) {
 /// Every builtin name [`register`] adds, provided or refused: a policy calling one of
 /// these calls a known function (for a compile-time check of undefined functions, which
 /// must not take these for unknown ones; only the tests call it so far).
-#[allow(dead_code)]
+#[cfg(test)]
 pub(super) fn names() -> impl Iterator<Item = &'static str> {
     PROVIDED
         .iter()

@@ -16,43 +16,43 @@ const CHECK_MESSAGE_CHARS: [usize; 2] = [1000, 200];
 
 /// Check results of one plan.
 #[derive(Debug, Clone, Default, Serialize, JsonSchema)]
-pub struct Checks {
+pub(crate) struct Checks {
     /// Checkable objects and instances counted (instances individually; an object with
     /// no instances counts once).
-    pub total: usize,
+    pub(crate) total: usize,
     /// Passed.
-    pub pass: usize,
+    pub(crate) pass: usize,
     /// Failed.
-    pub fail: usize,
+    pub(crate) fail: usize,
     /// Could not be evaluated.
-    pub error: usize,
+    pub(crate) error: usize,
     /// Known only after apply.
-    pub unknown: usize,
+    pub(crate) unknown: usize,
     /// Failed plus errored.
-    pub failing: usize,
+    pub(crate) failing: usize,
     /// The counts in a few words, e.g. `✅ 3 passed · ❌ 1 failed`.
-    pub tally: String,
+    pub(crate) tally: String,
     /// Failing or erroring instances with their messages.
-    pub problems: Vec<CheckEntry>,
+    pub(crate) problems: Vec<CheckEntry>,
     /// Instances whose result is known only after apply.
-    pub pending: Vec<CheckEntry>,
+    pub(crate) pending: Vec<CheckEntry>,
     /// Failing/erroring instances not listed.
-    pub problems_more: usize,
+    pub(crate) problems_more: usize,
     /// Unknown instances not listed.
-    pub pending_more: usize,
+    pub(crate) pending_more: usize,
 }
 
 /// One check instance.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct CheckEntry {
+pub(crate) struct CheckEntry {
     /// Address of the instance (or of the object when it has no instances).
-    pub address: String,
+    pub(crate) address: String,
     /// `resource`, `output_value`, `check` or `var`.
-    pub kind: String,
+    pub(crate) kind: String,
     /// `pass`, `fail`, `error` or `unknown`.
-    pub status: CheckStatus,
+    pub(crate) status: CheckStatus,
     /// Failure messages.
-    pub problems: Vec<String>,
+    pub(crate) problems: Vec<String>,
 }
 
 /// Check counts per instance (an object without instances counts once, as the format's

@@ -10,13 +10,13 @@ use crate::render::markdown::phrases::Kind;
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ActionCount {
     /// `delete`, `replace`, `update`, `create`, `read`, `forget`, `import`, `move`, `unknown`.
-    pub kind: Kind,
+    pub(crate) kind: Kind,
     /// The word shown (`destroy`, `replace`, …).
     pub label: String,
     /// Icon.
-    pub icon: String,
+    pub(crate) icon: String,
     /// How many.
-    pub count: usize,
+    pub(crate) count: usize,
 }
 
 pub(super) fn action_count(kind: Kind, count: usize) -> ActionCount {

@@ -17,23 +17,23 @@ pub struct EntryContext {
     /// Resource instance address.
     pub address: String,
     /// Kind of change.
-    pub kind: Kind,
+    pub(crate) kind: Kind,
     /// The word shown for the kind.
-    pub label: String,
+    pub(crate) label: String,
     /// Icon.
-    pub icon: String,
+    pub(crate) icon: String,
     /// Why, as segments (`code` ones name plan objects); empty when there is no reason.
-    pub reason: Vec<Segment>,
+    pub(crate) reason: Vec<Segment>,
     /// The reason as plain text.
-    pub reason_text: String,
+    pub(crate) reason_text: String,
     /// A destroy or replacement.
     pub dangerous: bool,
     /// Suggest showing it expanded (`<details open>`).
-    pub open: bool,
+    pub(crate) open: bool,
     /// Terraform's diff with symbols at column 0 for a `diff` fence; `null` when listed only.
     pub diff: Option<String>,
     /// The diff hides unchanged context (the size limit).
-    pub compact: bool,
+    pub(crate) compact: bool,
     /// The name of an anchor before the entry, which a policy finding naming this
     /// resource links to (`#name`); `null` when no finding names it.
     pub anchor: Option<String>,
@@ -47,7 +47,7 @@ pub struct EntryContext {
     /// `changed`, or for a group how many of its changes are each (`2 new, 1 changed`);
     /// absent when it did not move or nothing was compared.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub since: Option<String>,
+    pub(crate) since: Option<String>,
 }
 
 /// Look-alike resource changes shown as one diff (the entry's own): of one kind, in one
@@ -92,15 +92,15 @@ pub struct GroupRow {
 
 /// A collapsible section of entries (drift, deferred changes).
 #[derive(Debug, Clone, Default, Serialize, JsonSchema)]
-pub struct Section {
+pub(crate) struct Section {
     /// Number of entries.
-    pub count: usize,
+    pub(crate) count: usize,
     /// Entries shown with their diff.
-    pub entries: Vec<EntryContext>,
+    pub(crate) entries: Vec<EntryContext>,
     /// Entries shown by address only.
-    pub listed: Vec<EntryContext>,
+    pub(crate) listed: Vec<EntryContext>,
     /// Entries left out.
-    pub omitted: usize,
+    pub(crate) omitted: usize,
 }
 
 /// Entry `i` of plan `p`'s `list`, of kind `kind`, for a line without its diff: its

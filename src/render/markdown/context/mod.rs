@@ -33,22 +33,18 @@ mod rego;
 mod since;
 mod undescribed;
 
-pub use checks::{CheckEntry, Checks};
-pub use count::ActionCount;
-pub use entry::{EntryContext, Group, GroupRow, Section};
-pub use map::{ChangeMap, MapGroup, MapMode};
-pub use plan::{Danger, Outputs, PlanContext};
-pub use rego::{FindingContext, RegoContext};
-pub use since::{since_context, Since, SinceContext, SinceFound, SinceList, LISTED};
-pub use undescribed::{UndescribedContext, UndescribedName, UndescribedProvider};
+pub use entry::EntryContext;
+pub use map::{ChangeMap, MapMode};
+pub(crate) use plan::PlanContext;
+pub(crate) use since::{since_context, Since, SinceContext, SinceFound};
 
 use entry::{deferred_reason, entry_context, listed, place};
-pub use plan::Counts;
+pub(crate) use plan::Counts;
 use plan::{bump, plan_context};
 use rego::{rego_context, Linkable};
 
 /// Bumped whenever a field is removed or changes meaning (adding fields is compatible).
-pub const SCHEMA_VERSION: u32 = 1;
+pub(crate) const SCHEMA_VERSION: u32 = 1;
 
 /// Dangerous entries open by default when a plan has at most this many of them…
 const OPEN_DANGEROUS: usize = 3;
@@ -59,28 +55,28 @@ const OPEN_LINES: usize = 40;
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Context {
     /// Version of this structure (see `docs/template-context.md`).
-    pub schema_version: u32,
+    pub(crate) schema_version: u32,
     /// "Since the last plan": what moved since the comment this one replaces (the one
     /// `comment` updates, or `render --previous FILE`); `null` on the first comment and
     /// when no comparison applies (a failed plan, an apply).
-    pub since: Option<SinceContext>,
+    pub(crate) since: Option<SinceContext>,
     /// The tool named in the comment: `OpenTofu` when every plan was made by OpenTofu
     /// (or `--tool tofu`), else `Terraform`.
-    pub tool: Tool,
+    pub(crate) tool: Tool,
     /// A title given with `--title`, shown instead of the plan name, on one line.
-    pub title: Option<String>,
+    pub(crate) title: Option<String>,
     /// The comment key (which comment this is, for updating it later).
-    pub key: String,
+    pub(crate) key: String,
     /// More than one plan in this comment.
-    pub multiple: bool,
+    pub(crate) multiple: bool,
     /// Overall status: `failed`, `destructive`, `changes` or `no-changes`.
-    pub status: String,
+    pub(crate) status: String,
     /// Icon for the overall status.
-    pub status_icon: String,
+    pub(crate) status_icon: String,
     /// Counts summed over all plans.
-    pub totals: Counts,
+    pub(crate) totals: Counts,
     /// How many plans have each status.
-    pub plan_statuses: StatusCounts,
+    pub(crate) plan_statuses: StatusCounts,
     /// Each plan, in argument order.
     pub plans: Vec<PlanContext>,
     /// Something was left out to fit the size limit.
@@ -88,15 +84,15 @@ pub struct Context {
     /// What was left out and why; `null` when nothing was.
     pub truncation: Option<Truncation>,
     /// Versions, commit, run link, time.
-    pub footer: Footer,
+    pub(crate) footer: Footer,
     /// The hidden marker line (`<!-- planmark:v1 {...} -->`) that identifies the comment.
     pub marker: String,
     /// `--failed`: Terraform could not make the plan; `plans` is empty and `diagnostics`
     /// says why. `null` otherwise.
-    pub failed: Option<FailedPlan>,
+    pub(crate) failed: Option<FailedPlan>,
     /// Plans among several that could not be read (not JSON, not a plan, …): shown as
     /// errors beside the others, which `plans` holds; empty otherwise.
-    pub unreadable: Vec<UnreadablePlan>,
+    pub(crate) unreadable: Vec<UnreadablePlan>,
     /// Errors and warnings from Terraform's log (`--failed LOG`, `--log FILE`); `null`
     /// without a log.
     pub diagnostics: Option<Diagnostics>,
@@ -104,45 +100,45 @@ pub struct Context {
     pub policy: PolicyContext,
     /// Failures of the Rego rules (`--policy`) over all plans (each plan's are in its
     /// `rego`).
-    pub rego_failed: usize,
+    pub(crate) rego_failed: usize,
     /// How many plans' sections are left out to fit the size limit (their `collapsed` is
     /// true; the overview table has a row for each).
     pub collapsed_plans: usize,
     /// `--applied`: the outcome of `terraform apply`, shown first; `plans` are then the
     /// reviewed plans (possibly none) and `diagnostics` the apply's. `null` otherwise.
-    pub applied: Option<AppliedContext>,
+    pub(crate) applied: Option<AppliedContext>,
 }
 
 /// How many plans have each status.
 #[derive(Debug, Clone, Default, Serialize, JsonSchema)]
-pub struct StatusCounts {
+pub(crate) struct StatusCounts {
     /// Plans that failed.
-    pub failed: usize,
+    pub(crate) failed: usize,
     /// Plans that destroy or replace something.
-    pub destructive: usize,
+    pub(crate) destructive: usize,
     /// Plans with other changes.
-    pub changes: usize,
+    pub(crate) changes: usize,
     /// Plans without changes.
-    pub no_changes: usize,
+    pub(crate) no_changes: usize,
 }
 
 /// Footer data.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Footer {
+pub(crate) struct Footer {
     /// planmark's version.
-    pub planmark_version: String,
+    pub(crate) planmark_version: String,
     /// Distinct Terraform versions of the plans, each on one line.
-    pub terraform_versions: Vec<String>,
+    pub(crate) terraform_versions: Vec<String>,
     /// Distinct plan format versions.
-    pub format_versions: Vec<String>,
+    pub(crate) format_versions: Vec<String>,
     /// The commit planned (full SHA), when known.
-    pub commit: Option<String>,
+    pub(crate) commit: Option<String>,
     /// Its first 7 characters.
-    pub commit_short: Option<String>,
+    pub(crate) commit_short: Option<String>,
     /// Link to the workflow run, when running in GitHub Actions.
-    pub run_url: Option<String>,
+    pub(crate) run_url: Option<String>,
     /// When the comment was rendered (RFC 3339, UTC).
-    pub time: String,
+    pub(crate) time: String,
 }
 
 /// What the context is built from besides the plans.
@@ -181,7 +177,7 @@ pub fn change_maps(plans: &Plans<'_>, mode: MapMode) -> Vec<Option<ChangeMap>> {
 /// was left out, whether the banner and check lists are shortened, which plans' sections
 /// are left out), and the change maps `maps` (one per plan, none when empty: the size
 /// budget dropped them).
-pub fn build(
+pub(crate) fn build(
     plans: &Plans<'_>,
     meta: &Meta,
     catalog: &Catalog,

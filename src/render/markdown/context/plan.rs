@@ -27,39 +27,39 @@ const BANNER_ITEMS: [usize; 2] = [20, 3];
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct PlanContext {
     /// The plan's name (`NAME=PATH`, or the file name).
-    pub name: String,
+    pub(crate) name: String,
     /// The tool that made the plan (`Terraform` or `OpenTofu`): its diffs use its wording.
-    pub tool: Tool,
+    pub(crate) tool: Tool,
     /// Terraform (or OpenTofu) version that made the plan, on one line.
-    pub terraform_version: Option<String>,
+    pub(crate) terraform_version: Option<String>,
     /// Plan JSON format version.
-    pub format_version: String,
+    pub(crate) format_version: String,
     /// `normal`, `destroy` or `refresh-only`.
-    pub mode: PlanMode,
+    pub(crate) mode: PlanMode,
     /// Planning failed part-way.
-    pub errored: bool,
+    pub(crate) errored: bool,
     /// What providers declare sensitive cannot be recognised in this plan: it comes from a
     /// Terraform before 0.15.2, whose sensitivity masks leave that out, and no provider
     /// schemas were given (`--schemas`). Attributes named like secrets are hidden instead.
-    pub provider_sensitivity_unknown: bool,
+    pub(crate) provider_sensitivity_unknown: bool,
     /// What the provider schemas given (`--schemas`) do not describe in this plan (they
     /// are older than the providers that made it, or lack a provider): those attributes
     /// and types are shown as without schemas, inferred from the values. `null` when the
     /// schemas describe everything, or none were given.
-    pub undescribed: Option<UndescribedContext>,
+    pub(crate) undescribed: Option<UndescribedContext>,
     /// `failed`, `destructive`, `changes` or `no-changes`.
-    pub status: String,
+    pub(crate) status: String,
     /// Icon for the status.
-    pub icon: String,
+    pub(crate) icon: String,
     /// Applying would change resources, outputs or (refresh-only) state, or invoke an
     /// action.
-    pub has_changes: bool,
+    pub(crate) has_changes: bool,
     /// One-line verdict, e.g. `Plan: 2 to add, 1 to change, 2 to destroy`.
-    pub headline: String,
+    pub(crate) headline: String,
     /// Counts.
     pub counts: Counts,
     /// Non-zero resource counts by kind, in risk order (the summary table).
-    pub actions: Vec<ActionCount>,
+    pub(crate) actions: Vec<ActionCount>,
     /// Destroyed and replaced resources for the warning banner.
     pub danger: Danger,
     /// Where the plan changes things, as a Mermaid flowchart (`--map`); `null` when not
@@ -68,28 +68,28 @@ pub struct PlanContext {
     /// beside the rest, and the truncation notice then says so).
     pub map: Option<ChangeMap>,
     /// Check results.
-    pub checks: Checks,
+    pub(crate) checks: Checks,
     /// Resource changes shown with their diff, most dangerous first.
     pub changes: Vec<EntryContext>,
     /// Resource changes shown only by address (the size limit), most dangerous first.
     pub listed: Vec<EntryContext>,
     /// Resource changes left out entirely (the size limit), by kind.
-    pub omitted: Vec<ActionCount>,
+    pub(crate) omitted: Vec<ActionCount>,
     /// Number of resource changes left out.
     pub omitted_total: usize,
     /// Objects changed outside Terraform.
-    pub drift: Section,
+    pub(crate) drift: Section,
     /// Deferred changes.
-    pub deferred: Section,
+    pub(crate) deferred: Section,
     /// Output changes.
     pub outputs: Outputs,
     /// Actions the apply will invoke (Terraform 1.14+).
-    pub invocations: Invocations,
+    pub(crate) invocations: Invocations,
     /// What the team's Rego rules said (`--policy`); `null` without `--policy`.
     pub rego: Option<RegoContext>,
     /// Its section is left out to fit the size limit (several plans only); its row in the
     /// overview table is kept.
-    pub collapsed: bool,
+    pub(crate) collapsed: bool,
 }
 
 /// The danger banner's list.
@@ -113,7 +113,7 @@ pub struct Outputs {
     /// Number of changed outputs.
     pub count: usize,
     /// Names of the changed outputs.
-    pub names: Vec<String>,
+    pub(crate) names: Vec<String>,
     /// The changes as Terraform shows them (symbols at column 0); `null` when left out.
     pub diff: Option<String>,
 }
@@ -410,28 +410,28 @@ pub struct Counts {
     /// Resources to create (replacements included, as Terraform counts them).
     pub add: usize,
     /// Resources to update in place.
-    pub change: usize,
+    pub(crate) change: usize,
     /// Resources to destroy (replacements included).
-    pub destroy: usize,
+    pub(crate) destroy: usize,
     /// Resources to replace.
-    pub replace: usize,
+    pub(crate) replace: usize,
     /// Resources to import.
-    pub import: usize,
+    pub(crate) import: usize,
     /// Resources moved to a new address.
     #[serde(rename = "move")]
-    pub moved: usize,
+    pub(crate) moved: usize,
     /// Resources to remove from state without destroying.
-    pub forget: usize,
+    pub(crate) forget: usize,
     /// Data sources read during apply.
-    pub read: usize,
+    pub(crate) read: usize,
     /// Objects changed outside Terraform (shown drift).
-    pub drift: usize,
+    pub(crate) drift: usize,
     /// Changed outputs.
-    pub outputs: usize,
+    pub(crate) outputs: usize,
     /// Deferred changes.
-    pub deferred: usize,
+    pub(crate) deferred: usize,
     /// Actions to invoke (Terraform 1.14+), however triggered.
-    pub invoke: usize,
+    pub(crate) invoke: usize,
 }
 
 impl Counts {

@@ -32,76 +32,76 @@ const MESSAGE_CHARS: [usize; 2] = [500, 120];
 #[derive(Debug, Clone, Default, Serialize, JsonSchema)]
 pub struct RegoContext {
     /// How many rules were evaluated (`deny*`, `violation*` and `warn*` rules).
-    pub rules: usize,
+    pub(crate) rules: usize,
     /// How many of them returned nothing.
-    pub passed: usize,
+    pub(crate) passed: usize,
     /// Number of failures (messages of `deny`/`violation` rules).
     pub failed: usize,
     /// Number of warnings (messages of `warn` rules).
-    pub warned: usize,
+    pub(crate) warned: usize,
     /// The first failures, in natural order, those of one rule whose messages differ only
     /// by an address of the plan as one (`count`, `addresses`).
     pub failures: Vec<FindingContext>,
     /// Failures not listed (each finding of a group not listed counts).
     pub failures_more: usize,
     /// The first warnings, grouped as `failures`.
-    pub warnings: Vec<FindingContext>,
+    pub(crate) warnings: Vec<FindingContext>,
     /// Warnings not listed (each finding of a group not listed counts).
-    pub warnings_more: usize,
+    pub(crate) warnings_more: usize,
     /// The failures do not fail the job (`--policy-warn-only`): they are reported only.
-    pub warn_only: bool,
+    pub(crate) warn_only: bool,
     /// Rules an `exception` rule excepted, as conftest counts them (neither passed nor
     /// failed).
-    pub excepted: usize,
+    pub(crate) excepted: usize,
     /// The first exceptions.
-    pub exceptions: Vec<ExceptionContext>,
+    pub(crate) exceptions: Vec<ExceptionContext>,
     /// Builtins that failed while a rule ran: the expression was undefined, as in conftest
     /// (`--policy-strict` fails the run instead). The first few.
-    pub builtin_errors: Vec<BuiltinErrorContext>,
+    pub(crate) builtin_errors: Vec<BuiltinErrorContext>,
     /// Builtin failures not listed.
-    pub builtin_errors_more: usize,
+    pub(crate) builtin_errors_more: usize,
     /// Rules whose results (or value) conftest skips: neither strings nor objects. The
     /// first few.
-    pub skipped: Vec<SkippedContext>,
+    pub(crate) skipped: Vec<SkippedContext>,
     /// Rules with skipped results not listed.
-    pub skipped_more: usize,
+    pub(crate) skipped_more: usize,
 }
 
 /// A rule some of whose results conftest skips.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct SkippedContext {
+pub(crate) struct SkippedContext {
     /// The rule.
-    pub rule: String,
+    pub(crate) rule: String,
     /// The rule's package.
-    pub namespace: String,
+    pub(crate) namespace: String,
     /// What was skipped, by kind, never by value (raw: escape it).
-    pub what: String,
+    pub(crate) what: String,
 }
 
 /// A rule an `exception` rule excepted.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct ExceptionContext {
+pub(crate) struct ExceptionContext {
     /// The rule excepted (`deny_tags`).
-    pub rule: String,
+    pub(crate) rule: String,
     /// The rule's package.
-    pub namespace: String,
+    pub(crate) namespace: String,
     /// conftest's words for it: the query that matched (raw: escape it).
-    pub message: String,
+    pub(crate) message: String,
 }
 
 /// A builtin that failed while a rule ran.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct BuiltinErrorContext {
+pub(crate) struct BuiltinErrorContext {
     /// The rule that called it.
-    pub rule: String,
+    pub(crate) rule: String,
     /// The rule's package.
-    pub namespace: String,
+    pub(crate) namespace: String,
     /// The builtin (`to_number`; `plus` for `+`), when known.
-    pub builtin: Option<String>,
+    pub(crate) builtin: Option<String>,
     /// `file:line:column` of the failure, when known.
-    pub location: Option<String>,
+    pub(crate) location: Option<String>,
     /// What failed, on one line, without the values involved (raw: escape it).
-    pub message: String,
+    pub(crate) message: String,
 }
 
 /// One message a rule returned, or a group of them: the messages of one rule that differ
@@ -113,31 +113,31 @@ pub struct FindingContext {
     pub message: String,
     /// `message` as a phrase (`{{phrase message_phrase}}`): the addresses of the plan it
     /// names as code, the rest as words.
-    pub message_phrase: Vec<Segment>,
+    pub(crate) message_phrase: Vec<Segment>,
     /// The rule that returned it (`deny`, `warn_untagged`).
-    pub rule: String,
+    pub(crate) rule: String,
     /// The rule's package (`main`).
-    pub namespace: String,
+    pub(crate) namespace: String,
     /// The resource address the finding names (its `resource` field), if any.
-    pub address: Option<String>,
+    pub(crate) address: Option<String>,
     /// `#anchor` of that resource's diff in this comment; `null` when the comment does not
     /// show the resource (or the finding names none).
-    pub link: Option<String>,
+    pub(crate) link: Option<String>,
     /// How many findings this one stands for (1 when it is alone).
-    pub count: usize,
+    pub(crate) count: usize,
     /// The addresses of the plan the group's messages differ by, in natural order (the
     /// first 50; 5 in the counts-only form); empty when the finding is alone.
-    pub addresses: Vec<String>,
+    pub(crate) addresses: Vec<String>,
     /// The group's addresses not listed.
-    pub addresses_more: usize,
+    pub(crate) addresses_more: usize,
 }
 
 /// The entries of one plan a finding may link to (those shown with their diff, and those
 /// listed by address), and what makes their anchors unique: the comment key, the plan.
 pub(super) struct Linkable<'a> {
-    pub entries: [&'a mut Vec<EntryContext>; 2],
-    pub key: &'a str,
-    pub plan: &'a str,
+    pub(crate) entries: [&'a mut Vec<EntryContext>; 2],
+    pub(crate) key: &'a str,
+    pub(crate) plan: &'a str,
 }
 
 /// `report`'s failures and warnings grouped ([`findings::group`]): those of one rule

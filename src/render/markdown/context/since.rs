@@ -14,22 +14,22 @@ use serde::Serialize;
 
 /// At most this many addresses are listed per kind (new, changed, gone); the rest are
 /// counted.
-pub const LISTED: usize = 10;
+pub(crate) const LISTED: usize = 10;
 
 /// What the pipeline found comparing this comment's changes with the previous comment's.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Since {
     /// The commit the previous comment planned (full), when its marker names one.
-    pub commit: Option<String>,
+    pub(crate) commit: Option<String>,
     /// When the previous comment was rendered (RFC 3339), when its marker says.
-    pub time: Option<String>,
+    pub(crate) time: Option<String>,
     /// What moved.
-    pub found: SinceFound,
+    pub(crate) found: SinceFound,
 }
 
 /// What moved since the previous comment.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SinceFound {
+pub(crate) enum SinceFound {
     /// The changes are the same.
     Unchanged,
     /// The changes differ. Labels are addresses, `NAME: ADDRESS` when the comment has
@@ -51,39 +51,39 @@ pub enum SinceFound {
 
 /// "Since the last plan": the line that opens a comment replacing an earlier one.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct SinceContext {
+pub(crate) struct SinceContext {
     /// `unchanged` (the same changes), `moved` (see `new`, `changed` and `gone`) or
     /// `not-compared` (see `reason`).
-    pub status: String,
+    pub(crate) status: String,
     /// The commit the previous comment planned (full SHA), when its marker names one.
-    pub commit: Option<String>,
+    pub(crate) commit: Option<String>,
     /// Its first 7 characters.
-    pub commit_short: Option<String>,
+    pub(crate) commit_short: Option<String>,
     /// When the previous comment was rendered (RFC 3339, UTC), when its marker says.
-    pub time: Option<String>,
+    pub(crate) time: Option<String>,
     /// Changes the previous plan did not have.
-    pub new: SinceList,
+    pub(crate) new: SinceList,
     /// Changes the previous plan made otherwise.
-    pub changed: SinceList,
+    pub(crate) changed: SinceList,
     /// Changes of the previous plan no longer in this one, named from the addresses this
     /// plan knows or the previous comment showed whose hashes match the marker's.
-    pub gone: SinceList,
+    pub(crate) gone: SinceList,
     /// Changes of the previous plan no longer in this one that cannot be named: how many.
-    pub gone_unnamed: usize,
+    pub(crate) gone_unnamed: usize,
     /// `not-compared`: why (a sentence); `null` otherwise.
-    pub reason: Option<String>,
+    pub(crate) reason: Option<String>,
 }
 
 /// Addresses of one kind of move.
 #[derive(Debug, Clone, Default, Serialize, JsonSchema)]
-pub struct SinceList {
+pub(crate) struct SinceList {
     /// How many there are.
-    pub count: usize,
+    pub(crate) count: usize,
     /// The first of them (at most 10), in the plan's order; `NAME: ADDRESS` when the
     /// comment has several plans.
-    pub addresses: Vec<String>,
+    pub(crate) addresses: Vec<String>,
     /// How many more are counted only.
-    pub more: usize,
+    pub(crate) more: usize,
 }
 
 impl SinceList {
@@ -97,7 +97,7 @@ impl SinceList {
 }
 
 /// The template context of `since`.
-pub fn since_context(since: &Since) -> SinceContext {
+pub(crate) fn since_context(since: &Since) -> SinceContext {
     let empty = SinceList::default;
     let (status, new, changed, gone, gone_unnamed, reason) = match &since.found {
         SinceFound::Unchanged => ("unchanged", empty(), empty(), empty(), 0, None),
@@ -144,7 +144,7 @@ enum Mark {
 }
 
 /// The labels the comparison names new or changed, to mark the entries that show them.
-pub struct Marks {
+pub(crate) struct Marks {
     marks: HashMap<String, Mark>,
     /// Labels carry the plan's name (`NAME: ADDRESS`): the comment has several plans.
     scoped: bool,
@@ -152,7 +152,7 @@ pub struct Marks {
 
 impl Marks {
     /// The marks of `since` in a comment of `plans` plans.
-    pub fn new(since: Option<&Since>, plans: usize) -> Marks {
+    pub(super) fn new(since: Option<&Since>, plans: usize) -> Marks {
         let mut marks = HashMap::new();
         if let Some(SinceFound::Moved { new, changed, .. }) = since.map(|s| &s.found) {
             marks.extend(new.iter().map(|l| (l.clone(), Mark::New)));
@@ -177,7 +177,7 @@ impl Marks {
     /// What the entries at `addresses` of plan `plan` (one entry, or a look-alike group's)
     /// are since the last plan, in words: `new`, `changed`, or for a group how many of
     /// each (`2 new, 1 changed`); `None` when none moved.
-    pub fn words<'a>(
+    pub(crate) fn words<'a>(
         &self,
         plan: &str,
         addresses: impl IntoIterator<Item = &'a str>,

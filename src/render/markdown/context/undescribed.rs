@@ -15,38 +15,38 @@ const NAME_CHARS: usize = 120;
 
 /// What the provider schemas given (`--schemas`) do not describe in a plan.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct UndescribedContext {
+pub(crate) struct UndescribedContext {
     /// Attributes the schemas do not declare, over every type.
-    pub attributes: usize,
+    pub(crate) attributes: usize,
     /// Types with such attributes.
-    pub types: usize,
+    pub(crate) types: usize,
     /// Types the schemas do not describe at all.
-    pub whole_types: usize,
+    pub(crate) whole_types: usize,
     /// The counts in words, e.g. `7 attributes in 3 types`.
-    pub tally: String,
+    pub(crate) tally: String,
     /// The first few names, by provider, in order.
-    pub providers: Vec<UndescribedProvider>,
+    pub(crate) providers: Vec<UndescribedProvider>,
     /// Names not listed.
-    pub more: usize,
+    pub(crate) more: usize,
 }
 
 /// One provider's names listed.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct UndescribedProvider {
+pub(crate) struct UndescribedProvider {
     /// The provider's address as the plan names it.
-    pub provider: String,
+    pub(crate) provider: String,
     /// Its names listed.
-    pub names: Vec<UndescribedName>,
+    pub(crate) names: Vec<UndescribedName>,
 }
 
 /// One name listed.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct UndescribedName {
+pub(crate) struct UndescribedName {
     /// `TYPE.PATH` for an attribute (nested names joined by `.`), `TYPE` for a whole type
     /// (`data.TYPE` for a data source), shortened past 120 characters.
-    pub name: String,
+    pub(crate) name: String,
     /// The schemas do not describe this type at all.
-    pub whole_type: bool,
+    pub(crate) whole_type: bool,
 }
 
 /// The context for `gaps`; `None` when there are none.

@@ -22,7 +22,7 @@ use super::phrases::Kind;
 
 /// The most attribute lines whose values may differ freely within a group (the columns
 /// of its table); more, and a table stops being easier to read than the diffs.
-pub const MAX_COLUMNS: usize = 3;
+pub(crate) const MAX_COLUMNS: usize = 3;
 
 /// The most changes that join groups in one comment. Each is diffed to be compared (and
 /// laid out again for its group's context at each render), and a member costs the comment
@@ -41,7 +41,7 @@ const NONE: u32 = u32::MAX;
 
 /// What a line of a member's diff has other than its group's diff.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Aside {
+pub(crate) enum Aside {
     /// Its own value known only after apply, before which it was another: `"1" -> (known
     /// after apply)`.
     Unknown,
@@ -53,10 +53,10 @@ pub enum Aside {
 }
 
 /// Lines of a group's diff whose values differ among its members, in text order.
-pub type Differences = Vec<(usize, Aside)>;
+pub(crate) type Differences = Vec<(usize, Aside)>;
 
 /// The groups found so far among a catalog's entries.
-pub struct Grouping {
+pub(crate) struct Grouping {
     /// Per entry, its group, or [`NONE`].
     of: Vec<u32>,
     groups: Vec<Group>,
@@ -80,25 +80,25 @@ struct Group {
 }
 
 /// What [`Grouping::add`] reads of an entry.
-pub struct Candidate<'t> {
+pub(crate) struct Candidate<'t> {
     /// Its plan.
-    pub plan: usize,
+    pub(crate) plan: usize,
     /// Its kind.
-    pub kind: Kind,
+    pub(crate) kind: Kind,
     /// Its address.
-    pub address: &'t str,
+    pub(crate) address: &'t str,
     /// Its diff text without unchanged context (Terraform's, symbols in place).
-    pub text: &'t str,
+    pub(crate) text: &'t str,
 }
 
 /// May changes of `kind` differ in a few values of their own (shown in a table)?
-pub fn near(kind: Kind) -> bool {
+pub(crate) fn near(kind: Kind) -> bool {
     matches!(kind, Kind::Update | Kind::Delete)
 }
 
 impl Grouping {
     /// No groups among `n` entries.
-    pub fn new(n: usize) -> Self {
+    pub(crate) fn new(n: usize) -> Self {
         Grouping {
             of: vec![NONE; n],
             groups: Vec::new(),
@@ -108,22 +108,16 @@ impl Grouping {
     }
 
     /// The leader of entry `i`'s group when `i` joined another's, else `None`.
-    pub fn leader_of(&self, i: usize) -> Option<usize> {
+    pub(crate) fn leader_of(&self, i: usize) -> Option<usize> {
         let g = *self.of.get(i)?;
         let group = self.groups.get(g as usize)?;
         (group.leader != i).then_some(group.leader)
     }
 
-    /// Does entry `i` lead a group others joined?
-    pub fn leads(&self, i: usize) -> bool {
-        let group = self.of.get(i).and_then(|g| self.groups.get(*g as usize));
-        group.is_some_and(|g| g.leader == i && g.members > 0)
-    }
-
     /// Places entry `i` (measured for the first time): in the group it looks like, or
     /// leading a new one; nowhere when its text does not name its address first, or once
     /// [`MAX_JOINED`] entries have joined groups.
-    pub fn add(&mut self, i: usize, entry: &Candidate<'_>) {
+    pub(crate) fn add(&mut self, i: usize, entry: &Candidate<'_>) {
         if self.of[i] != NONE || self.joined >= MAX_JOINED {
             return;
         }
@@ -179,7 +173,7 @@ impl Grouping {
 
 /// `text` with `address` on its first line (the header) set aside, or `None` when the
 /// header does not name it.
-pub fn normalized(text: &str, address: &str) -> Option<String> {
+pub(crate) fn normalized(text: &str, address: &str) -> Option<String> {
     let (header, rest) = text.split_once('\n').unwrap_or((text, ""));
     let at = header.find(address)?;
     let mut out = String::with_capacity(text.len());
@@ -194,7 +188,7 @@ pub fn normalized(text: &str, address: &str) -> Option<String> {
 /// Where the value starts on an attribute line (`  ~ name = value`): after its first
 /// ` = `; `None` for other lines and for values opening a nested block or a heredoc (which
 /// go on over the next lines).
-pub fn value_at(line: &str) -> Option<usize> {
+pub(crate) fn value_at(line: &str) -> Option<usize> {
     let at = line.find(" = ")? + 3;
     let value = line[at..].trim_end();
     let opens = value.ends_with(['{', '[', '(']) || value.starts_with("<<");
@@ -274,7 +268,7 @@ fn line_aside(x: (&str, &[&str]), y: (&str, &[&str]), near: bool) -> Result<Opti
 /// The lines whose values differ between `leader` and `other` (each a diff text and its
 /// address's instance keys), merged into `known`, when `other` is alike: every other
 /// line the same and at most [`MAX_COLUMNS`] lines of [`Aside::Value`]; `None` when not.
-pub fn differences(
+pub(crate) fn differences(
     leader: (&str, &[&str]),
     other: (&str, &[&str]),
     known: &[(usize, Aside)],
@@ -317,7 +311,7 @@ pub fn differences(
 /// which key it was; `None` when none does. A key stands apart where the characters on
 /// either side are not of its edge's kind (digits, letters): `1` in `"web-1"` but not in
 /// `"10"`, `a` in `"app-a"` but not in `"app"`.
-pub fn keyed(value: &str, keys: &[&str]) -> Option<String> {
+pub(crate) fn keyed(value: &str, keys: &[&str]) -> Option<String> {
     let mut keys: Vec<(usize, &str)> = keys
         .iter()
         .copied()
@@ -364,7 +358,7 @@ fn apart(before: Option<char>, key: &str, after: Option<char>) -> bool {
 
 /// The attribute path of line `n` of a diff text: the names of the blocks and values it
 /// is nested in (the resource's own line aside) and its own name, joined with `.`.
-pub fn column_name(text: &str, n: usize) -> String {
+pub(crate) fn column_name(text: &str, n: usize) -> String {
     let mut path: Vec<&str> = Vec::new();
     for (k, line) in text.split('\n').enumerate() {
         let trimmed = line.trim();
@@ -388,7 +382,7 @@ pub fn column_name(text: &str, n: usize) -> String {
 }
 
 /// The value on line `n` of `text` (see [`value_at`]); empty when there is none.
-pub fn value_on(text: &str, n: usize) -> &str {
+pub(crate) fn value_on(text: &str, n: usize) -> &str {
     let line = text.split('\n').nth(n).unwrap_or("");
     value_at(line).map_or("", |at| line[at..].trim_end())
 }

@@ -20,7 +20,7 @@ mod helpers;
 use helpers::register_helpers;
 
 /// The name of the main template.
-pub const MAIN: &str = "comment";
+pub(crate) const MAIN: &str = "comment";
 
 /// The built-in partials never copied in. The plan part, with everything it includes
 /// copied in, is big and nested, and handlebars compiles such a template in time that
@@ -47,7 +47,7 @@ const NOT_INLINED: [&str; 14] = [
 ];
 
 /// The built-in templates: (name, source). The first is the main template.
-pub const BUILT_IN: &[(&str, &str)] = &[
+pub(crate) const BUILT_IN: &[(&str, &str)] = &[
     ("comment", include_str!("../../../../templates/comment.hbs")),
     ("since", include_str!("../../../../templates/since.hbs")),
     (
@@ -100,13 +100,13 @@ pub const BUILT_IN: &[(&str, &str)] = &[
 
 /// A template source and where it came from (for error messages).
 #[derive(Debug, Clone)]
-pub struct Source {
+pub(crate) struct Source {
     /// Template name (the file stem).
-    pub name: String,
+    pub(crate) name: String,
     /// Where it came from: a path, or `built-in templates/NAME.hbs`.
-    pub origin: String,
+    pub(crate) origin: String,
     /// The text.
-    pub text: String,
+    pub(crate) text: String,
 }
 
 /// The template set to render with: built-ins, then user overrides by name.
@@ -150,7 +150,7 @@ impl Default for TemplateSet {
 
 impl TemplateSet {
     /// Replaces (or adds) a template.
-    pub fn set(&mut self, source: Source) {
+    pub(crate) fn set(&mut self, source: Source) {
         self.sources.insert(source.name.clone(), source);
         self.compiled = OnceLock::new();
     }
@@ -171,7 +171,7 @@ impl TemplateSet {
 
     /// Checks the templates (the first syntax error, with its place); the built-in ones
     /// need no check.
-    pub fn check(&self) -> Result<()> {
+    pub(crate) fn check(&self) -> Result<()> {
         if self.sources.values().all(|s| self.is_built_in(s)) {
             return Ok(());
         }
@@ -213,14 +213,14 @@ impl TemplateSet {
 
     /// The Handlebars registry (compiled on first use), or the first syntax error with its
     /// place.
-    pub fn registry(&self) -> Result<Renderer<'_>> {
+    pub(crate) fn registry(&self) -> Result<Renderer<'_>> {
         self.registry_for(0)
     }
 
     /// The registry for a comment of `entries` entries: compiled on first use, with
     /// partials copied in when `entries` reaches [`TemplateSet::set_inline_from`]; later
     /// uses get it as compiled then. A thread asking while another compiles waits for it.
-    pub fn registry_for(&self, entries: usize) -> Result<Renderer<'_>> {
+    pub(crate) fn registry_for(&self, entries: usize) -> Result<Renderer<'_>> {
         let inline = self.inline_from != usize::MAX && entries >= self.inline_from;
         let compiled = self.compiled.get_or_init(|| self.compile(inline));
         match compiled {
@@ -232,7 +232,7 @@ impl TemplateSet {
     /// Compiles the registry now, as for a comment of many entries, unless it is compiled
     /// already: the pipeline calls this beside a big plan's parse, which hides its cost.
     /// An error is kept and reported by the first use, as ever.
-    pub fn compile_ahead(&self) {
+    pub(crate) fn compile_ahead(&self) {
         let _ = self.registry_for(self.inline_from);
     }
 
@@ -336,14 +336,14 @@ fn is_comment_line(line: &str) -> bool {
 }
 
 /// A ready registry.
-pub struct Renderer<'s> {
+pub(crate) struct Renderer<'s> {
     hb: &'s Handlebars<'static>,
     set: &'s TemplateSet,
 }
 
 impl Renderer<'_> {
     /// Renders the main template with `data`.
-    pub fn render<T: serde::Serialize>(&self, data: &T) -> Result<String> {
+    pub(crate) fn render<T: serde::Serialize>(&self, data: &T) -> Result<String> {
         self.hb
             .render(MAIN, data)
             .map_err(|e| self.render_error(&e))

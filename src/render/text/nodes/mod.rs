@@ -17,16 +17,16 @@ use collections::{render_block, render_list, render_map, render_object, render_s
 /// child gets a copy with them cleared ([`Opts::child`]), as in Terraform.
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct Opts {
-    pub override_null_suffix: bool,
-    pub show_unchanged: bool,
-    pub force_replace: bool,
-    pub forbid_replace: bool,
+    pub(crate) override_null_suffix: bool,
+    pub(crate) show_unchanged: bool,
+    pub(crate) force_replace: bool,
+    pub(crate) forbid_replace: bool,
     /// Hide unchanged context (important attributes, list neighbours, unchanged heredoc
     /// lines, hidden-item counters): the Markdown renderer's first step under a size budget.
-    pub compact: bool,
+    pub(crate) compact: bool,
     /// Leave out the action symbols and their columns, as Terraform does for an action's
     /// config (a value shown, not a change) and OpenTofu for a forgotten resource's body.
-    pub hide_symbols: bool,
+    pub(crate) hide_symbols: bool,
 }
 
 impl Opts {
