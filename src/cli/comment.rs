@@ -124,7 +124,15 @@ async fn open(args: &CommentArgs, key: &str) -> std::result::Result<Option<Sessi
             )))
         }
     };
-    let target = resolve(&hints(args.repo.clone(), args.pr, &env), github.as_ref()).await?;
+    let target = match resolve(&hints(args.repo.clone(), args.pr, &env), github.as_ref()).await {
+        Ok(target) => target,
+        // A dry run that names no pull request still shows the body it would post.
+        Err(PublishError::Config(why)) if args.dry_run => {
+            eprintln!("planmark: dry run: {why}; the body is not compared with a posted one");
+            return Ok(None);
+        }
+        Err(err) => return Err(err),
+    };
     match github {
         Some(github) => Ok(Some(Session::open(github, target, key.to_string()).await?)),
         None => Ok(None),

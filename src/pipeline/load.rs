@@ -89,8 +89,7 @@ fn parse_and_hash<'b>(
     if !hash {
         return (parse_plan(path, bytes), String::new());
     }
-    let (sha256, plan) =
-        concurrency::beside(|| plan_sha256(bytes), || parse_plan(path, bytes));
+    let (sha256, plan) = concurrency::beside(|| plan_sha256(bytes), || parse_plan(path, bytes));
     (plan, sha256)
 }
 

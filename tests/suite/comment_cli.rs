@@ -375,3 +375,36 @@ fn values_are_never_evaluated_as_template_syntax() {
     );
     assert_eq!(md.matches("<!-- planmark:v1").count(), 1, "{md}");
 }
+
+/// `comment --dry-run` without `--repo`/`--pr` (and no Actions environment) prints the
+/// body it would post, and says on stderr why nothing was compared.
+#[test]
+fn a_dry_run_needs_no_pull_request() {
+    let out = Command::new(env!("CARGO_BIN_EXE_planmark"))
+        .args(["comment", "--dry-run", EXAMPLE])
+        .current_dir(root())
+        .env_clear()
+        .env("SOURCE_DATE_EPOCH", "1795341600")
+        .output()
+        .expect("run planmark");
+    let body = stdout(&out);
+    assert!(body.contains("`plan` — Plan: 2 to add"), "{body}");
+    assert_eq!(body.matches("<!-- planmark:v1 ").count(), 1);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("planmark: dry run: no repository: pass --repo"),
+        "{stderr}"
+    );
+    // Naming a pull request without a token: still a dry run of the same body.
+    let named = stdout(&planmark(&[
+        "comment",
+        "--dry-run",
+        "--repo",
+        "o/r",
+        "--pr",
+        "1",
+        EXAMPLE,
+    ]));
+    let tail = |s: &str| s[s.find("### ").unwrap()..].to_string();
+    assert_eq!(tail(&named), tail(&body));
+}

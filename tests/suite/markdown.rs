@@ -257,4 +257,3 @@ fn shrinking_the_limit_degrades_in_order_never_cutting() {
     assert_eq!(stages.first().map(String::as_str), Some("full"));
     assert!(ranks.last() > Some(&2), "{stages:?}");
 }
-

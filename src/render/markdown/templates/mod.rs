@@ -155,15 +155,16 @@ impl TemplateSet {
         hb.register_escape_fn(escape::inline);
         register_helpers(&mut hb);
         for (name, source) in &self.sources {
-            hb.register_template_string(name, &source.text).map_err(|e| {
-                let (line, column) = e.pos().unwrap_or((0, 0));
-                Failure {
-                    origin: source.origin.clone(),
-                    line,
-                    column,
-                    reason: e.reason().to_string(),
-                }
-            })?;
+            hb.register_template_string(name, &source.text)
+                .map_err(|e| {
+                    let (line, column) = e.pos().unwrap_or((0, 0));
+                    Failure {
+                        origin: source.origin.clone(),
+                        line,
+                        column,
+                        reason: e.reason().to_string(),
+                    }
+                })?;
         }
         Ok(hb)
     }
