@@ -102,9 +102,9 @@ pub enum Command {
         mut_arg("max_chars", |a| a.help(COMMENT_MAX_CHARS_HELP)),
     )]
     Comment(CommentArgs),
-    /// Check that the plan about to be applied is the one reviewed: compare its changes,
-    /// as the comment renders them, with the hashes in the pull request's planmark comment
-    /// for the key (only our identity's, found as `comment` finds it). Exit 0 when they
+    /// Check that the plan about to be applied is the one reviewed: compare its changes'
+    /// canonical forms (address, actions, values; sensitive values masked) with the hashes
+    /// in the pull request's planmark comment for the key (only our identity's, found as `comment` finds it). Exit 0 when they
     /// match, 4 when they do not (one line per change that differs) or when there is no
     /// reviewed plan. Reads the pull request; writes nothing.
     #[command(after_help = VERIFY_EXIT_CODES)]
