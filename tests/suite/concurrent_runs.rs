@@ -99,6 +99,7 @@ async fn wait(children: [Child; 2]) -> Vec<Output> {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+#[ignore = "slow tier: tests/slow-tier runs it (see tests/README.md)"]
 async fn two_runs_at_once_leave_one_comment() {
     let gh = Arc::new(fake().await);
     gh.delay(Route::ListComments, LIST_DELAY);

@@ -360,6 +360,7 @@ async fn case(
 /// `dev`'s hostile run posts contains the copy's text, intact where the place shows text
 /// as it is (in a resource address Terraform escapes the quotes, which garbles any copy).
 #[tokio::test(flavor = "multi_thread")]
+#[ignore = "slow tier: tests/slow-tier runs it (see tests/README.md)"]
 async fn every_place_shows_the_copy_as_text() {
     let gh = fake().await;
     let inputs = Inputs::new("shown");
@@ -391,6 +392,7 @@ async fn every_place_shows_the_copy_as_text() {
 
 /// Every place × copy × mode, run concurrently (one pull request each).
 #[tokio::test(flavor = "multi_thread")]
+#[ignore = "slow tier: tests/slow-tier runs it (see tests/README.md)"]
 async fn a_copied_marker_changes_nothing_in_any_mode() {
     let gh = Arc::new(fake().await);
     let inputs = Arc::new(Inputs::new("modes"));
@@ -457,6 +459,7 @@ async fn a_change_only_in_a_marker_like_line_is_sent() {
 /// sharpest copy is the marker `dev`'s next comment itself carries: read, it would say
 /// "no change to the plan" instead of naming what is gone.
 #[tokio::test(flavor = "multi_thread")]
+#[ignore = "slow tier: tests/slow-tier runs it (see tests/README.md)"]
 async fn a_copied_marker_cannot_change_the_since_line() {
     let gh = fake().await;
     let dir = TempDir::new("forged-since");

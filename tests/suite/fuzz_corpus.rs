@@ -220,6 +220,7 @@ fn run(name: &str, target: fn(&[u8]), seeds: &[PathBuf]) {
 }
 
 #[test]
+#[ignore = "slow tier: tests/slow-tier runs it (see tests/README.md)"]
 fn plan_render_survives_seeds_and_mutants() {
     let mut seeds = files(&root().join("fuzz/seeds/plan_render"), None, 1 << 20);
     // The comment fixtures' own plans; its other cases hold copies of fixture plans.
@@ -236,6 +237,7 @@ fn plan_render_survives_seeds_and_mutants() {
 }
 
 #[test]
+#[ignore = "slow tier: tests/slow-tier runs it (see tests/README.md)"]
 fn schema_parse_survives_seeds_and_mutants() {
     let mut seeds = files(&root().join("fuzz/seeds/schema_parse"), None, 1 << 20);
     seeds.extend(files(

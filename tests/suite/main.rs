@@ -4,7 +4,9 @@
 //! the shared helpers. Run one module with `cargo test --test suite MODULE::`. A module
 //! must not change what the whole process shares (environment variables, the working
 //! directory, fixed temporary paths): every module runs in this one process, at the same
-//! time as the others. See `tests/README.md` for the list and for adding a case.
+//! time as the others. Tests marked `#[ignore = "slow tier: …"]` run only in the slow tier
+//! (`tests/slow-tier`, which CI runs). See `tests/README.md` for the list and for adding a
+//! case.
 
 mod support;
 
@@ -49,5 +51,6 @@ mod several_plans;
 mod since_last;
 mod stale_schemas;
 mod streaming;
+mod tiers;
 mod verify;
 mod verify_form;

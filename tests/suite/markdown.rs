@@ -13,6 +13,7 @@ use planmark::diff::PlanDiff;
 use planmark::render::markdown::{MapMode, GITHUB_MAX_CHARS};
 
 #[test]
+#[ignore = "slow tier: tests/slow-tier runs it (see tests/README.md)"]
 fn every_fixture_plan_makes_a_sound_comment() {
     let mut checked = 0;
     for dir in ["equivalence", "real-plans", "rules"] {

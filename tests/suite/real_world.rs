@@ -417,6 +417,7 @@ fn sweep(name: &str, roots: &[PathBuf]) {
 }
 
 #[test]
+#[ignore = "slow tier: tests/slow-tier runs it (see tests/README.md)"]
 fn every_repository_plan_renders_names_its_changes_and_hides_its_secrets() {
     let root = crate_dir();
     sweep(
@@ -426,6 +427,7 @@ fn every_repository_plan_renders_names_its_changes_and_hides_its_secrets() {
 }
 
 #[test]
+#[ignore = "slow tier: tests/slow-tier runs it (see tests/README.md)"]
 fn every_shared_corpus_plan_renders_names_its_changes_and_hides_its_secrets() {
     let corpus = crate_dir().join("../shared/corpus");
     if !corpus.is_dir() {

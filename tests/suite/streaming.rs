@@ -247,6 +247,7 @@ fn whole_comment_grouped(diff: &PlanDiff, max_chars: usize, grouped: bool) -> St
 }
 
 #[test]
+#[ignore = "slow tier: tests/slow-tier runs it (see tests/README.md)"]
 fn the_lazy_comment_is_the_whole_plan_comment_for_every_fixture() {
     let mut checked = 0;
     for root in ["equivalence", "real-plans", "comment"] {
@@ -305,6 +306,7 @@ fn padded(plan: &[u8]) -> Vec<u8> {
 }
 
 #[test]
+#[ignore = "slow tier: tests/slow-tier runs it (see tests/README.md)"]
 fn a_big_plan_renders_as_the_same_plan_read_whole() {
     // A big plan renders as the same plan small.
     let mut checked = 0;

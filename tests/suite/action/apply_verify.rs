@@ -23,6 +23,7 @@ fn call(command: &str) -> Invocation {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+#[ignore = "slow tier: tests/slow-tier runs it (see tests/README.md)"]
 async fn plan_verify_and_a_failed_apply_keep_one_comment() {
     let Some((fake, runner, _)) = e2e(
         "plan_verify_and_a_failed_apply_keep_one_comment",
@@ -75,6 +76,7 @@ async fn plan_verify_and_a_failed_apply_keep_one_comment() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+#[ignore = "slow tier: tests/slow-tier runs it (see tests/README.md)"]
 async fn verify_stops_a_plan_that_was_not_reviewed() {
     let Some((fake, runner, _)) = e2e(
         "verify_stops_a_plan_that_was_not_reviewed",

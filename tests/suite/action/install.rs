@@ -4,6 +4,7 @@
 use super::*;
 
 #[tokio::test(flavor = "multi_thread")]
+#[ignore = "slow tier: tests/slow-tier runs it (see tests/README.md)"]
 async fn source_fallback_builds_once_then_reuses_the_cache() {
     let Some((fake, runner, target)) = e2e(
         "source_fallback_builds_once_then_reuses_the_cache",
@@ -96,6 +97,7 @@ async fn source_fallback_builds_once_then_reuses_the_cache() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+#[ignore = "slow tier: tests/slow-tier runs it (see tests/README.md)"]
 async fn release_asset_is_downloaded_and_verified() {
     if !have("tar", &["--version"]) {
         return skipped("release_asset_is_downloaded_and_verified", "no tar");
@@ -158,6 +160,7 @@ async fn release_asset_is_downloaded_and_verified() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+#[ignore = "slow tier: tests/slow-tier runs it (see tests/README.md)"]
 async fn a_checksum_mismatch_fails_without_fallback() {
     if !have("tar", &["--version"]) {
         return skipped("a_checksum_mismatch_fails_without_fallback", "no tar");

@@ -4,6 +4,7 @@
 use super::*;
 
 #[tokio::test(flavor = "multi_thread")]
+#[ignore = "slow tier: tests/slow-tier runs it (see tests/README.md)"]
 async fn binary_plans_and_auto_schemas_go_through_terraform() {
     let Some((fake, runner, _)) = e2e(
         "binary_plans_and_auto_schemas_go_through_terraform",
@@ -55,6 +56,7 @@ async fn binary_plans_and_auto_schemas_go_through_terraform() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+#[ignore = "slow tier: tests/slow-tier runs it (see tests/README.md)"]
 async fn with_tofu_on_path_the_comment_uses_opentofus_wording() {
     let Some((fake, runner, _)) = e2e(
         "with_tofu_on_path_the_comment_uses_opentofus_wording",
@@ -92,6 +94,7 @@ async fn with_tofu_on_path_the_comment_uses_opentofus_wording() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+#[ignore = "slow tier: tests/slow-tier runs it (see tests/README.md)"]
 async fn failed_plans_policy_gates_and_labels_pass_through() {
     let Some((fake, runner, _)) = e2e(
         "failed_plans_policy_gates_and_labels_pass_through",
@@ -182,6 +185,7 @@ async fn failed_plans_policy_gates_and_labels_pass_through() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+#[ignore = "slow tier: tests/slow-tier runs it (see tests/README.md)"]
 async fn group_false_shows_look_alike_changes_one_by_one() {
     let Some((fake, runner, _)) = e2e(
         "group_false_shows_look_alike_changes_one_by_one",

@@ -16,6 +16,7 @@ fn key_args(case: &Case) -> (Vec<String>, String) {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+#[ignore = "slow tier: tests/slow-tier runs it (see tests/README.md)"]
 async fn every_case_posts_safely_to_github() {
     let gh = std::sync::Arc::new(fake().await);
     let temp = TempDir::new("sweep");

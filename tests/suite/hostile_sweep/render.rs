@@ -54,6 +54,7 @@ pub(super) fn unpaused(stdout: &str) -> String {
 }
 
 #[test]
+#[ignore = "slow tier: tests/slow-tier runs it (see tests/README.md)"]
 fn every_case_renders_safely_in_every_format() {
     let cases = cases();
     assert!(cases.len() >= 19, "{} cases", cases.len());

@@ -185,6 +185,7 @@ proptest! {
     #![proptest_config(config())]
 
     #[test]
+    #[ignore = "slow tier: tests/slow-tier runs it (see tests/README.md)"]
     fn generated_plans_render_safely(spec in plan_spec()) {
         let built = build(&spec);
         let doc = built.doc.text(false);
