@@ -379,6 +379,7 @@ async fn pinned_run(
 }
 
 #[tokio::test(flavor = "multi_thread")]
+#[ignore = "slow tier: tests/slow-tier runs it (see tests/README.md)"]
 async fn a_release_commit_pinned_by_sha_downloads_and_verifies_the_release() {
     let test = "a_release_commit_pinned_by_sha_downloads_and_verifies_the_release";
     let Some((run, runner, base, fake)) = pinned_run(test, PINNED, PINNED, true).await else {
@@ -406,6 +407,7 @@ async fn a_release_commit_pinned_by_sha_downloads_and_verifies_the_release() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+#[ignore = "slow tier: tests/slow-tier runs it (see tests/README.md)"]
 async fn another_commit_pinned_by_sha_builds_and_says_why() {
     let test = "another_commit_pinned_by_sha_builds_and_says_why";
     let Some((run, runner, base, _fake)) = pinned_run(test, PINNED, OTHER, true).await else {
@@ -430,6 +432,7 @@ async fn another_commit_pinned_by_sha_builds_and_says_why() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+#[ignore = "slow tier: tests/slow-tier runs it (see tests/README.md)"]
 async fn an_asset_without_build_provenance_is_not_run() {
     let test = "an_asset_without_build_provenance_is_not_run";
     let Some((run, runner, _base, fake)) = pinned_run(test, PINNED, PINNED, false).await else {

@@ -13,6 +13,7 @@ fn hostile_log(dir: &Path, name: &str, source: &str) -> PathBuf {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+#[ignore = "slow tier: tests/slow-tier runs it (see tests/README.md)"]
 async fn a_failing_plan_posts_its_comment_and_fails_the_job() {
     let test = "a_failing_plan_posts_its_comment_and_fails_the_job";
     let Some((fake, runner, _)) =
@@ -105,6 +106,7 @@ async fn a_failing_plan_posts_its_comment_and_fails_the_job() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+#[ignore = "slow tier: tests/slow-tier runs it (see tests/README.md)"]
 async fn run_plan_refuses_a_plan_input_beside_it() {
     let test = "run_plan_refuses_a_plan_input_beside_it";
     let Some((fake, runner, _)) = e2e(test, "run-plan-both", &["curl", "cargo", "terraform"]).await
