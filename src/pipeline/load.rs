@@ -79,17 +79,38 @@ pub fn read(options: &Options, purpose: Purpose) -> Result<Inputs> {
     })
 }
 
+/// Plans of these sizes get their templates compiled beside their parse, on the core the
+/// parse leaves idle, as for the many entries such a plan has
+/// (`TemplateSet::compile_ahead`; docs/performance.md). Below, the plan's own entry count
+/// decides how they are compiled, which costs more than the short parse hides; above, the
+/// compile is a small part of the run, and the scratch memory it frees on the other
+/// thread stays with that thread's allocator heap, adding a few MB to the peak that the
+/// 100k plans' memory target bounds.
+const COMPILE_BESIDE: std::ops::Range<usize> = (1 << 20)..(32 << 20);
+
 /// The plan in `bytes` (read from `path`, named in errors) and, when `hash` asks for it,
-/// its SHA-256 for the marker, computed beside the parse (docs/performance.md).
+/// its SHA-256 for the marker, computed beside the parse (docs/performance.md); the
+/// `templates` are compiled beside the parse too when the plan is big.
 fn parse_and_hash<'b>(
     path: &str,
     bytes: &'b [u8],
     hash: bool,
+    templates: Option<&TemplateSet>,
 ) -> (std::result::Result<Plan<'b>, InputError>, String) {
-    if !hash {
+    let templates = templates.filter(|_| COMPILE_BESIDE.contains(&bytes.len()));
+    if !hash && templates.is_none() {
         return (parse_plan(path, bytes), String::new());
     }
-    let (sha256, plan) = concurrency::beside(|| plan_sha256(bytes), || parse_plan(path, bytes));
+    let beside = || {
+        if let Some(templates) = templates {
+            templates.compile_ahead();
+        }
+        match hash {
+            true => plan_sha256(bytes),
+            false => String::new(),
+        }
+    };
+    let (sha256, plan) = concurrency::beside(beside, || parse_plan(path, bytes));
     (plan, sha256)
 }
 
@@ -113,10 +134,11 @@ impl Inputs {
     /// single plan that cannot be read, or none readable, fails here, before any output.
     pub fn parse(&self) -> Result<Parsed<'_>> {
         let hash = self.purpose == Purpose::Comment;
+        let templates = hash.then_some(&self.templates);
         let mut plans = Vec::with_capacity(self.files.len());
         let mut unreadable: Unreadable = Vec::new();
         for (arg, bytes) in &self.files {
-            let err = match parse_and_hash(&arg.path, bytes, hash) {
+            let err = match parse_and_hash(&arg.path, bytes, hash, templates) {
                 (Ok(plan), sha256) => {
                     plans.push((arg.clone(), plan, sha256, bytes.as_slice()));
                     continue;
@@ -130,7 +152,7 @@ impl Inputs {
             for (n, document) in documents.iter().enumerate() {
                 let doc_arg = document_arg(arg, n + 1, document.label.as_deref());
                 let place = format!("{}: document {} ({})", arg.path, n + 1, doc_arg.name);
-                match parse_and_hash(&place, document.bytes, hash) {
+                match parse_and_hash(&place, document.bytes, hash, templates) {
                     (Ok(plan), sha256) => plans.push((doc_arg, plan, sha256, document.bytes)),
                     (Err(err), _) => unreadable.push((doc_arg.name, err.into())),
                 }

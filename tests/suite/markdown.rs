@@ -258,3 +258,48 @@ fn shrinking_the_limit_degrades_in_order_never_cutting() {
     assert_eq!(stages.first().map(String::as_str), Some("full"));
     assert!(ranks.last() > Some(&2), "{stages:?}");
 }
+
+#[test]
+fn inlined_partials_render_the_same_as_partials() {
+    use planmark::diff::DiffedPlan;
+    use planmark::render::markdown::{render_comment, NamedPlan, TemplateSet};
+
+    let mut plain = TemplateSet::default();
+    plain.set_inline_from(usize::MAX);
+    let mut inlined = TemplateSet::default();
+    inlined.set_inline_from(0);
+    let root = fixtures_dir();
+    let mut diffs = Vec::new();
+    for dir in ["equivalence", "real-plans"] {
+        for path in json_files(&root.join(dir)) {
+            if path.file_name().is_some_and(|n| n == "plan.json") {
+                diffs.push(load(&path).unwrap_or_else(|e| panic!("{e}")));
+            }
+        }
+    }
+    let lists: Vec<DiffedPlan<'_>> = diffs.iter().map(DiffedPlan::new).collect();
+    let named: Vec<NamedPlan<'_>> = lists
+        .iter()
+        .map(|lists| NamedPlan {
+            name: "plan",
+            head: lists.head,
+            changes: lists.changes(),
+        })
+        .collect();
+    // Each plan alone, and the first few together (the overview and several plan parts).
+    let groups = named.chunks(1).chain([&named[..4]]);
+    let meta = support::comment::meta("plan");
+    let mut checked = 0;
+    for group in groups {
+        for max_chars in [GITHUB_MAX_CHARS, 3_000] {
+            let render = |set: &TemplateSet| {
+                render_comment(group, &meta, set, max_chars)
+                    .expect("renders")
+                    .markdown
+            };
+            assert_eq!(render(&inlined), render(&plain), "{checked}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "only {checked} comments compared");
+}

@@ -25,8 +25,10 @@ pub(super) fn fit(
     let mut sizes = Sizes::new(plans, catalog, !meta.no_group);
     let drawn = |plan: budget::Plan, maps: &[Option<context::ChangeMap>]| -> Result<Comment> {
         let context = context::build(plans, meta, catalog, &plan, extras, max_chars, maps)?;
-        // Compiled on first use, then kept (see `TemplateSet::registry`).
-        let markdown = templates.registry()?.render(&context)?;
+        // Compiled on first use (see `TemplateSet::registry_for`).
+        let markdown = templates
+            .registry_for(catalog.entries.len())?
+            .render(&context)?;
         let markdown = crate::marker::end_with_marker(markdown, &context.marker);
         Ok(Comment { markdown, context })
     };
