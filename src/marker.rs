@@ -4,11 +4,11 @@
 //!
 //! Contract: the marker is the comment's **last line**, and only that line counts
 //! ([`parse_marker`]): plan and log text shown as code can hold a perfect copy of a marker,
-//! but the renderer always ends the body with its own ([`end_with_marker`]), so no value
+//! but the renderer always ends the body with its own (`end_with_marker`), so no value
 //! can be the last line. The marker carries only our own fields, in JSON of printable
 //! ASCII with `-`, `<` and `>` escaped too, so no value (a key, say) can end the HTML
 //! comment early, open another, break the line or hide a bidi control in it. What the
-//! reviewers saw is recorded as hashes only ([`ChangeDigest`]): plan text, addresses
+//! reviewers saw is recorded as hashes only (`ChangeDigest`): plan text, addresses
 //! included, never goes into the hidden line.
 
 use serde::Serialize;

@@ -8,11 +8,11 @@ use super::{Action, PlanDiff, PlanHead, ResourceDiff, ResourceSummary};
 use crate::input::error::Result;
 
 /// A plan's resource changes as a renderer reads them: every change's summary, address
-/// and type up front, any change's diff on demand. [`Diffed`] holds a whole
+/// and type up front, any change's diff on demand. `Diffed` holds a whole
 /// [`PlanDiff`]'s; the differ's lazy implementation diffs only what is asked, so a
 /// renderer that shows a few hundred changes of a huge plan diffs only those. Shared
 /// between threads: a renderer that needs every diff asks for them on every core
-/// ([`crate::concurrency::map_ordered`]).
+/// (`crate::concurrency::map_ordered`).
 pub trait ResourceChanges: Sync {
     /// One summary per change, in plan order.
     fn summaries(&self) -> &[ResourceSummary];
@@ -42,7 +42,7 @@ pub trait ResourceChanges: Sync {
 }
 
 /// A plan's two lists of resource changes, as renderers read them: the
-/// differ's lazy ones ([`crate::differ::Lazy`], [`crate::differ::Drift`]) or a whole
+/// differ's lazy ones (`crate::differ::Lazy`, `crate::differ::Drift`) or a whole
 /// [`PlanDiff`]'s ([`DiffedPlan`]).
 #[derive(Clone, Copy)]
 pub struct Changes<'a> {

@@ -1,7 +1,7 @@
 //! The diff tree: the contract between the differ and every renderer.
 //!
-//! A [`Diff`] says what happens to one value (its [`Action`], whether it forces
-//! replacement) and holds a [`Node`] describing how to show it. The differ decides every
+//! A [`Diff`] says what happens to one value (its `Action`, whether it forces
+//! replacement) and holds a `Node` describing how to show it. The differ decides every
 //! fact (actions, unknowns, sensitivity, replacement, pairing of list elements); renderers
 //! only lay it out. Sensitive values are never stored here: a sensitive node keeps its
 //! action and flags, not its value, so no renderer or template can leak it.

@@ -5,7 +5,7 @@
 //! sensitive values already removed, and likewise for an output.
 //! [`Differ`] does a whole plan in parts (one resource on demand, or a part at a time on
 //! every core, in plan order) so that a huge plan need not hold all its trees, and a
-//! renderer that shows few of them diffs only those ([`Lazy`]); [`diff_plan`] is all of it
+//! renderer that shows few of them diffs only those (`Lazy`); [`diff_plan`] is all of it
 //! at once. List pairing is near-linear (`differ::sequence`), so huge lists stay cheap.
 
 mod block;

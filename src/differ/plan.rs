@@ -70,7 +70,7 @@ fn diff_every(list: &dyn ResourceChanges) -> Result<Vec<ResourceDiff>> {
 
 /// A plan being diffed in parts, so that a huge plan never holds all its diff trees:
 /// [`Differ::head`] diffs everything but the resource changes and drift,
-/// [`Differ::summaries`] describes the changes without diffing them, [`Differ::resource`]
+/// `Differ::summaries` describes the changes without diffing them, `Differ::resource`
 /// diffs one. [`Differ::lazy`] offers them all as [`ResourceChanges`] for the renderers,
 /// and [`Differ::drift`] the drift shown, the same way.
 pub struct Differ<'p, 'a> {
@@ -89,7 +89,7 @@ pub struct Differ<'p, 'a> {
 
 impl<'p, 'a> Differ<'p, 'a> {
     /// A differ for `plan` (read from `path`, named in errors), following the tool that
-    /// made it ([`Plan::made_by`]).
+    /// made it (`Plan::made_by`).
     pub fn new(path: &'p str, plan: &'p Plan<'a>, schemas: Option<&'p ProviderSchemas>) -> Self {
         Differ {
             path,

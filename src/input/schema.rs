@@ -2,7 +2,7 @@
 //!
 //! The schema tells the differ what the plan JSON cannot: nested blocks vs attributes,
 //! nesting modes, list vs set vs map vs object types, nested attribute types, write-only
-//! attributes. [`ProviderSchemas::resource`] finds the block for a resource change; when
+//! attributes. `ProviderSchemas::resource` finds the block for a resource change; when
 //! there is no schema the differ infers one from the values (see `differ::infer`).
 
 use std::collections::BTreeMap;

@@ -1,6 +1,6 @@
 //! Input stage: Terraform's own output of `terraform plan` →
 //! typed [`Diagnostic`]s, for `--failed LOG` and `--log FILE`; the output of `terraform
-//! apply` is read on top of this by [`apply`] (`--applied LOG`).
+//! apply` is read on top of this by `apply` (`--applied LOG`).
 //!
 //! Contract: bytes in, a [`PlanLog`] out, no I/O. Two formats are read: the machine-readable
 //! stream of `terraform plan -json` (one JSON object per line; lines that are not JSON, such

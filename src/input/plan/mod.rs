@@ -1,4 +1,4 @@
-//! Input stage: the plan model, `terraform show -json` output read into [`Plan`] and
+//! Input stage: the plan model, `terraform show -json` output read into `Plan` and
 //! validated.
 //!
 //! Contract: [`parse_plan`] either returns a plan whose `format_version` major is 0 or 1,
@@ -35,7 +35,7 @@ use crate::input::error::{without_quoted_value, InputError, Result};
 /// Highest plan format major version we understand; 2.x means a breaking change.
 const SUPPORTED_MAJOR: u64 = 1;
 
-/// Reads plan JSON text (already loaded into memory) into a [`Plan`] borrowing from it.
+/// Reads plan JSON text (already loaded into memory) into a `Plan` borrowing from it.
 pub fn parse_plan<'a>(path: &str, bytes: &'a [u8]) -> Result<Plan<'a>> {
     let text = check_text(path, bytes)?;
     if is_wrapper_output(text.as_bytes()) {

@@ -5,7 +5,7 @@
 //! - [`inline`]: Markdown text, readable raw (people read the body in notifications and
 //!   `gh pr view`): markup characters get backslash escapes, `&`, `<`, `>` named
 //!   references, and characters that are markup only where a block starts (`-`, `+`,
-//!   `=`, `1.`, `1)`) are escaped only there. [`inline_html`]: text in Markdown *or* an
+//!   `=`, `1.`, `1)`) are escaped only there. `inline_html`: text in Markdown *or* an
 //!   HTML block (a `<summary>` line, link text), where a backslash would show: markup
 //!   characters become numeric character references (which both CommonMark and HTML
 //!   decode to the literal character and never treat as syntax). In both, leading spaces
@@ -18,9 +18,9 @@
 //!   own lines is placed by the templates where it cannot stand alone (a diagnostic's
 //!   detail is quoted under its summary; check messages follow their address).
 //! - [`code_span`]: a Markdown code span whose backtick delimiter is longer than any run
-//!   inside; [`cell_code_span`] also escapes `|` for GFM tables.
+//!   inside; `cell_code_span` also escapes `|` for GFM tables.
 //! - [`html_code`]: `<code>…</code>` inside an HTML block (e.g. `<summary>`).
-//! - [`fence`]: a fenced code block whose fence is longer than any backtick run inside.
+//! - `fence`: a fenced code block whose fence is longer than any backtick run inside.
 //!
 //! All of them make invisible characters (zero-width, bidirectional overrides, controls)
 //! visible as `<U+200B>`, so a key cannot look like another or hide text.
@@ -83,7 +83,7 @@ enum Place {
 /// they are except where a block could start, `&`, `<` and `>` are named references
 /// (safe in HTML too), `$` a numeric one (GitHub's math does not always honour `\$`), and
 /// so are `{` and `}` (no `{{…}}` in a value reads as a template expression). The rules no escape can keep (mentions, `#123`, links, commit SHAs, block
-/// starts, line breaks, invisible characters) are those of [`inline_html`].
+/// starts, line breaks, invisible characters) are those of `inline_html`.
 pub fn inline(text: &str) -> String {
     escaped(text, Place::Markdown)
 }

@@ -6,7 +6,7 @@
 //! line: `flowchart LR`, planmark's own `classDef` lines, node statements
 //! `ID["LABEL"]:::CLASS` and links `ID --> ID`. Node ids are planmark's (`m0` modules,
 //! `t0` resource types, `r0` the rest), never plan text; every label is quoted and
-//! encoded by [`escape::mermaid_label`], so no plan value can add a node, a link, a
+//! encoded by `escape::mermaid_label`, so no plan value can add a node, a link, a
 //! `click` callback, HTML or a style. At most [`MAX_NODES`] nodes: what does not fit is
 //! counted in "more" nodes.
 

@@ -3,7 +3,7 @@
 //! describes it). Strings are raw plan data: templates escape them per context with the
 //! helpers, and the default `{{value}}` expression escapes for inline Markdown.
 //!
-//! This module holds the comment-wide part and [`build`]; one plan's part is in
+//! This module holds the comment-wide part and `build`; one plan's part is in
 //! `plan.rs`, its entries in `entry.rs`, its check results in `checks.rs`.
 
 use schemars::JsonSchema;

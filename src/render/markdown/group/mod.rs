@@ -1,13 +1,13 @@
 //! Markdown renderer, look-alike changes: resource changes of one plan, of one kind, in
 //! one module (instance keys set aside) are alike when their diffs without unchanged
 //! context are the same once these are set aside: the header's address, values known only
-//! after apply (`X -> (known after apply)`, whatever X was, [`Aside::Unknown`]) and values
+//! after apply (`X -> (known after apply)`, whatever X was, `Aside::Unknown`) and values
 //! that differ only by each address's own instance keys (`"web-0"`, `"web-1"`,
-//! [`Aside::OwnKey`]). Updates and destroys whose diffs differ besides in the values of a
-//! few attribute lines group too, with a table of those values ([`MAX_COLUMNS`]).
+//! `Aside::OwnKey`). Updates and destroys whose diffs differ besides in the values of a
+//! few attribute lines group too, with a table of those values (`MAX_COLUMNS`).
 //!
 //! Contract: a change joins a group only when its diff text, as the comment would show it,
-//! is the group's line for line but for the lines [`differences`] names, so the one diff
+//! is the group's line for line but for the lines `differences` names, so the one diff
 //! shown is true of every address listed once the context says what was set aside. Groups
 //! form as the size budget measures entries (in risk order), so a huge plan compares only
 //! the entries the budget reaches, each once; entries never measured are shown on their own.
