@@ -93,27 +93,27 @@ impl Declarations {
         let Some(Value::Object(calls)) = module.and_then(|m| m.get("module_calls")) else {
             return;
         };
-        let calls: Vec<(String, Option<String>, Option<&Value<'_>>, Option<Location>)> = calls
+        // Cloned: the recursion below reads more directories into `read`.
+        let module_blocks: HashMap<String, Location> = directory
+            .blocks
             .iter()
-            .map(|(name, call)| {
-                let source = call
-                    .get("source")
-                    .and_then(Value::as_str)
-                    .map(str::to_string);
-                let block = directory
-                    .blocks
-                    .get(&("module".to_string(), vec![name.to_string()]))
-                    .cloned();
-                (name.to_string(), source, call.get("module"), block)
-            })
+            .filter(|((keyword, labels), _)| keyword == "module" && labels.len() == 1)
+            .map(|((_, labels), location)| (labels[0].clone(), location.clone()))
             .collect();
-        for (name, source, child, block) in calls {
-            path.push(name);
-            match source.as_deref().filter(|s| is_local(s)) {
-                Some(source) => self.add_module(&normal(&dir.join(source)), child, path, read),
+        for (name, call) in calls {
+            path.push(name.to_string());
+            match call
+                .get("source")
+                .and_then(Value::as_str)
+                .filter(|s| is_local(s))
+            {
+                Some(source) => {
+                    let child = call.get("module");
+                    self.add_module(&normal(&dir.join(source)), child, path, read);
+                }
                 None => {
-                    if let Some(block) = block {
-                        self.calls.insert(path.join("\0"), block);
+                    if let Some(block) = module_blocks.get(name.as_ref()) {
+                        self.calls.insert(path.join("\0"), block.clone());
                     }
                 }
             }
