@@ -1,0 +1,119 @@
+//! Render stage, links to the code: the URL of a file's line at the pull request's commit
+//! (`{server}/{owner}/{repo}/blob/{sha}/{path}#L{line}`), for a change's block.
+//!
+//! Contract: a link is made only from a server URL that is `http(s)` with a plain host, a
+//! repository `owner/name` of GitHub's characters and a hex commit: anything else makes no
+//! links rather than a wrong one. Every path segment is percent-encoded byte by byte
+//! (only RFC 3986's unreserved characters stay), so a file name from the pull request
+//! cannot end the URL, add a query or a fragment, or leave the repository.
+
+use std::path::{Component, Path};
+
+/// Where links point: a repository on a GitHub server, at one commit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Repository {
+    server: String,
+    repository: String,
+    commit: String,
+}
+
+impl Repository {
+    /// `server` (`GITHUB_SERVER_URL`, GitHub Enterprise Server too), `repository`
+    /// (`owner/name`) and `commit` (a full SHA), or `None` when one is not what it should be.
+    pub fn new(server: &str, repository: &str, commit: &str) -> Option<Repository> {
+        let server = server.trim_end_matches('/');
+        let host = server
+            .strip_prefix("https://")
+            .or_else(|| server.strip_prefix("http://"))?;
+        let plain = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':');
+        if host.is_empty() || !host.chars().all(plain) {
+            return None;
+        }
+        let (owner, name) = repository.split_once('/')?;
+        let named = |s: &str| {
+            !s.is_empty()
+                && s != "."
+                && s != ".."
+                && s.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
+        };
+        let hex = matches!(commit.len(), 40 | 64) && commit.bytes().all(|b| b.is_ascii_hexdigit());
+        (named(owner) && named(name) && hex).then(|| Repository {
+            server: server.to_string(),
+            repository: repository.to_string(),
+            commit: commit.to_ascii_lowercase(),
+        })
+    }
+
+    /// The URL of `line` in `file` (relative to the repository's root, `..`-free), or
+    /// `None` for a path that is not such.
+    pub fn line_url(&self, file: &Path, line: usize) -> Option<String> {
+        let mut url = format!("{}/{}/blob/{}", self.server, self.repository, self.commit);
+        let mut segments = 0;
+        for component in file.components() {
+            let Component::Normal(segment) = component else {
+                return None;
+            };
+            url.push('/');
+            push_encoded(&mut url, segment.as_encoded_bytes());
+            segments += 1;
+        }
+        (segments > 0).then(|| format!("{url}#L{line}"))
+    }
+}
+
+/// `bytes` percent-encoded, RFC 3986's unreserved characters aside.
+fn push_encoded(url: &mut String, bytes: &[u8]) {
+    for &b in bytes {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+            url.push(char::from(b));
+        } else {
+            url.push_str(&format!("%{b:02X}"));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SHA: &str = "0123456789abcdef0123456789abcdef01234567";
+
+    #[test]
+    fn urls_encode_every_segment() {
+        let repo =
+            Repository::new("https://github.example.com/", "octo-org/infra.tf", SHA).unwrap();
+        let url = repo
+            .line_url(Path::new("mod ules/a)b]#?%/\"q\"\n\u{202e}é.tf"), 12)
+            .unwrap();
+        assert_eq!(
+            url,
+            format!("https://github.example.com/octo-org/infra.tf/blob/{SHA}/mod%20ules/a%29b%5D%23%3F%25/%22q%22%0A%E2%80%AE%C3%A9.tf#L12")
+        );
+        assert_eq!(repo.line_url(Path::new("../x.tf"), 1), None);
+        assert_eq!(repo.line_url(Path::new("/etc/x.tf"), 1), None);
+        assert_eq!(repo.line_url(Path::new(""), 1), None);
+    }
+
+    #[test]
+    fn only_plain_servers_repositories_and_commits_make_links() {
+        assert!(Repository::new("http://ghes.local:8080", "a/b", SHA).is_some());
+        for (server, repository, commit) in [
+            ("javascript:alert(1)//", "a/b", SHA),
+            ("ftp://github.com", "a/b", SHA),
+            ("https://github.com/x?y", "a/b", SHA),
+            ("https://user@github.com", "a/b", SHA),
+            ("https://github.com", "a/b/c", SHA),
+            ("https://github.com", "../b", SHA),
+            ("https://github.com", "a/b)", SHA),
+            ("https://github.com", "a/b", "main"),
+            ("https://github.com", "a/b", &SHA[1..]),
+        ] {
+            assert_eq!(
+                Repository::new(server, repository, commit),
+                None,
+                "{server} {repository} {commit}"
+            );
+        }
+    }
+}
