@@ -17,23 +17,23 @@ use super::text::one_line;
 
 /// Where a block is declared: its file and the line of its first token (1-based).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Location {
+pub(crate) struct Location {
     /// The file: the directory given to [`Declarations::read`] joined with the module
     /// sources that lead to it, `..` resolved lexically.
-    pub file: PathBuf,
+    pub(crate) file: PathBuf,
     /// The line of the block's type keyword (`resource`, `data`, `module`).
-    pub line: usize,
+    pub(crate) line: usize,
 }
 
 /// Where the configuration declares its resources, data sources and remote module calls.
 #[derive(Debug, Default)]
-pub struct Declarations {
+pub(crate) struct Declarations {
     /// By module call names, mode, type and name ([`block_key`]).
     blocks: HashMap<String, Location>,
     /// The `module` blocks of modules not read (registry, git), by their call names.
     calls: HashMap<String, Location>,
     /// What could not be read, one line each, for the caller to print.
-    pub warnings: Vec<String>,
+    pub(crate) warnings: Vec<String>,
 }
 
 /// The top-level blocks of one directory's `.tf` files.
@@ -46,7 +46,7 @@ struct Directory {
 impl Declarations {
     /// Reads the root module in `dir` and the local modules `configuration` (the plan's
     /// member, as JSON text) calls.
-    pub fn read(dir: &Path, configuration: Option<&str>) -> Declarations {
+    pub(crate) fn read(dir: &Path, configuration: Option<&str>) -> Declarations {
         let config = configuration.and_then(|text| Value::parse(text).ok());
         let mut found = Declarations::default();
         let mut read: HashMap<PathBuf, Directory> = HashMap::new();
@@ -59,7 +59,7 @@ impl Declarations {
     /// through the calls `modules` is declared: its own block, or the `module` block of the
     /// remote module holding it. `None` when its block is not in the files (a destroyed
     /// resource whose block was deleted) or its file was not read.
-    pub fn find(&self, modules: &[&str], mode: &str, type_: &str, name: &str) -> Option<&Location> {
+    pub(crate) fn find(&self, modules: &[&str], mode: &str, type_: &str, name: &str) -> Option<&Location> {
         if let Some(found) = self.blocks.get(&block_key(modules, mode, type_, name)) {
             return Some(found);
         }
@@ -237,7 +237,7 @@ fn block_key(modules: &[&str], mode: &str, type_: &str, name: &str) -> String {
 
 /// `path` with `.` dropped and `..` taking back a name where one precedes it (lexically:
 /// a module's path is where its source says, whatever links lie on the way).
-pub fn normal(path: &Path) -> PathBuf {
+pub(crate) fn normal(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for component in path.components() {
         match component {

@@ -12,11 +12,11 @@
 use std::fmt::Write;
 
 /// GitHub shows at most this many annotations of each level for a step.
-pub const SHOWN: usize = 10;
+pub(crate) const SHOWN: usize = 10;
 
 /// How loud an annotation is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Level {
+pub(crate) enum Level {
     /// A destroy, a replacement, a policy warning.
     Warning,
     /// A policy failure, a failed check.
@@ -34,20 +34,20 @@ impl Level {
 
 /// One annotation: where (a repository file and line, when known) and what.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Annotation {
+pub(crate) struct Annotation {
     /// How loud.
-    pub level: Level,
+    pub(crate) level: Level,
     /// The file, relative to the repository's root, with its line.
-    pub place: Option<(String, usize)>,
+    pub(crate) place: Option<(String, usize)>,
     /// A short title (an address, a rule's name).
-    pub title: String,
+    pub(crate) title: String,
     /// The message.
-    pub message: String,
+    pub(crate) message: String,
 }
 
 /// The workflow-command lines for `annotations`, in their order within each level:
 /// warnings first, then errors, each level capped at [`SHOWN`].
-pub fn lines(annotations: &[Annotation]) -> String {
+pub(crate) fn lines(annotations: &[Annotation]) -> String {
     let mut out = String::new();
     for level in [Level::Warning, Level::Error] {
         let all: Vec<&Annotation> = annotations.iter().filter(|a| a.level == level).collect();

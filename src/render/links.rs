@@ -11,7 +11,7 @@ use std::path::{Component, Path};
 
 /// Where links point: a repository on a GitHub server, at one commit.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Repository {
+pub(crate) struct Repository {
     server: String,
     repository: String,
     commit: String,
@@ -20,7 +20,7 @@ pub struct Repository {
 impl Repository {
     /// `server` (`GITHUB_SERVER_URL`, GitHub Enterprise Server too), `repository`
     /// (`owner/name`) and `commit` (a full SHA), or `None` when one is not what it should be.
-    pub fn new(server: &str, repository: &str, commit: &str) -> Option<Repository> {
+    pub(crate) fn new(server: &str, repository: &str, commit: &str) -> Option<Repository> {
         let server = server.trim_end_matches('/');
         let host = server
             .strip_prefix("https://")
@@ -47,7 +47,7 @@ impl Repository {
 
     /// The URL of `line` in `file` (relative to the repository's root, `..`-free), or
     /// `None` for a path that is not such.
-    pub fn line_url(&self, file: &Path, line: usize) -> Option<String> {
+    pub(crate) fn line_url(&self, file: &Path, line: usize) -> Option<String> {
         let mut url = format!("{}/{}/blob/{}", self.server, self.repository, self.commit);
         let mut segments = 0;
         for component in file.components() {
