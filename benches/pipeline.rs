@@ -131,6 +131,7 @@ fn pipeline(c: &mut Criterion) {
                         resources: &resources,
                         drift: &drift,
                     },
+                    links: None,
                 }];
                 render_comment(&plans, &meta, &templates, GITHUB_MAX_CHARS)
                     .expect("renders")

@@ -108,6 +108,7 @@ fn run() -> Result<(), String> {
             name: &plan_path,
             head: &head,
             changes,
+            links: None,
         }];
         let comment =
             render_comment(&plans, &meta, &templates, 65_536).map_err(|e| e.to_string())?;

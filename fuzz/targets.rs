@@ -100,6 +100,7 @@ fn render_all(diff: &planmark::diff::PlanDiff, max_chars: usize) {
         name: "fuzz",
         head: lists.head,
         changes: lists.changes(),
+        links: None,
     }];
     let comment = render_comment(&plans, &meta, &TemplateSet::default(), max_chars)
         .unwrap_or_else(|e| panic!("built-in templates failed to render: {e}"));

@@ -20,8 +20,12 @@ const STEP_SUMMARY_BYTES: usize = 1024 * 1024;
 type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
 
 pub(super) fn comment(args: CommentArgs, out: &mut dyn Write) -> Result<()> {
-    let run = run_info(&|name| std::env::var(name).ok());
-    let options = args.common.options(args.plan_mode.plan_mode(), run);
+    let env = |name: &str| std::env::var(name).ok();
+    let mut run = run_info(&env);
+    let code = args.common.code.site(args.repo.clone(), &mut run, &env)?;
+    let mut options = args.common.options(args.plan_mode.plan_mode(), run);
+    options.code = code;
+    options.annotate = args.common.code.annotates(&env);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -79,7 +83,9 @@ fn publish(
     if !args.dry_run {
         actions_files(&env, rendered, &outcome)?;
     }
-    policy_result(&rendered.verdicts(), args.common.rego.policy_warn_only)
+    let verdicts = rendered.verdicts();
+    super::workflow::annotate(&verdicts.annotations, out).map_err(Error::Write)?;
+    policy_result(&verdicts, args.common.rego.policy_warn_only)
 }
 
 /// Makes the pull request carry the label of the rendered verdict; the writes made (or

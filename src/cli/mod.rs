@@ -4,6 +4,7 @@
 //! This is the edge of the library: files are read and rendered by [`crate::pipeline`];
 //! here errors become [`Error`]s whose [`Error::exit_code`] main() uses.
 
+mod code;
 mod comment;
 pub mod error;
 mod meta;
@@ -306,6 +307,9 @@ pub struct CommonArgs {
     /// Rego policies.
     #[command(flatten)]
     pub rego: options::RegoArgs,
+    /// Links to the code and annotations.
+    #[command(flatten)]
+    pub(crate) code: code::CodeArgs,
     /// One or more plans: `terraform show -json` output files, or `-` for standard input
     /// (read only when given); `NAME=PATH` names one. Required, except with `--failed`
     /// (which takes none) and `--applied` (the reviewed plan, optional).
@@ -376,24 +380,27 @@ pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<()> {
             if args.old_mode.is_some() {
                 old_spelling("render --mode", "--plan-mode");
             }
-            if let Some(path) = &args.output {
+            let verdicts = if let Some(path) = &args.output {
                 let mut file = output::Output::create(path)?;
-                // The gates' verdict comes after the output, which is kept either way.
-                let verdict = render(&args, file.writer());
-                return match verdict {
-                    Err(e) if !matches!(e, Error::Policy(_)) => Err(e),
-                    verdict => file.commit().and(verdict),
-                };
-            }
-            // In Actions, plan strings in the output must not issue workflow commands.
-            if workflow::stdout_reaches_runner() {
+                let verdicts = render(&args, file.writer())?;
+                file.commit()?;
+                verdicts
+            } else if workflow::stdout_reaches_runner() {
+                // In Actions, plan strings in the output must not issue workflow commands.
                 let token = workflow::token().map_err(Error::Write)?;
                 let mut paused = workflow::StopCommands::new(out, token);
                 let result = render(&args, &mut paused);
                 let finished = paused.finish().map_err(Error::Write);
-                return result.and(finished);
-            }
-            render(&args, out)
+                let verdicts = result?;
+                finished?;
+                verdicts
+            } else {
+                render(&args, out)?
+            };
+            // The gates' verdict comes after the output, which is kept either way; the
+            // annotations are commands, printed once nothing is paused.
+            workflow::annotate(&verdicts.annotations, out).map_err(Error::Write)?;
+            policy_result(&verdicts, args.common.rego.policy_warn_only)
         }
         Command::Comment(args) => {
             if args.old_mode.is_some() {
@@ -425,16 +432,19 @@ pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<()> {
     }
 }
 
-/// `planmark render`: the pipeline's output in the chosen format, then the gates' verdict.
-fn render(args: &RenderArgs, out: &mut dyn std::io::Write) -> Result<()> {
-    let run = run_info(&|name| std::env::var(name).ok());
+/// `planmark render`: the pipeline's output in the chosen format; the verdicts to judge.
+fn render(args: &RenderArgs, out: &mut dyn std::io::Write) -> Result<pipeline::Verdicts> {
+    let env = |name: &str| std::env::var(name).ok();
+    let mut run = run_info(&env);
+    let code = args.common.code.site(None, &mut run, &env)?;
     let mut options = args.common.options(args.plan_mode().plan_mode(), run);
+    options.code = code;
+    options.annotate = args.common.code.annotates(&env);
     // Only a posted comment's marker is read back (by `verify`, or here with `--previous`):
     // hashing every change would otherwise cost `render` a diff of each.
     options.hash_changes = args.previous.is_some();
     options.previous.clone_from(&args.previous);
-    let verdicts = pipeline::render(&options, args.format, out)?;
-    policy_result(&verdicts, args.common.rego.policy_warn_only)
+    Ok(pipeline::render(&options, args.format, out)?)
 }
 
 /// One line on standard error for a flag given by its old name, which still works.

@@ -215,6 +215,8 @@ impl CommonArgs {
             run,
             hash_changes: true,
             previous: None,
+            code: None,
+            annotate: false,
         }
     }
 }

@@ -73,6 +73,8 @@ impl VerifyArgs {
             run: RunInfo::default(),
             hash_changes: true,
             previous: None,
+            code: None,
+            annotate: false,
         }
     }
 }

@@ -10,6 +10,8 @@
 
 use std::io::{self, Write};
 
+use crate::render::annotations::Annotation;
+
 /// Whether standard output goes to the runner's log of a GitHub Actions job:
 /// `GITHUB_ACTIONS=true` and standard output is not a regular file.
 pub(super) fn stdout_reaches_runner() -> bool {
@@ -41,6 +43,20 @@ fn stdout_is_file() -> bool {
 #[cfg(not(any(unix, windows)))]
 fn stdout_is_file() -> bool {
     false
+}
+
+/// Prints `annotations` as workflow commands where the runner reads them: on standard
+/// output (`out`), after anything paused there has resumed, unless it is a file (the
+/// output redirected), then on standard error.
+pub(super) fn annotate(annotations: &[Annotation], out: &mut dyn Write) -> io::Result<()> {
+    if annotations.is_empty() {
+        return Ok(());
+    }
+    let text = crate::render::annotations::lines(annotations);
+    match stdout_is_file() {
+        true => io::stderr().lock().write_all(text.as_bytes()),
+        false => out.write_all(text.as_bytes()).and_then(|()| out.flush()),
+    }
 }
 
 /// A fresh token for `::stop-commands::`: 128 bits from the operating system, in hex.

@@ -125,6 +125,12 @@ fn push_natural_key(address: &str, out: &mut Vec<u8>) {
 /// Keys are skipped by bracket matching, so dots or brackets inside quoted keys do not
 /// confuse it.
 pub(crate) fn module_names(address: &str) -> Vec<&str> {
+    module_path(address).0
+}
+
+/// The module calls an address is in (as [`module_names`]) and the rest of it, the
+/// object in the last module: `module.a[0].check.up` → (`["a"]`, `check.up`).
+pub(crate) fn module_path(address: &str) -> (Vec<&str>, &str) {
     let mut names = Vec::new();
     let mut rest = address;
     while let Some(after) = rest.strip_prefix("module.") {
@@ -136,7 +142,7 @@ pub(crate) fn module_names(address: &str) -> Vec<&str> {
         }
         rest = rest.strip_prefix('.').unwrap_or(rest);
     }
-    names
+    (names, rest)
 }
 
 /// The instance keys in an address, each module call's then the resource's, as written

@@ -1,5 +1,6 @@
-//! Input stage, configuration files: where each resource, data source and module call is
-//! declared in the `.tf` files, so that a change can link to the block behind it.
+//! Input stage, configuration files: where each resource, data source, module call, check,
+//! output and variable is declared in the `.tf` files, so that a change or a check can
+//! link to the block behind it.
 //!
 //! Contract: reads the root module's directory and each local module the plan's
 //! `configuration` names (a `module_calls` entry whose `source` starts `./` or `../`,
@@ -59,8 +60,27 @@ impl Declarations {
     /// through the calls `modules` is declared: its own block, or the `module` block of the
     /// remote module holding it. `None` when its block is not in the files (a destroyed
     /// resource whose block was deleted) or its file was not read.
-    pub(crate) fn find(&self, modules: &[&str], mode: &str, type_: &str, name: &str) -> Option<&Location> {
-        if let Some(found) = self.blocks.get(&block_key(modules, mode, type_, name)) {
+    pub(crate) fn find(
+        &self,
+        modules: &[&str],
+        mode: &str,
+        type_: &str,
+        name: &str,
+    ) -> Option<&Location> {
+        let keyword = if mode == "data" { "data" } else { "resource" };
+        self.find_block(modules, keyword, &[type_, name])
+    }
+
+    /// Where the block `keyword "labels"…` (`check "health"`, `output "id"`, `variable
+    /// "x"`, a resource's `resource "type" "name"`) of the module reached through
+    /// `modules` is declared, or the `module` block of the remote module holding it.
+    pub(crate) fn find_block(
+        &self,
+        modules: &[&str],
+        keyword: &str,
+        labels: &[&str],
+    ) -> Option<&Location> {
+        if let Some(found) = self.blocks.get(&block_key(modules, keyword, labels)) {
             return Some(found);
         }
         (1..=modules.len()).find_map(|depth| self.calls.get(&modules[..depth].join("\0")))
@@ -80,14 +100,10 @@ impl Declarations {
         let directory = &read[dir];
         let names: Vec<&str> = path.iter().map(String::as_str).collect();
         for ((keyword, labels), location) in &directory.blocks {
-            let mode = match keyword.as_str() {
-                "resource" => "managed",
-                "data" => "data",
-                _ => continue,
-            };
-            if let [type_, name] = labels.as_slice() {
+            if keyword != "module" {
+                let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
                 self.blocks
-                    .insert(block_key(&names, mode, type_, name), location.clone());
+                    .insert(block_key(&names, keyword, &labels), location.clone());
             }
         }
         let Some(Value::Object(calls)) = module.and_then(|m| m.get("module_calls")) else {
@@ -180,8 +196,19 @@ impl Declarations {
     }
 }
 
-/// Records the top-level `resource`, `data` and `module` blocks of `body` (parsed from
-/// `text`, the file `file`).
+/// The top-level blocks a change, a check or a module call is declared by.
+const KEYWORDS: [&str; 7] = [
+    "resource",
+    "data",
+    "ephemeral",
+    "module",
+    "check",
+    "output",
+    "variable",
+];
+
+/// Records the top-level blocks of `body` named in [`KEYWORDS`] (parsed from `text`, the
+/// file `file`).
 fn add_blocks(
     directory: &mut Directory,
     file: &Path,
@@ -191,7 +218,7 @@ fn add_blocks(
     use hcl_edit::Span;
     for block in body.blocks() {
         let keyword = block.ident.as_str();
-        if !matches!(keyword, "resource" | "data" | "module") {
+        if !KEYWORDS.contains(&keyword) {
             continue;
         }
         let Some(span) = block.ident.span().or_else(|| block.span()) else {
@@ -226,9 +253,9 @@ fn is_local(source: &str) -> bool {
     source.starts_with("./") || source.starts_with("../")
 }
 
-fn block_key(modules: &[&str], mode: &str, type_: &str, name: &str) -> String {
+fn block_key(modules: &[&str], keyword: &str, labels: &[&str]) -> String {
     let mut key = modules.join("\0");
-    for part in [mode, type_, name] {
+    for part in std::iter::once(&keyword).chain(labels) {
         key.push('\u{1}');
         key.push_str(part);
     }
@@ -289,7 +316,7 @@ mod tests {
         write(
             &dir,
             "modules/net/net.tf",
-            "\n\nresource \"null_resource\" \"n\" {}\nmodule \"sub\" { source = \"../sub\" }\n",
+            "\n\nresource \"null_resource\" \"n\" {}\nmodule \"sub\" { source = \"../sub\" }\ncheck \"up\" {\n}\n",
         );
         write(
             &dir,
@@ -321,6 +348,10 @@ mod tests {
         assert_eq!(
             at(&["vpc"], "managed", "aws_vpc", "this"),
             Some(("main.tf".into(), 10))
+        );
+        assert_eq!(
+            found.find_block(&["net"], "check", &["up"]).map(|l| l.line),
+            Some(5)
         );
         // A deleted block: no link, not the module's call.
         assert_eq!(at(&["net"], "managed", "null_resource", "gone"), None);

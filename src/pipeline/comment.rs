@@ -221,6 +221,7 @@ fn named<'a>(loaded: &'a [LoadedPlan<'_>]) -> Vec<NamedPlan<'a>> {
             name: &l.arg.name,
             head: &l.head,
             changes: l.changes(),
+            links: l.links.as_ref(),
         })
         .collect()
 }

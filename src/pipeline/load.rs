@@ -25,6 +25,7 @@ use crate::input::plan::{parse_plan, Plan};
 use crate::input::schema::ProviderSchemas;
 use crate::policy::rego::{Policies, PolicyReport};
 use crate::policy::{Gated, Policy, Violation};
+use crate::render::links::Links;
 use crate::render::markdown::{Source, TemplateSet};
 
 /// What the plans are read for, which decides what is read and checked beside them.
@@ -188,6 +189,7 @@ impl<'i> Parsed<'i> {
         differs: &'d [Differ<'_, 'i>],
     ) -> Result<Loaded<'d>> {
         let mut plans = Vec::with_capacity(differs.len());
+        let mut links = super::links::read(options, self.plans.iter().map(|p| &p.1)).into_iter();
         for ((arg, _, sha256, json), differ) in self.plans.iter().zip(differs) {
             let head = differ
                 .head(options.plan_mode)
@@ -210,6 +212,7 @@ impl<'i> Parsed<'i> {
                 sha256: sha256.clone(),
                 json,
                 canonical: differ,
+                links: links.next().flatten(),
             });
         }
         let unreadable = self.unreadable.take();
@@ -249,6 +252,8 @@ pub(super) struct LoadedPlan<'l> {
     pub(crate) json: &'l [u8],
     /// Its changes' canonical forms, which the marker's hashes are made of.
     pub(crate) canonical: &'l (dyn CanonicalForms + 'l),
+    /// Where its changes are declared, for links and annotations.
+    pub(crate) links: Option<Links>,
 }
 
 impl LoadedPlan<'_> {
@@ -321,6 +326,7 @@ impl Loaded<'_> {
             rego: rego
                 .map(|(l, report)| (several.then(|| l.arg.name.clone()), report.clone()))
                 .collect(),
+            annotations: self.annotations(),
         }
     }
 }

@@ -8,10 +8,12 @@
 //! ([`PipelineError::Unreadable`]); policy violations and Rego reports are returned, not
 //! judged.
 
+mod annotations;
 mod comment;
 mod digest;
 mod error;
 mod file;
+mod links;
 mod load;
 mod options;
 mod policy;
@@ -30,8 +32,8 @@ pub use file::DEFAULT_MAX_INPUT_SIZE;
 pub(crate) use file::{parse_size, read_input_at_most};
 pub(crate) use load::Loaded;
 pub use load::{read, Purpose};
+pub use options::{CodeSite, Options, PlanArg, RunInfo};
 pub(crate) use options::{LogInput, LogKind};
-pub use options::{Options, PlanArg, RunInfo};
 pub(crate) use policy::Verdicts;
 pub use verify::{compare, fresh, Comparison};
 

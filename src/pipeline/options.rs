@@ -56,6 +56,28 @@ pub struct Options {
     /// A comment planmark posted (`render --previous FILE`), which this one replaces: the
     /// comment opens with what moved since (when the changes are hashed).
     pub previous: Option<PathBuf>,
+    /// Where the pull request's files are, for links from each change to its block;
+    /// `None` makes no links.
+    pub code: Option<CodeSite>,
+    /// Make the annotations of the comment's plans ([`super::Verdicts::annotations`]).
+    pub annotate: bool,
+}
+
+/// The pull request's files on disk and in the repository, for links to the blocks that
+/// declare the changes (docs/cli.md, "Links to the code").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CodeSite {
+    /// The configuration's directory (`--config-dir`): one for every plan, or one per
+    /// plan in the plans' order.
+    pub config_dirs: Vec<PathBuf>,
+    /// The repository's root on disk; a file outside it gets no link.
+    pub root: PathBuf,
+    /// The GitHub server's URL (`GITHUB_SERVER_URL`).
+    pub server: String,
+    /// The repository, `owner/name`.
+    pub repository: String,
+    /// The commit the files are linked at (the pull request's head).
+    pub commit: String,
 }
 
 /// Terraform's log, what `terraform plan` (or `terraform apply`) printed (the `-json`

@@ -16,6 +16,7 @@ use crate::input::error::InputError;
 use crate::input::schema::ProviderSchemas;
 use crate::policy::rego::{DataFile, Policies, PolicyReport, Settings, Source};
 use crate::policy::Violation;
+use crate::render::annotations::Annotation;
 
 /// What the policies said about the plans, for the caller to judge once the output is
 /// written or the comment posted.
@@ -26,6 +27,8 @@ pub struct Verdicts {
     /// Each plan's Rego report, in the plans' order, with the plan's name when there are
     /// several (none without `--policy`).
     pub rego: Vec<(Option<String>, PolicyReport)>,
+    /// What to show beside the pull request's lines (with [`super::Options::annotate`]).
+    pub(crate) annotations: Vec<Annotation>,
 }
 
 /// Directories deeper than this are refused: a symbolic link back up would be endless.

@@ -7,7 +7,110 @@
 //! (only RFC 3986's unreserved characters stay), so a file name from the pull request
 //! cannot end the URL, add a query or a fragment, or leave the repository.
 
-use std::path::{Component, Path};
+use std::path::{Component, Path, PathBuf};
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use crate::diff::address::module_path;
+use crate::diff::ResourceDiff;
+use crate::input::config::{Declarations, Location};
+
+/// A link to the block that declares a change or a check.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub(crate) struct SourceLink {
+    /// The file's URL at the commit, with the line (`…/blob/SHA/infra/main.tf#L12`).
+    pub(crate) url: String,
+    /// The file, relative to the repository's root, `/`-separated.
+    pub(crate) file: String,
+    /// The line of the block's first keyword (1-based).
+    pub(crate) line: usize,
+}
+
+/// Where one plan's changes are declared, and the repository to link them in.
+#[derive(Debug)]
+pub struct Links {
+    repository: Repository,
+    /// The repository's root on disk; files outside it get no link.
+    root: PathBuf,
+    declarations: Declarations,
+}
+
+impl Links {
+    /// Links into `repository`, whose files are under `root`, for the blocks of
+    /// `declarations` (read from a directory under `root`, both absolute or both relative
+    /// to the same place).
+    pub(crate) fn new(repository: Repository, root: PathBuf, declarations: Declarations) -> Links {
+        Links {
+            repository,
+            root,
+            declarations,
+        }
+    }
+
+    /// The block of a resource change (its `resource` or `data` block, or the call of the
+    /// remote module holding it); `None` when it is not in the files read.
+    pub(crate) fn resource(&self, r: &ResourceDiff) -> Option<SourceLink> {
+        let modules = r
+            .module_address
+            .as_deref()
+            .map(|m| module_path(m).0)
+            .unwrap_or_default();
+        let mode = if r.data_source { "data" } else { "managed" };
+        let at = self.declarations.find(&modules, mode, &r.type_, &r.name)?;
+        self.link(at)
+    }
+
+    /// The block of the resource at `address` (an instance address such as
+    /// `module.a["x"].data.b.c[0]`), or the call of the remote module holding it.
+    pub(crate) fn address(&self, address: &str) -> Option<SourceLink> {
+        let (modules, rest) = module_path(address);
+        let (keyword, rest) = ["data", "ephemeral"]
+            .iter()
+            .find_map(|k| Some((*k, rest.strip_prefix(k)?.strip_prefix('.')?)))
+            .unwrap_or(("resource", rest));
+        let (type_, name) = rest.split_once('.')?;
+        let name = name.split('[').next().unwrap_or(name);
+        let at = self
+            .declarations
+            .find_block(&modules, keyword, &[type_, name])?;
+        self.link(at)
+    }
+
+    /// The block of a checked object (a plan's `checks`: `kind` `resource`, `check`,
+    /// `output_value` or `var`; `address` its configuration address such as
+    /// `module.net.check.up`).
+    pub(crate) fn check(&self, kind: &str, address: &str) -> Option<SourceLink> {
+        let (modules, rest) = module_path(address);
+        let at = match kind {
+            "check" => self.named(&modules, "check", rest.strip_prefix("check.")?),
+            "output_value" => self.named(&modules, "output", rest.strip_prefix("output.")?),
+            "var" => self.named(&modules, "variable", rest.strip_prefix("var.")?),
+            "resource" => return self.address(address),
+            _ => None,
+        }?;
+        self.link(at)
+    }
+
+    fn named(&self, modules: &[&str], keyword: &str, name: &str) -> Option<&Location> {
+        let name = name.split('[').next().unwrap_or(name);
+        self.declarations.find_block(modules, keyword, &[name])
+    }
+
+    fn link(&self, at: &Location) -> Option<SourceLink> {
+        let file = at.file.strip_prefix(&self.root).ok()?;
+        let url = self.repository.line_url(file, at.line)?;
+        let parts: Vec<String> = file
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        Some(SourceLink {
+            url,
+            file: parts.join("/"),
+            line: at.line,
+        })
+    }
+}
 
 /// Where links point: a repository on a GitHub server, at one commit.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -5,6 +5,6 @@ pub(crate) mod annotations;
 pub mod error;
 pub(crate) mod gfm;
 pub mod html;
-pub(crate) mod links;
+pub mod links;
 pub mod markdown;
 pub mod text;

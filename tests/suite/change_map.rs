@@ -144,6 +144,7 @@ fn maps_of(diffs: &[&PlanDiff], mode: MapMode) -> Vec<Option<ChangeMap>> {
             name: "plan",
             head: l.head,
             changes: l.changes(),
+            links: None,
         })
         .collect();
     change_maps(&Plans::new(&named), mode)

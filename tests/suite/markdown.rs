@@ -284,6 +284,7 @@ fn inlined_partials_render_the_same_as_partials() {
             name: "plan",
             head: lists.head,
             changes: lists.changes(),
+            links: None,
         })
         .collect();
     // Each plan alone, and the first few together (the overview and several plan parts).

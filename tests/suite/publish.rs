@@ -440,9 +440,12 @@ async fn step_summary_and_outputs_are_written_and_dry_runs_write_nothing() {
     let lines: Vec<&str> = out.lines().collect();
     let token = lines[0].strip_prefix("::stop-commands::").expect(&out);
     assert!(token.len() >= 32, "{token}");
+    let resume = format!("::{token}::");
+    let end = lines.iter().position(|l| *l == resume).expect(&out);
+    // After it only the annotations, which are commands (the replacement's warning).
     assert_eq!(
-        lines.last(),
-        Some(&format!("::{token}::").as_str()),
+        lines[end + 1..],
+        ["::warning title=planmark%3A replace::null_resource.cert will be replaced"],
         "{out}"
     );
     assert_eq!(writes(&gh), before, "a dry run writes nothing");

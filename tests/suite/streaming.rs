@@ -214,6 +214,7 @@ fn lazy_comment_grouped(
             resources: &counting,
             drift: &counting_drift,
         },
+        links: None,
     }];
     let meta = Meta {
         no_group: !grouped,
@@ -236,6 +237,7 @@ fn whole_comment_grouped(diff: &PlanDiff, max_chars: usize, grouped: bool) -> St
         name: "plan",
         head: lists.head,
         changes: lists.changes(),
+        links: None,
     }];
     let meta = Meta {
         no_group: !grouped,

@@ -89,6 +89,8 @@ fn options(path: &std::path::Path) -> Options {
         run: RunInfo::default(),
         hash_changes: true,
         previous: None,
+        code: None,
+        annotate: false,
     }
 }
 

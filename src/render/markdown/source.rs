@@ -12,6 +12,7 @@ use crate::diff::address::natural_ranks;
 use crate::diff::{Changes, PlanHead, ResourceChanges, ResourceDiff, ResourceSummary};
 use crate::input::plan::ChangeList;
 use crate::render::error::Result;
+use crate::render::links::{Links, SourceLink};
 
 use super::findings::{Group, PlanAddresses};
 
@@ -24,6 +25,8 @@ pub struct NamedPlan<'a> {
     pub head: &'a PlanHead,
     /// The resource changes and drift.
     pub changes: Changes<'a>,
+    /// Where its changes are declared, to link them (`None`: no links).
+    pub links: Option<&'a Links>,
 }
 
 /// The plans of one comment, with the resource diffs computed so far.
@@ -106,6 +109,11 @@ impl<'a> Plans<'a> {
     /// Plan `p`'s head (drift, outputs, checks…).
     pub(crate) fn head(&self, p: usize) -> &'a PlanHead {
         self.named[p].head
+    }
+
+    /// The block declaring resource `r` of plan `p`, when links are made.
+    pub(crate) fn source(&self, p: usize, r: &ResourceDiff) -> Option<SourceLink> {
+        self.named[p].links?.resource(r)
     }
 
     /// Plan `p`'s list `list`.

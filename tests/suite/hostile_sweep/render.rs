@@ -40,15 +40,21 @@ fn check_render(case: &Case, sweep: &mut Sweep) {
     }
 }
 
-/// Printed text without the `::stop-commands::` pause around it.
+/// Printed text without the `::stop-commands::` pause around it, and without the
+/// annotations printed after it.
 pub(super) fn unpaused(stdout: &str) -> String {
     let mut lines: Vec<&str> = stdout.split_inclusive('\n').collect();
-    if lines
+    if let Some(token) = lines
         .first()
-        .is_some_and(|l| l.starts_with("::stop-commands::"))
+        .and_then(|l| l.strip_prefix("::stop-commands::"))
     {
+        let resume = format!("::{}::\n", token.trim_end());
+        let end = lines
+            .iter()
+            .position(|l| *l == resume)
+            .unwrap_or(lines.len());
+        lines.truncate(end);
         lines.remove(0);
-        lines.pop();
     }
     lines.concat()
 }

@@ -152,6 +152,7 @@ fn render_all(doc: &str, max_chars: usize) -> Result<Outputs, TestCaseError> {
         name: "prop",
         head: &diff.head,
         changes: lists.changes(),
+        links: None,
     }];
     let comment = render_comment(&plans, &meta(), &TemplateSet::default(), max_chars)
         .map_err(|e| TestCaseError::fail(format!("render failed: {e}")))?;

@@ -74,6 +74,7 @@ pub fn with_named<R>(plans: &[(&str, &PlanDiff)], render: impl FnOnce(&[NamedPla
             name,
             head: lists.head,
             changes: lists.changes(),
+            links: None,
         })
         .collect();
     render(&named)

@@ -7,6 +7,7 @@ use serde::Serialize;
 use crate::diff::{Diff, Node, ResourceDiff};
 use crate::input::plan::ChangeList;
 use crate::render::error::Result;
+use crate::render::links::SourceLink;
 use crate::render::markdown::catalog::Detail;
 use crate::render::markdown::phrases::{self, Kind, Segment};
 use crate::render::markdown::source::{Body, Plans};
@@ -48,6 +49,11 @@ pub struct EntryContext {
     /// absent when it did not move or nothing was compared.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) since: Option<String>,
+    /// The block that declares it in the pull request's files (`url`, `file`, `line`);
+    /// absent without links (no repository or commit known) or when its block is not in
+    /// the files read (a destroyed resource whose block was deleted).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) source: Option<SourceLink>,
 }
 
 /// Look-alike resource changes shown as one diff (the entry's own): of one kind, in one
@@ -164,7 +170,14 @@ fn forced_by(body: &Diff) -> Vec<String> {
     names
 }
 
-pub(super) fn entry_context(r: &ResourceDiff, diff: Option<String>, compact: bool) -> EntryContext {
+/// Resource `r` of plan `p` as an entry, with `diff` (`None` when listed only).
+pub(super) fn entry_context(
+    plans: &Plans<'_>,
+    p: usize,
+    r: &ResourceDiff,
+    diff: Option<String>,
+    compact: bool,
+) -> EntryContext {
     let kind = Kind::of(r);
     let forced = if kind == Kind::Replace {
         forced_by(&r.body)
@@ -186,5 +199,6 @@ pub(super) fn entry_context(r: &ResourceDiff, diff: Option<String>, compact: boo
         anchor: None,
         group: None,
         since: None,
+        source: plans.source(p, r),
     }
 }

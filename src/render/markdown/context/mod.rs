@@ -281,7 +281,8 @@ fn place_entries(
                     Detail::Listed => {
                         let resource =
                             listed(plans, entry.plan, ChangeList::Changes, r, entry.kind)?;
-                        plan.listed.push(entry_context(&resource, None, false));
+                        plan.listed
+                            .push(entry_context(plans, entry.plan, &resource, None, false));
                     }
                     // Named in its group, with its leader.
                     Detail::Grouped(_) => {}
@@ -291,11 +292,12 @@ fn place_entries(
                             Some(members) => {
                                 let (group, diff) =
                                     grouped::group(plans, catalog, i, members, diff)?;
-                                let mut e = entry_context(&resource, diff, compact);
+                                let mut e =
+                                    entry_context(plans, entry.plan, &resource, diff, compact);
                                 e.group = Some(group);
                                 e
                             }
-                            None => entry_context(&resource, diff, compact),
+                            None => entry_context(plans, entry.plan, &resource, diff, compact),
                         };
                         e.open = e.dangerous
                             && dangerous_count <= OPEN_DANGEROUS
@@ -311,6 +313,8 @@ fn place_entries(
             Item::Drift(r) if detail == Detail::Listed => place(
                 &mut plan.drift,
                 entry_context(
+                    plans,
+                    entry.plan,
                     &*listed(plans, entry.plan, ChangeList::Drift, r, entry.kind)?,
                     None,
                     false,
@@ -320,6 +324,8 @@ fn place_entries(
             Item::Drift(r) => place(
                 &mut plan.drift,
                 entry_context(
+                    plans,
+                    entry.plan,
                     &*plans.resource(entry.plan, ChangeList::Drift, r)?,
                     diff,
                     compact,
@@ -328,7 +334,7 @@ fn place_entries(
             ),
             Item::Deferred(d) => {
                 let deferred = &source.deferred[d];
-                let mut e = entry_context(&deferred.resource, diff, compact);
+                let mut e = entry_context(plans, entry.plan, &deferred.resource, diff, compact);
                 e.reason = vec![phrases::words(deferred_reason(&deferred.reason))];
                 e.reason_text = phrases::plain(&e.reason);
                 place(&mut plan.deferred, e, detail);

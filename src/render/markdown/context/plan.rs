@@ -204,7 +204,7 @@ pub(super) fn plan_context(
         .take(BANNER_ITEMS[tight])
         .map(|i| {
             let resource = listed(plans, p, ChangeList::Changes, *i, kind(*i))?;
-            Ok(entry_context(&resource, None, false))
+            Ok(entry_context(plans, p, &resource, None, false))
         })
         .collect::<Result<Vec<_>>>()?;
     let danger = Danger {

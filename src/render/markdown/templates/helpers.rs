@@ -133,6 +133,18 @@ const HELPERS: &[(&str, HelperFn)] = &[
             None => code,
         })
     }),
+    // A change's block in the pull request's files (`source`): the file and line as code,
+    // linked. The URL is planmark's own, every path segment percent-encoded.
+    ("source_link", |h| {
+        Ok(source_link(h, escape::code_span, |code, url| {
+            format!("[{code}](<{url}>)")
+        }))
+    }),
+    ("source_html", |h| {
+        Ok(source_link(h, escape::html_code, |code, url| {
+            format!("<a href=\"{url}\">{code}</a>")
+        }))
+    }),
     ("link", |h| {
         // Link text keeps references: a backslash escape there is left to the link parser.
         let text = escape::inline_html(&text_param(h, 0)?);
@@ -154,6 +166,20 @@ pub(super) fn register_helpers(hb: &mut Handlebars<'static>) {
 fn anchor_name(name: &str) -> Option<&str> {
     let plain = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-';
     (!name.is_empty() && name.len() <= 64 && name.chars().all(plain)).then_some(name)
+}
+
+/// The first parameter, a [`crate::render::links::SourceLink`] object, as `file:line` in
+/// `code`, linked by `link` when its URL is safe; empty for anything else.
+fn source_link(h: &Helper<'_>, code: fn(&str) -> String, link: fn(&str, &str) -> String) -> String {
+    let Some(source) = h.param(0).map(|p| p.value()) else {
+        return String::new();
+    };
+    let field = |name| source.get(name).and_then(Json::as_str);
+    let line = source.get("line").and_then(Json::as_u64);
+    match (field("file"), line, field("url").and_then(safe_url)) {
+        (Some(file), Some(line), Some(url)) => link(&code(&format!("{file}:{line}")), &url),
+        _ => String::new(),
+    }
 }
 
 /// An `http(s)` URL usable inside `<…>` link destinations, or `None`.

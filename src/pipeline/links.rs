@@ -1,0 +1,54 @@
+//! Pipeline stage, links: where each plan's changes are declared in the pull request's
+//! files ([`super::CodeSite`]), read for the comment's links and the annotations.
+//!
+//! Contract: reads only `.tf` files under the configuration's directories and never fails
+//! the run: what it cannot read is said once on standard error, and its blocks get no
+//! links. Without a repository, a commit and a server it can link to, nothing is read.
+
+use std::collections::HashSet;
+
+use super::options::Options;
+use crate::input::config::Declarations;
+use crate::input::plan::Plan;
+use crate::render::links::{Links, Repository};
+
+/// Each plan's links, in the plans' order: `None` for every plan when `options` asks for
+/// none or cannot make them (said on standard error).
+pub(super) fn read<'p, 'a: 'p>(
+    options: &Options,
+    plans: impl ExactSizeIterator<Item = &'p Plan<'a>>,
+) -> Vec<Option<Links>> {
+    let count = plans.len();
+    let Some(site) = &options.code else {
+        return (0..count).map(|_| None).collect();
+    };
+    let Some(repository) = Repository::new(&site.server, &site.repository, &site.commit) else {
+        eprintln!(
+            "planmark: warning: no links to the code: {} is not a server URL, `owner/name` and full commit SHA planmark can link with; pass --repo OWNER/NAME and --commit SHA",
+            crate::input::text::one_line(&format!(
+                "{} {} {}",
+                site.server, site.repository, site.commit
+            ))
+        );
+        return (0..count).map(|_| None).collect();
+    };
+    let mut said = HashSet::new();
+    plans
+        .enumerate()
+        .map(|(i, plan)| {
+            let dir = site.config_dirs.get(i).or(site.config_dirs.first())?;
+            let configuration = plan.configuration.map(|c| c.get());
+            let declarations = Declarations::read(dir, configuration);
+            for warning in &declarations.warnings {
+                if said.insert(warning.clone()) {
+                    eprintln!("planmark: warning: {warning}");
+                }
+            }
+            Some(Links::new(
+                repository.clone(),
+                site.root.clone(),
+                declarations,
+            ))
+        })
+        .collect()
+}
