@@ -35,11 +35,12 @@ pub(crate) struct CodeArgs {
 type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
 
 impl CodeArgs {
-    /// Where links point, from these flags, `repository` (`--repo`, else
-    /// `GITHUB_REPOSITORY`) and the run's commit (which `--commit` replaces); `None` when
-    /// one of them is unknown.
+    /// Where links point for `plans` plan arguments, from these flags, `repository`
+    /// (`--repo`, else `GITHUB_REPOSITORY`) and the run's commit (which `--commit`
+    /// replaces); `None` when one of them is unknown.
     pub(crate) fn site(
         &self,
+        plans: usize,
         repository: Option<String>,
         run: &mut RunInfo,
         env: Env<'_>,
@@ -52,6 +53,15 @@ impl CodeArgs {
                 ));
             }
             run.commit = Some(commit.to_ascii_lowercase());
+        }
+        if self.config_dir.len() > 1 && self.config_dir.len() != plans {
+            return Err(Error::input(
+                "--config-dir",
+                format!(
+                    "given {} times for {plans} plans: give it once for every plan, or once per plan in the plans' order",
+                    self.config_dir.len()
+                ),
+            ));
         }
         let mut dirs = Vec::with_capacity(self.config_dir.len().max(1));
         for dir in &self.config_dir {

@@ -22,7 +22,10 @@ type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
 pub(super) fn comment(args: CommentArgs, out: &mut dyn Write) -> Result<()> {
     let env = |name: &str| std::env::var(name).ok();
     let mut run = run_info(&env);
-    let code = args.common.code.site(args.repo.clone(), &mut run, &env)?;
+    let code = args
+        .common
+        .code
+        .site(args.common.plans.len(), args.repo.clone(), &mut run, &env)?;
     let mut options = args.common.options(args.plan_mode.plan_mode(), run);
     options.code = code;
     options.annotate = args.common.code.annotates(&env);

@@ -436,7 +436,10 @@ pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<()> {
 fn render(args: &RenderArgs, out: &mut dyn std::io::Write) -> Result<pipeline::Verdicts> {
     let env = |name: &str| std::env::var(name).ok();
     let mut run = run_info(&env);
-    let code = args.common.code.site(None, &mut run, &env)?;
+    let code = args
+        .common
+        .code
+        .site(args.common.plans.len(), None, &mut run, &env)?;
     let mut options = args.common.options(args.plan_mode().plan_mode(), run);
     options.code = code;
     options.annotate = args.common.code.annotates(&env);

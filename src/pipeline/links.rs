@@ -7,7 +7,7 @@
 
 use std::collections::HashSet;
 
-use super::options::Options;
+use super::options::{Options, PlanArg};
 use crate::input::config::Declarations;
 use crate::input::plan::Plan;
 use crate::render::links::{Links, Repository};
@@ -16,7 +16,7 @@ use crate::render::links::{Links, Repository};
 /// none or cannot make them (said on standard error).
 pub(super) fn read<'p, 'a: 'p>(
     options: &Options,
-    plans: impl ExactSizeIterator<Item = &'p Plan<'a>>,
+    plans: impl ExactSizeIterator<Item = (&'p PlanArg, &'p Plan<'a>)>,
 ) -> Vec<Option<Links>> {
     let count = plans.len();
     let Some(site) = &options.code else {
@@ -34,9 +34,15 @@ pub(super) fn read<'p, 'a: 'p>(
     };
     let mut said = HashSet::new();
     plans
-        .enumerate()
-        .map(|(i, plan)| {
-            let dir = site.config_dirs.get(i).or(site.config_dirs.first())?;
+        .map(|(arg, plan)| {
+            // One directory for every plan, or one per plan argument (a file of several
+            // documents is one argument).
+            let i = (options.plans.iter().position(|a| a == arg))
+                .or_else(|| options.plans.iter().position(|a| a.path == arg.path));
+            let dir = match site.config_dirs.as_slice() {
+                [one] => one,
+                dirs => dirs.get(i?)?,
+            };
             let configuration = plan.configuration.map(|c| c.get());
             let declarations = Declarations::read(dir, configuration);
             for warning in &declarations.warnings {

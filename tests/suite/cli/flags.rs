@@ -137,3 +137,37 @@ fn tokenless_dry_run_honours_on_no_changes() {
         "planmark: would delete our comments and create a comment (no token: existing comments not checked)"
     );
 }
+
+#[test]
+fn config_dirs_are_one_or_one_per_plan_and_must_be_directories() {
+    let plan = "tests/fixtures/links/root_local_nested/plan.json";
+    let a = format!("a={plan}");
+    let b = format!("b={plan}");
+    let dir = "tests/fixtures/links/root_local_nested/repo/infra";
+    let out = render(&[
+        &a,
+        &b,
+        "--config-dir",
+        dir,
+        "--config-dir",
+        dir,
+        "--config-dir",
+        dir,
+    ]);
+    assert_eq!(out.code(), 2, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("--config-dir: given 3 times for 2 plans"),
+        "{}",
+        out.stderr
+    );
+    for not_a_dir in [plan, "tests/fixtures/links/no-such-dir"] {
+        let out = render(&[plan, "--config-dir", not_a_dir]);
+        assert_eq!(out.code(), 2, "{not_a_dir}: {}", out.stderr);
+        assert!(out.stderr.contains("--config-dir"), "{}", out.stderr);
+        assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+    }
+    let out = render(&[plan, "--commit", "main"]);
+    assert_eq!(out.code(), 2, "{}", out.stderr);
+    assert!(out.stderr.contains("full commit SHA"), "{}", out.stderr);
+}
