@@ -1,5 +1,5 @@
 //! Flags of `comment` and `render`: old mode spellings, the binary plan hint, pull request
-//! zero, a tokenless dry run with `--on-no-changes`.
+//! zero, a tokenless dry run with `--on-no-changes`, `--config-dir` and `--commit`.
 
 use super::*;
 
