@@ -12,9 +12,11 @@ use crate::input::plan::ResourceAction;
 use crate::render::annotations::{Annotation, Level};
 
 impl Loaded<'_> {
-    /// The annotations of these plans (none when [`super::Options::annotate`] is off).
+    /// The annotations of these plans (none when [`super::Options::annotate`] is off, nor
+    /// after an apply: its plans are the reviewed ones, already annotated then).
     pub(crate) fn annotations(&self) -> Vec<Annotation> {
-        if !self.options.annotate {
+        let applied = self.log.as_ref().is_some_and(|l| l.applied.is_some());
+        if !self.options.annotate || applied {
             return Vec::new();
         }
         let several = self.plans.len() > 1;
