@@ -72,8 +72,11 @@ fn utf16(text: &[u8], little_endian: bool) -> Vec<u8> {
 fn utf16_plans_render_as_their_utf8() {
     let plan = std::fs::read(crate_dir().join(BASIC_LIST).join("plan.json")).unwrap();
     let plain = Temp::file("utf16_plain", &plan);
-    for little_endian in [true, false] {
-        let file = Temp::file("utf16", &utf16(&plan, little_endian));
+    for (little_endian, marked) in [(true, true), (false, true), (true, false), (false, false)] {
+        // Without its mark (`iconv -t UTF-16LE`), told by the zero beside each ASCII byte.
+        let bytes = utf16(&plan, little_endian);
+        let bytes = if marked { bytes } else { bytes[2..].to_vec() };
+        let file = Temp::file("utf16", &bytes);
         for format in ["text", "markdown"] {
             // Named alike, the same plan (its hash too); the marker's time aside.
             let render = |path: &str| {
