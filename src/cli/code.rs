@@ -87,6 +87,7 @@ impl CodeArgs {
                     Some(root) => {
                         return Ok(Some(CodeSite {
                             config_dirs: dirs,
+                            dirs_given: !self.config_dir.is_empty(),
                             root,
                             server: get("GITHUB_SERVER_URL")
                                 .unwrap_or_else(|| "https://github.com".to_string()),

@@ -35,6 +35,9 @@ pub(crate) struct Declarations {
     calls: HashMap<String, Location>,
     /// What could not be read, one line each, for the caller to print.
     pub(crate) warnings: Vec<String>,
+    /// The directory read holds configuration files (else nothing was read, and the one
+    /// warning says so).
+    pub(crate) configured: bool,
 }
 
 /// The top-level blocks of one directory's `.tf` files.
@@ -50,6 +53,16 @@ impl Declarations {
     pub(crate) fn read(dir: &Path, configuration: Option<&str>) -> Declarations {
         let config = configuration.and_then(|text| Value::parse(text).ok());
         let mut found = Declarations::default();
+        if !has_configuration(dir) {
+            // Not where `terraform plan` ran: its local modules would be looked for in the
+            // wrong place too.
+            found.warn(
+                dir,
+                "no .tf files here, so the changes get no links: pass --config-dir, the directory `terraform plan` ran in",
+            );
+            return found;
+        }
+        found.configured = true;
         let mut read: HashMap<PathBuf, Directory> = HashMap::new();
         let root = config.as_ref().and_then(|c| c.get("root_module"));
         found.add_module(&normal(dir), root, &mut Vec::new(), &mut read);
@@ -145,7 +158,10 @@ impl Declarations {
         let entries = match std::fs::read_dir(dir) {
             Ok(entries) => entries,
             Err(e) => {
-                self.warn(dir, &format!("cannot read the directory ({e})"));
+                self.warn(
+                    dir,
+                    &format!("cannot read the directory ({e}); its blocks get no links"),
+                );
                 return directory;
             }
         };
@@ -159,7 +175,10 @@ impl Declarations {
                 continue;
             };
             if name.ends_with(".tf.json") {
-                self.warn(&file, "JSON configuration is not read for links");
+                self.warn(
+                    &file,
+                    "JSON configuration is not read for links; its blocks get no links",
+                );
                 continue;
             }
             if !name.ends_with(".tf") || is_override(name) {
@@ -168,7 +187,10 @@ impl Declarations {
             let text = match std::fs::read_to_string(&file) {
                 Ok(text) => text,
                 Err(e) => {
-                    self.warn(&file, &format!("cannot read ({e})"));
+                    self.warn(
+                        &file,
+                        &format!("cannot read ({e}); its blocks get no links"),
+                    );
                     continue;
                 }
             };
@@ -177,7 +199,7 @@ impl Declarations {
                 Err(e) => {
                     let at = e.location();
                     let problem = format!(
-                        "not HCL planmark can read (line {}, column {})",
+                        "not HCL planmark can read (line {}, column {}); its blocks get no links",
                         at.line(),
                         at.column()
                     );
@@ -191,8 +213,7 @@ impl Declarations {
     fn warn(&mut self, path: &Path, problem: &str) {
         // A file name comes from the pull request: one line whatever it holds.
         let path = one_line(&path.display().to_string()).into_owned();
-        self.warnings
-            .push(format!("{path}: {problem}; its blocks get no links"));
+        self.warnings.push(format!("{path}: {problem}"));
     }
 }
 
@@ -241,6 +262,17 @@ fn add_blocks(
                 line,
             });
     }
+}
+
+/// `dir` holds configuration files (`.tf`, `.tf.json`).
+fn has_configuration(dir: &Path) -> bool {
+    std::fs::read_dir(dir).is_ok_and(|entries| {
+        entries.filter_map(Result::ok).any(|e| {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            name.ends_with(".tf") || name.ends_with(".tf.json")
+        })
+    })
 }
 
 /// Terraform's override files (`override.tf`, `*_override.tf`).
@@ -371,6 +403,21 @@ mod tests {
         assert_eq!(found.find(&[], "managed", "a", "b"), None);
         let d = found.find(&[], "managed", "c", "d").unwrap();
         assert!(d.file.ends_with("good.tf"));
+    }
+
+    #[test]
+    fn a_directory_without_configuration_is_named_once() {
+        let dir = scratch("empty");
+        write(&dir, "README.md", "not configuration");
+        let found = Declarations::read(&dir, Some(CONFIGURATION));
+        assert_eq!(found.warnings.len(), 1, "{:?}", found.warnings);
+        assert!(
+            found.warnings[0].contains("no .tf files here")
+                && found.warnings[0].contains("--config-dir"),
+            "{:?}",
+            found.warnings
+        );
+        assert_eq!(found.find(&["net"], "managed", "null_resource", "n"), None);
     }
 
     #[test]

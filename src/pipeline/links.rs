@@ -45,6 +45,11 @@ pub(super) fn read<'p, 'a: 'p>(
             };
             let configuration = plan.configuration.map(|c| c.get());
             let declarations = Declarations::read(dir, configuration);
+            // Run elsewhere than the configuration without --config-dir, as many workflows
+            // do: no links, and nothing asked that needs a word.
+            if !declarations.configured && !site.dirs_given {
+                return None;
+            }
             for warning in &declarations.warnings {
                 if said.insert(warning.clone()) {
                     eprintln!("planmark: warning: {warning}");

@@ -70,6 +70,9 @@ pub struct CodeSite {
     /// The configuration's directory (`--config-dir`): one for every plan, or one per
     /// plan in the plans' order.
     pub config_dirs: Vec<PathBuf>,
+    /// `config_dirs` were given (`--config-dir`), not the current directory: one that
+    /// holds no configuration is then worth a warning.
+    pub dirs_given: bool,
     /// The repository's root on disk; a file outside it gets no link.
     pub root: PathBuf,
     /// The GitHub server's URL (`GITHUB_SERVER_URL`).
