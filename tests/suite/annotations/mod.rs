@@ -63,7 +63,13 @@ impl Ran {
 /// Runs `planmark ARGS` with only the GitHub variables of `env` (those of the test's own
 /// environment removed, as it may run in Actions itself).
 fn planmark(args: &[&str], env: &[(&str, &str)], stdout: Stdout) -> Ran {
+    planmark_in(&crate_dir(), args, env, stdout)
+}
+
+/// [`planmark`] run in the directory `cwd`.
+fn planmark_in(cwd: &Path, args: &[&str], env: &[(&str, &str)], stdout: Stdout) -> Ran {
     let mut cmd = command(args);
+    cmd.current_dir(cwd);
     for (name, _) in std::env::vars_os() {
         let name = name.to_string_lossy().into_owned();
         if name.starts_with("GITHUB_") || name.starts_with("RUNNER_") {

@@ -187,3 +187,79 @@ fn over_ten_of_a_level_are_nine_and_one_summary() {
         );
     }
 }
+
+#[test]
+fn findings_are_placed_from_the_configuration_run_in() {
+    // The links' real plan of a root, a local and a nested local module, run from its
+    // configuration's directory (a sub-directory of the checkout) without --config-dir.
+    let fixture = crate_dir().join("tests/fixtures/links/root_local_nested");
+    let (repo, infra) = (fixture.join("repo"), fixture.join("repo/infra"));
+    let temp = TempDir::new("annotations-links");
+    let policy = temp.join("created.rego");
+    std::fs::write(
+        &policy,
+        "package main\n\nimport rego.v1\n\n\
+         warn contains {\"msg\": \"created\", \"resource\": rc.address} if {\n\
+         \tsome rc in input.resource_changes\n\trc.change.actions == [\"create\"]\n}\n",
+    )
+    .unwrap();
+    let plan = fixture.join("plan.json");
+    let args = [
+        "render",
+        "--policy",
+        policy.to_str().unwrap(),
+        "--commit",
+        COMMIT,
+        plan.to_str().unwrap(),
+    ];
+    let env = actions_env(&repo);
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let ran = planmark_in(&infra, &args, &env, Stdout::Pipe);
+    assert_eq!(ran.code, Some(0), "{}", ran.describe());
+    let block = |file: &str, block: &str| {
+        let text = std::fs::read_to_string(repo.join(file)).unwrap();
+        let line = text.lines().position(|l| l.starts_with(block)).unwrap();
+        (file.to_string(), line + 1)
+    };
+    let root = block("infra/main.tf", "resource \"null_resource\" \"root\"");
+    let app = block(
+        "infra/modules/app/main.tf",
+        "resource \"null_resource\" \"app\"",
+    );
+    let db = block(
+        "infra/modules/db/db.tf",
+        "resource \"null_resource\" \"db\"",
+    );
+    let mut expected = vec![Seen::new(
+        "warning",
+        None,
+        "planmark: destroy",
+        "null_resource.gone will be destroyed",
+    )];
+    let mut created = vec![
+        ("null_resource.root[0]".to_string(), &root),
+        ("null_resource.root[1]".to_string(), &root),
+    ];
+    for color in ["blue", "green"] {
+        let module = format!("module.app[\"{color}\"]");
+        created.push((format!("{module}.null_resource.app"), &app));
+        for key in ["primary", "replica"] {
+            created.push((
+                format!("{module}.module.db.null_resource.db[\"{key}\"]"),
+                &db,
+            ));
+        }
+    }
+    for (address, (file, line)) in created {
+        let message = format!("{address}: created");
+        let place = Some((file.as_str(), *line));
+        expected.push(Seen::new(
+            "warning",
+            place,
+            "planmark: policy main.warn",
+            &message,
+        ));
+    }
+    expected.sort();
+    assert_eq!(annotations(&ran.stdout), expected, "{}", ran.describe());
+}
