@@ -4,7 +4,8 @@
 //!
 //! Contract: every destroy, replacement, finding and failed check gives one annotation, so
 //! that the count of those GitHub does not show is right; the plans' order, then each
-//! plan's. Plan text stays as it is here: [`crate::render::annotations::lines`] escapes it.
+//! plan's; a finding names its resource. An apply's output (`--applied`) has none. Plan
+//! text stays as it is here: [`crate::render::annotations::lines`] escapes it.
 
 use super::load::{Loaded, LoadedPlan};
 use crate::diff::CheckStatus;
@@ -15,6 +16,8 @@ impl Loaded<'_> {
     /// The annotations of these plans (none when [`super::Options::annotate`] is off, nor
     /// after an apply: its plans are the reviewed ones, already annotated then).
     pub(crate) fn annotations(&self) -> Vec<Annotation> {
+        // After an apply the plan's review is over: what "will be" destroyed was, and
+        // neither the gates nor the policies judged it again (see `Loaded::judge`).
         let applied = self.log.as_ref().is_some_and(|l| l.applied.is_some());
         if !self.options.annotate || applied {
             return Vec::new();
@@ -37,6 +40,12 @@ impl Loaded<'_> {
                     .chain(report.warnings.iter().map(|f| (Level::Warning, f)));
                 for (level, finding) in findings {
                     let rule = format!("{}.{}", finding.namespace, finding.rule);
+                    // The resource is named as on standard error: instances of one block
+                    // share its line, and a finding whose block is unknown has no place.
+                    let resource = match &finding.resource {
+                        Some(address) => format!("{address}: "),
+                        None => String::new(),
+                    };
                     out.push(Annotation {
                         level,
                         place: finding
@@ -44,7 +53,7 @@ impl Loaded<'_> {
                             .as_deref()
                             .and_then(|address| place(plan, address)),
                         title: format!("planmark: policy {rule}"),
-                        message: format!("{prefix}{}", finding.message),
+                        message: format!("{prefix}{resource}{}", finding.message),
                     });
                 }
             }

@@ -12,6 +12,7 @@ mod support;
 
 mod action;
 mod actions;
+mod annotations;
 mod applied;
 mod architecture;
 mod broken_input;

@@ -229,3 +229,75 @@ async fn group_false_shows_look_alike_changes_one_by_one() {
         assert_eq!(body.matches("```diff").count(), if grouped { 1 } else { 3 });
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "slow tier: tests/slow-tier runs it (see tests/README.md)"]
+async fn destroys_are_annotated_at_their_blocks_unless_turned_off() {
+    use support::workflow_commands;
+    let Some((fake, runner, _)) = e2e(
+        "destroys_are_annotated_at_their_blocks_unless_turned_off",
+        "annotations",
+        &["curl", "cargo"],
+    )
+    .await
+    else {
+        return;
+    };
+    // The pull request's checkout: a configuration in infra/ and the plan made from it.
+    let case = root().join("tests/fixtures/annotations/destroys-and-replacements");
+    copy_tree(&case.join("repo"), &runner.workspace);
+    std::fs::copy(
+        case.join("plan.json"),
+        runner.workspace.join("infra/plan.json"),
+    )
+    .unwrap();
+    let app = "infra/modules/app/main.tf";
+    let text = std::fs::read_to_string(runner.workspace.join(app)).unwrap();
+    let line = 1
+        + (text.lines())
+            .position(|l| l.starts_with("resource \"null_resource\" \"app\""))
+            .unwrap();
+    for (run_id, annotations) in [(71, None), (72, Some("false"))] {
+        let mut call = base_call()
+            .with("version", "source")
+            .with("working-directory", "infra")
+            .with("plan", "plan.json");
+        if let Some(annotations) = annotations {
+            call = call.with("annotations", annotations);
+        }
+        let run = run_blocking(&runner, &call, GitHubEnv::new(&fake, run_id)).await;
+        assert!(run.ok(), "{}", run.describe());
+        let step = run.step("Comment");
+        let reading = workflow_commands::read(&step.stdout);
+        assert_eq!(reading.unresumed, None, "{}", step.stdout);
+        let seen = reading.annotations();
+        if annotations.is_some() {
+            assert!(seen.is_empty(), "annotations: false: {seen:?}");
+            continue;
+        }
+        // The default: one per destroy and replacement, at the block, relative to the
+        // repository's root (the workspace), not to the working directory.
+        assert_eq!(seen.len(), 6, "{}", step.stdout);
+        let destroyed = (seen.iter())
+            .find(|c| c.message == "module.app[\"green\"].null_resource.app will be destroyed")
+            .unwrap_or_else(|| panic!("no annotation of the destroy:\n{}", step.stdout));
+        assert_eq!(destroyed.name, "warning");
+        assert_eq!(destroyed.property("file"), Some(app));
+        assert_eq!(destroyed.property("line"), Some(line.to_string().as_str()));
+    }
+    assert_eq!(fake.comments("octo", "infra", 7).len(), 1);
+}
+
+/// Copies the files under `from` into `to`, folders included.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}

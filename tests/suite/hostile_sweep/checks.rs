@@ -22,19 +22,28 @@ impl Sweep {
         }
     }
 
-    /// No line the Actions runner would take as a workflow command, outside a pause.
+    /// No command the Actions runner would run but the pauses and planmark's own
+    /// annotations (`::warning`/`::error` with only `file`, `line` and a `title` of
+    /// planmark's), read by the runner's rules: plan text never starts a command.
     pub(super) fn workflow_commands(&mut self, at: &str, text: &str) {
-        let mut resume: Option<String> = None;
-        for line in text.lines() {
-            if let Some(token) = &resume {
-                if line == format!("::{token}::") {
-                    resume = None;
+        let reading = support::workflow_commands::read(text);
+        let mut tokens = Vec::new();
+        for c in &reading.commands {
+            let ours = match c.name.as_str() {
+                "stop-commands" => {
+                    tokens.push(c.message.to_ascii_lowercase());
+                    true
                 }
-                continue;
-            }
-            if let Some(token) = line.strip_prefix("::stop-commands::") {
-                resume = Some(token.to_string());
-            } else if line.trim_start().starts_with("::") {
+                "warning" | "error" => {
+                    let keys = ["file", "line", "title"];
+                    (c.properties.iter()).all(|(k, _)| keys.contains(&k.as_str()))
+                        && c.property("title")
+                            .is_some_and(|t| t.starts_with("planmark: "))
+                }
+                name => tokens.contains(&name.to_ascii_lowercase()),
+            };
+            if !ours {
+                let line = support::workflow_commands::runner_lines(text)[c.line];
                 self.push(at, format!("workflow command {:?}", preview(line)));
             }
         }

@@ -45,10 +45,11 @@ fn the_checks_catch_every_payload_unescaped() {
     sweep.secrets("s", "a &#83;ECRET b", &["SECRET".into()]);
     sweep.workflow_commands(
         "w",
-        "::stop-commands::t\n::error::ok\n::t::\n  ::error::x\n",
+        "::stop-commands::t\n::error::ok\n::t::\n  ::error::x\n\
+         ::warning title=planmark%3A destroy::ok\n::warning title=x::planmark%3A y\n",
     );
     sweep.html("h", "<p><img src=x></p>");
-    assert_eq!(sweep.0.len(), 3, "{:?}", sweep.0);
+    assert_eq!(sweep.0.len(), 4, "{:?}", sweep.0);
 }
 
 /// Text the templates lay out on one line outside a quote keeps to that line: a line break

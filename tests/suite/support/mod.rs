@@ -13,6 +13,7 @@ pub mod publishing;
 pub mod secrets;
 pub mod temp;
 pub mod tools;
+pub mod workflow_commands;
 
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
