@@ -276,3 +276,39 @@ fn without_a_repository_or_commit_there_are_no_links() {
         }
     }
 }
+
+#[test]
+fn a_configuration_outside_the_root_is_named_and_not_linked() {
+    let temp = TempDir::new("links-outside");
+    let elsewhere = temp.join("elsewhere");
+    copy_tree(&case().join("repo/infra"), &elsewhere);
+    let event = event(temp.path());
+    let repo = case().join("repo");
+    let env = [
+        ("GITHUB_WORKSPACE", repo.as_os_str()),
+        ("GITHUB_REPOSITORY", os(REPOSITORY)),
+        ("GITHUB_EVENT_PATH", event.as_os_str()),
+    ];
+    // Asked for with --config-dir: one warning naming it; by default: silence.
+    for (flags, warned) in [(&["--config-dir", "."][..], true), (&[][..], false)] {
+        let out = comment(&elsewhere, flags, &env);
+        let (stdout, stderr) = text(&out);
+        assert_eq!(out.status.code(), Some(0), "{stderr}");
+        assert_eq!(
+            verify::urls(&stdout)
+                .iter()
+                .filter(|(_, u)| !u.starts_with('#'))
+                .count(),
+            0
+        );
+        if warned {
+            assert_eq!(stderr.lines().count(), 1, "{stderr}");
+            assert!(
+                stderr.contains("elsewhere is outside the repository's root"),
+                "{stderr}"
+            );
+        } else {
+            assert_eq!(stderr, "");
+        }
+    }
+}
