@@ -289,3 +289,51 @@ fn without_a_workspace_git_finds_a_hostile_root() {
     addresses.sort();
     assert_eq!(addresses, LINKED, "{md}");
 }
+
+/// `planmark comment` as in a pull request's job, against the fake GitHub: the comment
+/// posted and the step summary pass the same checks, and the broken file is named once.
+#[tokio::test(flavor = "multi_thread")]
+async fn hostile_file_names_post_safely() {
+    let temp = TempDir::new("links-hostile-post");
+    let (workspace, root) = checkout(&temp, &format!("ws {PAYLOAD}"));
+    let plan = plan(temp.path());
+    let event = event(temp.path());
+    let summary = temp.join("summary.md");
+    let gh = fake().await;
+    gh.add_pull(OWNER, REPO, 7, HEAD, "f", "open");
+    let args = ["--key", "paths", "--annotations", "false"].map(String::from);
+    let mut cmd = command(&gh, 7, 20, &args);
+    cmd.arg(&plan)
+        .current_dir(&root)
+        .env("GITHUB_WORKSPACE", &workspace)
+        .env("GITHUB_SERVER_URL", SERVER)
+        .env("GITHUB_EVENT_PATH", &event)
+        .env("GITHUB_STEP_SUMMARY", &summary)
+        .env("GITHUB_ACTIONS", "true");
+    let out = output(cmd).await;
+    assert_ok("comment", &out);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let mut sweep = Sweep::default();
+    sweep.workflow_commands("comment, stdout", &String::from_utf8_lossy(&out.stdout));
+    sweep.workflow_commands("comment, stderr", &stderr);
+    assert_eq!(stderr.matches("broken.tf").count(), 1, "{stderr}");
+    assert!(
+        !stderr.contains('\u{202E}'),
+        "a bidi override on stderr: {stderr}"
+    );
+    let posted = support::publishing::ours(&gh, 7);
+    assert_eq!(posted.len(), 1);
+    let body = &posted[0].body;
+    sweep.markdown("comment", body);
+    let summary = std::fs::read_to_string(&summary).unwrap();
+    sweep.markdown_within("step summary", &summary, 1 << 20);
+    assert!(sweep.0.is_empty(), "{}", sweep.0.join("\n"));
+    let prefix = format!("{SERVER}/{REPOSITORY}/blob/{HEAD}/");
+    for (what, md) in [("comment", body), ("step summary", &summary)] {
+        let linked =
+            verify::check(md, &prefix, &workspace).unwrap_or_else(|e| panic!("{what}: {e}\n{md}"));
+        let mut addresses: Vec<&str> = linked.iter().map(|l| l.address.as_str()).collect();
+        addresses.sort();
+        assert_eq!(addresses, LINKED, "{what}: {md}");
+    }
+}
