@@ -5,11 +5,13 @@
 //!
 //! Contract: links are made only when the repository, the commit and the root are all
 //! known; when the flags asked for them (`--config-dir`, `--commit`) and one is missing,
-//! one warning says which. A `--config-dir` that is not a directory is an error.
+//! one warning says which, and a `--config-dir` outside the repository's root is named.
+//! A `--config-dir` that is not a directory is an error.
 
 use std::path::{Path, PathBuf};
 
 use super::error::{Error, Result};
+use crate::input::text::one_line;
 use crate::pipeline::{CodeSite, RunInfo};
 
 /// Where the configuration is, and the commit its links point at.
@@ -85,6 +87,14 @@ impl CodeArgs {
                     .or_else(|| git_root(&dirs[0]));
                 match root {
                     Some(root) => {
+                        let outside = dirs.iter().filter(|d| asked && !d.starts_with(&root));
+                        for dir in outside {
+                            eprintln!(
+                                "planmark: warning: {} is outside the repository's root {}: its changes get no links to the code",
+                                one_line(&dir.display().to_string()),
+                                one_line(&root.display().to_string())
+                            );
+                        }
                         return Ok(Some(CodeSite {
                             config_dirs: dirs,
                             dirs_given: !self.config_dir.is_empty(),
@@ -93,7 +103,7 @@ impl CodeArgs {
                                 .unwrap_or_else(|| "https://github.com".to_string()),
                             repository,
                             commit,
-                        }))
+                        }));
                     }
                     None => {
                         "the repository's root (set GITHUB_WORKSPACE, or run in a git checkout)"
@@ -147,10 +157,22 @@ fn git_root(dir: &Path) -> Option<PathBuf> {
     if !output.status.success() {
         return None;
     }
-    let text = String::from_utf8(output.stdout).ok()?;
-    let root = text.trim_end_matches(['\n', '\r']);
+    // Git prints the path as it is, then one line break: a name may end with another.
+    let root = output.stdout.strip_suffix(b"\n")?;
     if root.is_empty() {
         return None;
     }
-    std::fs::canonicalize(root).ok()
+    std::fs::canonicalize(path_from_bytes(root.to_vec())?).ok()
+}
+
+#[cfg(unix)]
+fn path_from_bytes(bytes: Vec<u8>) -> Option<PathBuf> {
+    use std::os::unix::ffi::OsStringExt;
+    Some(std::ffi::OsString::from_vec(bytes).into())
+}
+
+#[cfg(not(unix))]
+fn path_from_bytes(bytes: Vec<u8>) -> Option<PathBuf> {
+    let text = String::from_utf8(bytes).ok()?;
+    Some(text.strip_suffix('\r').unwrap_or(&text).into())
 }

@@ -171,7 +171,8 @@ impl Declarations {
             .collect();
         files.sort();
         for file in files {
-            let Some(name) = file.file_name().and_then(|n| n.to_str()) else {
+            // Lossy: a name that is not UTF-8 is still a file Terraform reads.
+            let Some(name) = file.file_name().map(|n| n.to_string_lossy()) else {
                 continue;
             };
             if name.ends_with(".tf.json") {
@@ -181,7 +182,7 @@ impl Declarations {
                 );
                 continue;
             }
-            if !name.ends_with(".tf") || is_override(name) {
+            if !name.ends_with(".tf") || is_override(&name) {
                 continue;
             }
             let text = match std::fs::read_to_string(&file) {

@@ -32,6 +32,7 @@ mod forged_markers;
 mod fuzz_corpus;
 mod grouping;
 mod hostile_sweep;
+mod links;
 mod log_comments;
 mod markdown;
 mod markdown_checks;

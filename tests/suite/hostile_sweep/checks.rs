@@ -72,7 +72,11 @@ impl Sweep {
         let code = code_ranges(md);
         for (offset, tag) in tags(md) {
             let in_code = code.iter().any(|r| r.contains(&offset));
-            if !COMMENT_TAGS.contains(&tag.as_str()) && !in_code {
+            // A link's destination in angle brackets (`](<https://…>)`), which the link
+            // rules judge, and planmark's own anchors and links to the code.
+            let destination = md[..offset].ends_with("](") && tag.starts_with("http");
+            let own = destination || (tag == "a" && own_a(&md[offset..]));
+            if !COMMENT_TAGS.contains(&tag.as_str()) && !in_code && !own {
                 self.push(at, format!("raw HTML <{tag}>"));
             }
         }
@@ -217,8 +221,9 @@ impl Sweep {
 
     /// The HTML preview: no tag or comment the page does not write itself.
     pub(super) fn html(&mut self, at: &str, html: &str) {
-        for (_, tag) in tags(html) {
-            if !PREVIEW_TAGS.split_whitespace().any(|t| t == tag) {
+        for (offset, tag) in tags(html) {
+            let own = tag == "a" && own_a(&html[offset..]);
+            if !PREVIEW_TAGS.split_whitespace().any(|t| t == tag) && !own {
                 self.push(at, format!("raw HTML <{tag}> in the preview"));
             }
         }
@@ -228,6 +233,35 @@ impl Sweep {
             }
         }
     }
+}
+
+/// Whether `text` starts with one of planmark's own `<a>` tags: an anchor (`<a
+/// name="plain-name">`), a link to the code (`<a href="http(s)://…">`, its URL
+/// percent-encoded so that no quote, space or bracket can leave it, and naming no payload
+/// host), or `</a>`.
+pub(super) fn own_a(text: &str) -> bool {
+    if text.starts_with("</a>") {
+        return true;
+    }
+    let tag = &text[..text.find('>').map_or(0, |e| e + 1)];
+    if let Some(name) = tag
+        .strip_prefix("<a name=\"")
+        .and_then(|t| t.strip_suffix("\">"))
+    {
+        let plain = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-';
+        return !name.is_empty() && name.chars().all(plain);
+    }
+    let Some(url) = tag
+        .strip_prefix("<a href=\"")
+        .and_then(|t| t.strip_suffix("\">"))
+    else {
+        return false;
+    };
+    let encoded = |c: char| c.is_ascii_alphanumeric() || "-._~%/:#".contains(c);
+    (url.starts_with("https://") || url.starts_with("http://"))
+        && !url.contains("evil")
+        && !url.contains("javascript")
+        && url.chars().all(encoded)
 }
 
 /// Lower-case names of the tags opened or closed in `text`, with their offsets (`!--` for

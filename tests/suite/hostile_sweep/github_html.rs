@@ -46,7 +46,7 @@ fn shape(html: &str) -> String {
     out
 }
 
-fn cmark_gfm(md: &str) -> Option<String> {
+pub(super) fn cmark_gfm(md: &str) -> Option<String> {
     use std::io::Write;
     use std::process::Stdio;
     let mut child = Command::new("cmark-gfm")

@@ -20,6 +20,9 @@ use support::temp::TempDir;
 mod checks;
 mod github;
 mod github_html;
+// Names with quotes, `?`, `<` and line breaks, and names that are not UTF-8.
+#[cfg(unix)]
+mod paths;
 mod render;
 mod self_test;
 use checks::*;

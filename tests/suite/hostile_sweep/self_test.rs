@@ -12,6 +12,12 @@ fn the_checks_catch_every_payload_unescaped() {
         ("link", "[EVILLINK](javascript:alert(1))"),
         ("image", "![x](https://evil.example/p.png)"),
         ("autolink", "<https://evil.example/auto>"),
+        ("html link", "<a href=\"https://evil.example/a\">EVILA</a>"),
+        (
+            "html link out",
+            "<a href=\"https://h/x\" onclick=\"x\">A</a>",
+        ),
+        ("destination", "[x](<https://evil.example/a>)"),
         ("mention", "@octocat"),
         ("issue", "#123"),
         ("sha", "a5c3785ed8d6"),
@@ -41,6 +47,17 @@ fn the_checks_catch_every_payload_unescaped() {
         clean.markdown(name, &format!("intro\n\n{quote}{escaped}\n\n{marker}"));
         assert!(clean.0.is_empty(), "{name} escaped: {:?}", clean.0);
     }
+    // planmark's own anchors and links to the code pass.
+    let mut own = Sweep::default();
+    let url = "https://github.com/o/r/blob/0123abc/a%20b/m.tf#L1";
+    own.markdown(
+        "own",
+        &format!(
+            "<details><summary><a name=\"planmark-1\"></a>x <a href=\"{url}\"><code>m</code></a>\
+             </summary>\n\nx\n\n</details>\n\n- [`m.tf:1`](<{url}>)\n\n{marker}"
+        ),
+    );
+    assert!(own.0.is_empty(), "{:?}", own.0);
     let mut sweep = Sweep::default();
     sweep.secrets("s", "a &#83;ECRET b", &["SECRET".into()]);
     sweep.workflow_commands(
