@@ -216,50 +216,62 @@ fn findings_are_placed_from_the_configuration_run_in() {
     let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
     let ran = planmark_in(&infra, &args, &env, Stdout::Pipe);
     assert_eq!(ran.code, Some(0), "{}", ran.describe());
-    let block = |file: &str, block: &str| {
+    // What to expect is read from the plan itself: each change's block is found in the
+    // module its address is in, the destroyed one's block is gone.
+    let block = |module: Option<&str>, name: &str| {
+        let file = match module {
+            None => "infra/main.tf",
+            Some(m) if m.ends_with(".module.db") => "infra/modules/db/db.tf",
+            Some(_) => "infra/modules/app/main.tf",
+        };
         let text = std::fs::read_to_string(repo.join(file)).unwrap();
-        let line = text.lines().position(|l| l.starts_with(block)).unwrap();
-        (file.to_string(), line + 1)
+        let start = format!("resource \"null_resource\" \"{name}\"");
+        let line = text.lines().position(|l| l.starts_with(&start))?;
+        Some((file.to_string(), line + 1))
     };
-    let root = block("infra/main.tf", "resource \"null_resource\" \"root\"");
-    let app = block(
-        "infra/modules/app/main.tf",
-        "resource \"null_resource\" \"app\"",
-    );
-    let db = block(
-        "infra/modules/db/db.tf",
-        "resource \"null_resource\" \"db\"",
-    );
-    let mut expected = vec![Seen::new(
-        "warning",
-        None,
-        "planmark: destroy",
-        "null_resource.gone will be destroyed",
-    )];
-    let mut created = vec![
-        ("null_resource.root[0]".to_string(), &root),
-        ("null_resource.root[1]".to_string(), &root),
-    ];
-    for color in ["blue", "green"] {
-        let module = format!("module.app[\"{color}\"]");
-        created.push((format!("{module}.null_resource.app"), &app));
-        for key in ["primary", "replica"] {
-            created.push((
-                format!("{module}.module.db.null_resource.db[\"{key}\"]"),
-                &db,
-            ));
-        }
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&plan).unwrap()).unwrap();
+    let mut expected = Vec::new();
+    let mut counts = [0; 3];
+    for rc in doc["resource_changes"].as_array().unwrap() {
+        let address = rc["address"].as_str().unwrap();
+        let place = block(rc["module_address"].as_str(), rc["name"].as_str().unwrap());
+        let place = place.as_ref().map(|(f, l)| (f.as_str(), *l));
+        let actions: Vec<&str> = (rc["change"]["actions"].as_array().unwrap().iter())
+            .map(|a| a.as_str().unwrap())
+            .collect();
+        let (title, message) = match actions.as_slice() {
+            ["create"] => {
+                counts[0] += 1;
+                (
+                    "planmark: policy main.warn".to_string(),
+                    format!("{address}: created"),
+                )
+            }
+            ["delete"] => {
+                counts[1] += 1;
+                assert_eq!(place, None, "{address}: its block was deleted");
+                (
+                    "planmark: destroy".into(),
+                    format!("{address} will be destroyed"),
+                )
+            }
+            ["delete", "create"] | ["create", "delete"] => {
+                counts[2] += 1;
+                assert!(place.is_some(), "{address}: its block is there");
+                (
+                    "planmark: replace".into(),
+                    format!("{address} will be replaced"),
+                )
+            }
+            _ => continue,
+        };
+        expected.push(Seen::new("warning", place, &title, &message));
     }
-    for (address, (file, line)) in created {
-        let message = format!("{address}: created");
-        let place = Some((file.as_str(), *line));
-        expected.push(Seen::new(
-            "warning",
-            place,
-            "planmark: policy main.warn",
-            &message,
-        ));
-    }
+    assert!(
+        counts.iter().all(|n| *n > 0),
+        "creates, a destroy and replacements: {counts:?}"
+    );
     expected.sort();
     assert_eq!(annotations(&ran.stdout), expected, "{}", ran.describe());
 }
