@@ -335,12 +335,13 @@ fn rule_name(rule: &serde_json::Value) -> Option<String> {
     refr["Var"]["value"].as_str().map(str::to_string)
 }
 
-/// The components of a package's reference (`a.b` → `["a", "b"]`).
+/// The components of a package's reference (`a.b` → `["a", "b"]`); `None` for any other
+/// shape (`a["b"]`), which no namespace names.
 fn ref_path(refr: &serde_json::Value) -> Option<Vec<String>> {
     if let Some(name) = refr["Var"]["value"].as_str() {
         return Some(vec![name.to_string()]);
     }
-    let dot = &refr["RefDot"];
+    let dot = refr.get("RefDot")?;
     let mut path = ref_path(&dot["refr"])?;
     path.push(dot["field"][1].as_str()?.to_string());
     Some(path)
@@ -396,5 +397,22 @@ mod tests {
         assert_eq!(level("deny_"), None);
         assert_eq!(level("deny__x"), None);
         assert_eq!(level("warn_a_b1"), Some(Level::Warning));
+    }
+
+    #[test]
+    fn a_package_with_brackets_is_no_namespace_and_no_crash() {
+        // `package main["a"]` used to recurse until the stack overflowed.
+        let sources = [Source {
+            path: "p.rego".into(),
+            text: "package main[\"a\"]\n\ndeny contains \"x\" if { true }\n".into(),
+        }];
+        let settings = Settings::default();
+        let err = Policies::compile(&sources, &[], &settings)
+            .err()
+            .map(|e| e.to_string());
+        assert!(
+            err.as_deref().is_some_and(|e| e.contains("package main")),
+            "{err:?}"
+        );
     }
 }
