@@ -5,8 +5,9 @@
 //! text: the runner runs no command in between. TOKEN comes from the operating system's
 //! random source, so nothing in a plan can foresee it to end the pause early.
 //!
-//! Output redirected to a regular file (`planmark render > comment.md`) never reaches the
-//! runner's log and is left as it is.
+//! Output redirected to a regular file (`planmark render > comment.md`) or to `/dev/null`
+//! never reaches the runner's log and is left as it is; annotations then go to standard
+//! error.
 
 use std::io::{self, Write};
 
@@ -18,15 +19,21 @@ pub(super) fn stdout_reaches_runner() -> bool {
     std::env::var("GITHUB_ACTIONS").is_ok_and(|v| v == "true") && !stdout_is_file()
 }
 
+/// Standard output goes to a regular file, or (unix) to a device that is not a terminal
+/// such as `/dev/null`: nothing written there reaches the runner's log.
 #[cfg(unix)]
 fn stdout_is_file() -> bool {
+    use std::io::IsTerminal;
     use std::os::fd::AsFd;
+    use std::os::unix::fs::FileTypeExt;
     let Ok(fd) = io::stdout().as_fd().try_clone_to_owned() else {
         return false;
     };
+    let device =
+        |m: &std::fs::Metadata| m.file_type().is_char_device() && !io::stdout().is_terminal();
     std::fs::File::from(fd)
         .metadata()
-        .is_ok_and(|m| m.is_file())
+        .is_ok_and(|m| m.is_file() || device(&m))
 }
 
 #[cfg(windows)]

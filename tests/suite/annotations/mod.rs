@@ -42,6 +42,8 @@ enum Stdout {
     Pipe,
     /// A regular file (`planmark render > comment.md`).
     File,
+    /// Nowhere (`planmark render > /dev/null`): a device, not a terminal.
+    Null,
 }
 
 /// One run of the binary.
@@ -86,11 +88,13 @@ fn planmark_in(cwd: &Path, args: &[&str], env: &[(&str, &str)], stdout: Stdout) 
     match stdout {
         Stdout::Pipe => cmd.stdout(Stdio::piped()),
         Stdout::File => cmd.stdout(std::fs::File::create(&file).unwrap()),
+        Stdout::Null => cmd.stdout(Stdio::null()),
     };
     let output = cmd.output().expect("run planmark");
     let printed = match stdout {
         Stdout::Pipe => output.stdout,
         Stdout::File => std::fs::read(&file).unwrap(),
+        Stdout::Null => Vec::new(),
     };
     Ran {
         code: output.status.code(),

@@ -101,8 +101,18 @@ fn none_when_turned_off_or_outside_actions() {
 }
 
 #[test]
-fn with_standard_output_in_a_file_they_go_to_standard_error() {
+fn with_standard_output_in_a_file_or_nowhere_they_go_to_standard_error() {
     let plan = plan();
+    let null = |args: &[&str]| {
+        let ran = in_actions(args, Stdout::Null);
+        assert_eq!(ran.code, Some(0), "{}", ran.describe());
+        assert_eq!(
+            annotations(&ran.stderr),
+            destroys_and_replacements(),
+            "{args:?}: /dev/null"
+        );
+    };
+    null(&["render", &plan]);
     for args in [vec!["render", &plan], vec!["comment", "--dry-run", &plan]] {
         let ran = in_actions(&args, Stdout::File);
         assert_eq!(ran.code, Some(0), "{}", ran.describe());
@@ -136,7 +146,7 @@ fn render_o_file_keeps_them_out_of_the_file() {
         // Standard output held nothing else to pause.
         let (annotated, other) = match stdout {
             Stdout::Pipe => (&ran.stdout, &ran.stderr),
-            Stdout::File => (&ran.stderr, &ran.stdout),
+            Stdout::File | Stdout::Null => (&ran.stderr, &ran.stdout),
         };
         assert_eq!(
             annotations(annotated),
