@@ -1,6 +1,6 @@
 //! Input stage support, the one home for JSON text read by hand: a JSON value that keeps
 //! numbers exactly as written ([`Value`], parsed by `parse`), and the scanners it is
-//! built on (`scan`: string runs eight bytes at a time, escapes, and finding where an
+//! built on (`scan`: string runs, escapes, and finding where an
 //! object starts from one of its members), which the differ, the renderers and the plan
 //! model use too. serde reads the plan's structure; this reads its values.
 //!
