@@ -17,14 +17,6 @@ pub(crate) fn plain_run_end(bytes: &[u8], from: usize) -> usize {
     from + bytes[from..].iter().take_while(|b| plain(b)).count()
 }
 
-/// The offset of the closing quote of the string whose contents start at `at` (after its
-/// opening quote), if it has no escapes and no control characters.
-#[inline]
-pub(super) fn plain_string_end(bytes: &[u8], at: usize) -> Option<usize> {
-    let end = plain_run_end(bytes, at);
-    (bytes.get(end) == Some(&b'"')).then_some(end)
-}
-
 /// The character a one-letter escape (`\n`, `\"`, ...: every JSON escape but `\u`)
 /// stands for, by the letter after its backslash.
 #[inline]
@@ -135,8 +127,6 @@ mod tests {
                     .position(|&b| special(b))
                     .unwrap_or(bytes.len());
                 assert_eq!(plain_run_end(&bytes, 0), first, "{stop:#x} at {at}");
-                let closed = (bytes.get(first) == Some(&b'"')).then_some(first);
-                assert_eq!(plain_string_end(&bytes, 0), closed, "{stop:#x} at {at}");
             }
         }
     }
