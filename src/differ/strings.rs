@@ -88,7 +88,7 @@ fn read(text: Option<&str>) -> Reading<'_> {
 /// Builds the node for a string change with the given action.
 // Inlined for the common case, a string on one line on each side, built where its caller
 // puts it: returned from a call, the node was written field by field and read back as
-// wider words, which stalls (docs/performance.md, the value parser).
+// wider words, which stalls.
 #[inline]
 pub(crate) fn string_node(
     before: Option<&str>,

@@ -1,6 +1,6 @@
 //! Input stage support, the one home for JSON text read by hand: a JSON value that keeps
 //! numbers exactly as written ([`Value`], parsed by `parse`), and the scanners it is
-//! built on (`scan`: string runs eight bytes at a time, escapes, and finding where an
+//! built on (`scan`: string runs, escapes, and finding where an
 //! object starts from one of its members), which the differ, the renderers and the plan
 //! model use too. serde reads the plan's structure; this reads its values.
 //!
@@ -21,12 +21,7 @@ pub(crate) use scan::{object_start, printable_run_end};
 pub(crate) use walk::Member;
 
 /// A parsed JSON value borrowing from its source text where it can.
-// A word-sized tag, for speed: with a one-byte tag the compiler moves a value (every
-// parsed element is moved into its container) as 31 bytes from offset 1, in overlapping
-// unaligned copies that stall when read back as words (docs/performance.md); the size is
-// the same (32 bytes, checked below).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[repr(u64)]
 pub(crate) enum Value<'a> {
     /// JSON `null`.
     Null,
@@ -195,7 +190,7 @@ mod tests {
 
     #[test]
     fn values_stay_four_words() {
-        // Plans hold millions of values: the word-sized tag must not make them bigger.
+        // Plans hold millions of values: four words each.
         assert_eq!(std::mem::size_of::<Value<'_>>(), 32);
     }
 }

@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 
-use super::scan::{letter_escape, plain_run_end, plain_string_end};
+use super::scan::{letter_escape, plain_run_end};
 use super::{cmp_keys, ParseError, Value, MAX_DEPTH};
 
 /// `text` parsed as one JSON value (surrounding whitespace allowed).
@@ -124,56 +124,20 @@ impl<'a> Parser<'a> {
         self.pos = plain_run_end(self.bytes, self.pos);
     }
 
-    /// A plain string (see [`Self::plain_string`]) or a literal at the current position,
-    /// consumed; `None`, consuming nothing, for anything else or for a value nested
-    /// at `depth` (deeper than [`MAX_DEPTH`] is left to [`Self::value`], which refuses it).
-    #[inline(always)]
-    fn plain_scalar_within(&mut self, depth: usize) -> Option<Value<'a>> {
-        if depth > MAX_DEPTH {
-            return None;
-        }
-        let rest = self.bytes.get(self.pos..)?;
-        let (len, value) = match rest.first()? {
-            b'"' => return self.plain_string().map(|s| Value::String(Cow::Borrowed(s))),
-            b't' if rest.starts_with(b"true") => (4, Value::Bool(true)),
-            b'f' if rest.starts_with(b"false") => (5, Value::Bool(false)),
-            b'n' if rest.starts_with(b"null") => (4, Value::Null),
-            _ => return None,
-        };
-        self.pos += len;
-        Some(value)
-    }
-
-    /// The string at the current position if it has no escapes (nor control
-    /// characters), consumed; `None`, consuming nothing, for anything else.
-    #[inline(always)]
-    fn plain_string(&mut self) -> Option<&'a str> {
-        if self.bytes.get(self.pos) != Some(&b'"') {
-            return None;
-        }
-        let start = self.pos + 1;
-        let end = plain_string_end(self.bytes, start)?;
-        self.pos = end + 1;
-        Some(&self.text[start..end])
-    }
-
     fn string(&mut self) -> Result<Cow<'a, str>, ParseError> {
         self.pos += 1; // opening quote
         let start = self.pos;
         self.skip_plain();
         // Fast path: no escapes, borrow the source.
-        loop {
-            match self.bytes.get(self.pos) {
-                None => return Err(self.error("unterminated string")),
-                Some(b'"') => {
-                    let s = &self.text[start..self.pos];
-                    self.pos += 1;
-                    return Ok(Cow::Borrowed(s));
-                }
-                Some(b'\\') => break,
-                Some(&b) if b < 0x20 => return Err(self.error("control character in string")),
-                Some(_) => self.pos += 1,
+        match self.bytes.get(self.pos) {
+            None => return Err(self.error("unterminated string")),
+            Some(b'"') => {
+                let s = &self.text[start..self.pos];
+                self.pos += 1;
+                return Ok(Cow::Borrowed(s));
             }
+            Some(b'\\') => {}
+            Some(_) => return Err(self.error("control character in string")),
         }
         let mut out = String::with_capacity(self.pos - start + 16);
         out.push_str(&self.text[start..self.pos]);
@@ -193,12 +157,6 @@ impl<'a> Parser<'a> {
                     // Copy a run of plain characters at once (keeps UTF-8 intact).
                     let run_start = self.pos;
                     self.skip_plain();
-                    while let Some(&b) = self.bytes.get(self.pos) {
-                        if b == b'"' || b == b'\\' || b < 0x20 {
-                            break;
-                        }
-                        self.pos += 1;
-                    }
                     out.push_str(&self.text[run_start..self.pos]);
                 }
             }
@@ -269,15 +227,8 @@ impl<'a> Parser<'a> {
         let start = self.items.len();
         loop {
             self.skip_ws();
-            // A plain string or a literal is pushed as it is read: a value returned from
-            // a call is written field by field and read back as wider words, which
-            // stalls (docs/performance.md).
-            if let Some(value) = self.plain_scalar_within(depth + 1) {
-                self.items.push(value);
-            } else {
-                let item = self.value(depth + 1)?;
-                self.items.push(item);
-            }
+            let item = self.value(depth + 1)?;
+            self.items.push(item);
             self.skip_ws();
             match self.bytes.get(self.pos) {
                 Some(b',') => self.pos += 1,
@@ -297,10 +248,7 @@ impl<'a> Parser<'a> {
         if self.bytes.get(self.pos) != Some(&b'"') {
             return Err(self.error("expected string key in object"));
         }
-        let key = match self.plain_string() {
-            Some(key) => Cow::Borrowed(key),
-            None => self.string()?,
-        };
+        let key = self.string()?;
         self.skip_ws();
         if self.bytes.get(self.pos) != Some(&b':') {
             return Err(self.error("expected : in object"));
@@ -321,13 +269,8 @@ impl<'a> Parser<'a> {
         loop {
             self.skip_ws();
             let key = self.key()?;
-            // As in `array`, a plain scalar is pushed as it is read.
-            if let Some(value) = self.plain_scalar_within(depth + 1) {
-                self.members.push((key, value));
-            } else {
-                let value = self.value(depth + 1)?;
-                self.members.push((key, value));
-            }
+            let value = self.value(depth + 1)?;
+            self.members.push((key, value));
             self.skip_ws();
             match self.bytes.get(self.pos) {
                 Some(b',') => self.pos += 1,
@@ -440,8 +383,8 @@ mod tests {
     }
 
     #[test]
-    fn strings_scan_word_by_word_without_missing_a_byte() {
-        // Quotes, escapes and control characters at every offset of an 8-byte word, with
+    fn strings_scan_without_missing_a_byte() {
+        // Quotes, escapes and control characters at every offset of a short string, with
         // multi-byte characters before them.
         for len in 0..20 {
             for prefix in ["", "é", "😀x"] {

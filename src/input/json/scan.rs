@@ -1,96 +1,20 @@
-//! JSON text scanned by hand: runs of plain string bytes eight at a time (a word compared
-//! at once: strings are most of a plan's bytes), one-letter escapes, and where an object
-//! starts, found from one of its members' values.
-
-/// A word with `b` in every byte.
-const fn splat(b: u8) -> u64 {
-    u64::from_ne_bytes([b; 8])
-}
-
-/// The bytes of `word` (read little-endian) that a string scan must stop at: a quote, a
-/// backslash or a control character (below 0x20). The lowest set bit marks the first such
-/// byte exactly (higher bits may be spurious, which does not matter for finding it).
-#[inline]
-fn special_bytes(word: u64) -> u64 {
-    const LOW: u64 = splat(0x01);
-    const HIGH: u64 = splat(0x80);
-    let zero_byte = |w: u64| w.wrapping_sub(LOW) & !w & HIGH;
-    let quote = zero_byte(word ^ splat(b'"'));
-    let backslash = zero_byte(word ^ splat(b'\\'));
-    // A byte below 0x20 has bit 7 clear and underflows when 0x20 is subtracted.
-    let control = word.wrapping_sub(splat(0x20)) & !word & HIGH;
-    quote | backslash | control
-}
+//! JSON text scanned by hand: runs of plain string bytes, one-letter escapes, and where
+//! an object starts, found from one of its members' values.
 
 /// Where the run of printable ASCII other than quote and backslash from `from` ends (what
-/// Go's `%q` copies as it is): at the first other byte, or at the end of `bytes`. Scanned
-/// eight bytes at a time like [`plain_run_end`], the last few one by one.
+/// Go's `%q` copies as it is): at the first other byte, or at the end of `bytes`.
 #[inline]
-pub(crate) fn printable_run_end(bytes: &[u8], mut from: usize) -> usize {
-    const HIGH: u64 = splat(0x80);
-    while let Some(chunk) = bytes.get(from..from + 8) {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let word = u64::from_le_bytes(word);
-        // DEL (0x7f) and every byte from 0x80 (non-ASCII) stop the run as well.
-        let delete = (word ^ splat(0x7f)).wrapping_sub(splat(0x01)) & !(word ^ splat(0x7f));
-        let special = special_bytes(word) | ((word | delete) & HIGH);
-        if special != 0 {
-            return from + (special.trailing_zeros() / 8) as usize;
-        }
-        from += 8;
-    }
+pub(crate) fn printable_run_end(bytes: &[u8], from: usize) -> usize {
     let copied = |b: &u8| matches!(b, b' '..=b'~') && !matches!(b, b'"' | b'\\');
     from + bytes[from..].iter().take_while(|b| copied(b)).count()
 }
 
-/// Where the run of plain string bytes from `from` ends, scanned eight bytes at a time:
-/// at the first byte that is a quote, a backslash or a control character, or within the
-/// last eight bytes of `bytes` (where a caller's byte loop takes over).
+/// Where the run of plain string bytes from `from` ends: at the first byte that is a
+/// quote, a backslash or a control character, or at the end of `bytes`.
 #[inline]
 pub(crate) fn plain_run_end(bytes: &[u8], from: usize) -> usize {
-    plain_run_stop(bytes, from).0
-}
-
-/// [`plain_run_end`] with the byte it stopped at when it stopped inside a word (taken
-/// from the word: reading it again from memory, at an offset just computed, made every
-/// string scan wait on that load); `None` within the last eight bytes.
-#[inline]
-fn plain_run_stop(bytes: &[u8], mut from: usize) -> (usize, Option<u8>) {
-    while let Some(chunk) = bytes.get(from..from + 8) {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let word = u64::from_le_bytes(word);
-        let special = special_bytes(word);
-        if special != 0 {
-            let offset = special.trailing_zeros() / 8;
-            return (from + offset as usize, Some((word >> (offset * 8)) as u8));
-        }
-        from += 8;
-    }
-    (from, None)
-}
-
-/// The byte at `pos`, where [`plain_run_stop`] stopped: the one it gives, or read.
-#[inline]
-fn stop_byte(bytes: &[u8], (pos, byte): (usize, Option<u8>)) -> Option<u8> {
-    byte.or_else(|| bytes.get(pos).copied())
-}
-
-/// The offset of the closing quote of the string whose contents start at `at` (after its
-/// opening quote), if it has no escapes and no control characters.
-#[inline]
-pub(super) fn plain_string_end(bytes: &[u8], at: usize) -> Option<usize> {
-    let mut pos = at;
-    loop {
-        let stop = plain_run_stop(bytes, pos);
-        pos = stop.0;
-        match stop_byte(bytes, stop)? {
-            b'"' => return Some(pos),
-            b'\\' | 0..=0x1f => return None,
-            _ => pos += 1,
-        }
-    }
+    let plain = |b: &u8| !matches!(b, b'"' | b'\\' | 0..=0x1f);
+    from + bytes[from..].iter().take_while(|b| plain(b)).count()
 }
 
 /// The character a one-letter escape (`\n`, `\"`, ...: every JSON escape but `\u`)
@@ -192,23 +116,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn plain_runs_stop_at_the_first_special_byte_and_give_it() {
+    fn plain_runs_stop_at_the_first_special_byte() {
         let special = |b: u8| matches!(b, b'"' | b'\\' | 0..=0x1f);
         for stop in 0..=255u8 {
             for at in 0..20 {
                 let mut bytes = vec![b'a'; 24];
                 bytes[at] = stop;
-                bytes[(at + 1).min(23)] = b'"';
-                let (end, byte) = plain_run_stop(&bytes, 0);
-                let first = bytes.iter().position(|&b| special(b)).unwrap();
-                match byte {
-                    Some(byte) => {
-                        assert_eq!((end, byte), (first, bytes[first]), "{stop:#x} at {at}")
-                    }
-                    // Left to the caller only in the last eight bytes.
-                    None => assert!(end > bytes.len() - 8 && end <= first, "{stop:#x} at {at}"),
-                }
-                assert_eq!(stop_byte(&bytes, (end, byte)), Some(bytes[end]));
+                let first = bytes
+                    .iter()
+                    .position(|&b| special(b))
+                    .unwrap_or(bytes.len());
+                assert_eq!(plain_run_end(&bytes, 0), first, "{stop:#x} at {at}");
             }
         }
     }
@@ -217,10 +135,8 @@ mod tests {
     fn printable_runs_stop_at_the_first_byte_go_would_escape() {
         let copied = |b: u8| matches!(b, b' '..=b'~') && !matches!(b, b'"' | b'\\');
         for stop in 0..=255u8 {
-            // Three whole words and three bytes after them.
             for at in 0..27 {
-                // A byte after the stop must not move it (a borrow in the word arithmetic
-                // only spreads upwards).
+                // A byte after the stop must not move it.
                 let mut bytes = vec![b'a'; 27];
                 bytes[at] = stop;
                 if at + 1 < bytes.len() {
