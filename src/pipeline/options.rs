@@ -59,7 +59,7 @@ pub struct Options {
     /// Where the pull request's files are, for links from each change to its block;
     /// `None` makes no links.
     pub code: Option<CodeSite>,
-    /// Make the annotations of the comment's plans ([`super::Verdicts::annotations`]).
+    /// Make the annotations of the plans (the verdicts' `annotations`), for a job's log.
     pub annotate: bool,
 }
 
