@@ -437,8 +437,11 @@ fn shown_per_plan(
             said.push(format!("{}{are} listed by address only", thousands(listed)));
         }
         let mut text = said.join(", ");
-        if omitted > 0 {
-            text.push_str(&format!(" and {} not shown", thousands(omitted)));
+        match (said.is_empty(), omitted) {
+            (_, 0) => {}
+            // Nothing shown nor listed: the sentence is about what is left out alone.
+            (true, _) => text = count_noun(omitted, "change is not shown", "changes are not shown"),
+            (false, _) => text.push_str(&format!(" and {} not shown", thousands(omitted))),
         }
         return text;
     }

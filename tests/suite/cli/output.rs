@@ -209,3 +209,29 @@ fn output_flag_naming_a_folder_or_a_missing_folder_is_bad_usage() {
     assert_input_error(&out, missing.to_str().unwrap(), &["folder exists"]);
     let _ = std::fs::remove_dir_all(&dir.path);
 }
+
+#[test]
+fn a_size_notice_with_nothing_shown_says_so_in_a_sentence() {
+    // Three changes whose addresses are too long for even a listed line at 2,000.
+    let key = "x".repeat(1500);
+    let changes: Vec<String> = (0..3)
+        .map(|i| {
+            format!(
+                r#"{{"address":"null_resource.a[\"{key}{i}\"]","mode":"managed","type":"null_resource","name":"a","index":"{key}{i}","provider_name":"registry.terraform.io/hashicorp/null","change":{{"actions":["create"],"before":null,"after":{{}},"after_unknown":{{"id":true}},"before_sensitive":false,"after_sensitive":{{}}}}}}"#
+            )
+        })
+        .collect();
+    let plan = format!(
+        r#"{{"format_version":"1.2","terraform_version":"1.9.0","resource_changes":[{}]}}"#,
+        changes.join(",")
+    );
+    let plan = Temp::file("long_addresses", plan.as_bytes());
+    let out = run(&["render", "--max-chars", "2000", plan.arg()], None);
+    assert_success(&out);
+    assert!(
+        out.stdout
+            .contains("within the 2,000-character limit. 3 changes are not shown. For everything"),
+        "{}",
+        out.stdout
+    );
+}
