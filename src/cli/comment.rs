@@ -38,11 +38,16 @@ pub(super) fn comment(args: CommentArgs, out: &mut dyn Write) -> Result<()> {
     let differs = parsed.differs(&options);
     let loaded = parsed.load(&options, &differs)?;
     let published = publish(&args, &runtime, &loaded, out);
-    loaded.finish(published)
+    // The plans' annotations, whatever became of the comment; then the policies' verdict.
+    let verdicts = loaded.verdicts();
+    super::workflow::annotate(&verdicts.annotations, out).map_err(Error::Write)?;
+    let judged =
+        published.and_then(|()| policy_result(&verdicts, args.common.rego.policy_warn_only));
+    loaded.finish(judged)
 }
 
 /// Renders the comment of `loaded`, compared with the previous plan's, publishes and
-/// reports it.
+/// reports it (the policies are judged after).
 fn publish(
     args: &CommentArgs,
     runtime: &tokio::runtime::Runtime,
@@ -86,9 +91,7 @@ fn publish(
     if !args.dry_run {
         actions_files(&env, rendered, &outcome)?;
     }
-    let verdicts = rendered.verdicts();
-    super::workflow::annotate(&verdicts.annotations, out).map_err(Error::Write)?;
-    policy_result(&verdicts, args.common.rego.policy_warn_only)
+    Ok(())
 }
 
 /// Makes the pull request carry the label of the rendered verdict; the writes made (or

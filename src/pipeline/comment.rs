@@ -10,7 +10,6 @@
 use super::digest::{self, Reviewed};
 use super::error::Result;
 use super::load::{default_key, Loaded, LoadedPlan};
-use super::policy::Verdicts;
 use super::since;
 use super::verify::Compared;
 use crate::concurrency;
@@ -118,11 +117,6 @@ impl<'d> Loaded<'d> {
 }
 
 impl Rendered<'_> {
-    /// The gates' violations and the Rego reports, for the caller to judge.
-    pub(crate) fn verdicts(&self) -> Verdicts {
-        self.loaded.verdicts()
-    }
-
     /// The same comment within `max_chars`.
     pub fn render(&self, max_chars: usize) -> Result<Comment, RenderError> {
         self.loaded.draw(&self.meta, max_chars)

@@ -220,18 +220,21 @@ async fn rate_limits_and_ambiguous_failures_never_duplicate() {
 async fn bad_token_and_unknown_pull_request_fail_clearly() {
     let gh = fake(Flavor::Dotcom).await;
     let ws = Workspace::new("denied");
-    let err = failed(
-        &comment(
-            &gh,
-            &ws,
-            &[("GITHUB_TOKEN", "ghp_wrong_token_abcdef")],
-            &[&changes()],
-        )
-        .await,
-        1,
-    );
+    let denied = comment(
+        &gh,
+        &ws,
+        &[("GITHUB_TOKEN", "ghp_wrong_token_abcdef")],
+        &[&changes()],
+    )
+    .await;
+    let err = failed(&denied, 1);
     assert!(err.contains("401") && err.contains("token"), "{err}");
     assert!(!err.contains("ghp_wrong_token_abcdef"));
+    // The plan's annotations are printed whatever became of the comment.
+    assert_eq!(
+        String::from_utf8_lossy(&denied.stdout),
+        "::warning title=planmark%3A replace::null_resource.api[0] will be replaced\n"
+    );
 
     let err = failed(
         &comment(&gh, &ws, &[], &["--pr", "999", &changes()]).await,
