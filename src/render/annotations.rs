@@ -70,7 +70,7 @@ pub(crate) fn lines(annotations: &[Annotation]) -> String {
                 place: None,
                 title: format!("planmark: {more} more {what}"),
                 message: format!(
-                    "{more} more {what} than GitHub shows for a step: see the pull request's planmark comment"
+                    "{more} more {what} than GitHub shows for a step: planmark's comment (or its output in this job's log) has them all"
                 ),
             };
             line(&mut out, &summary);
