@@ -185,6 +185,8 @@ fn detailed_cost(diff: usize, label: usize) -> usize {
 }
 
 /// Dangerous diffs in a row that did not fit after which the greedy fill stops trying.
+/// It bounds how many diffs a fill renders to place none, and it is part of what the
+/// comment shows: without it a smaller diff further down could still take the room.
 const MAX_MISFITS: usize = 64;
 
 /// The uniform stages, most detailed first: every diff in full, then every diff compact.
