@@ -119,10 +119,6 @@ impl<'v, 'a> Matcher<'v, 'a> {
         self.always || !self.paths.is_empty()
     }
 
-    // Inlined for the common cases (every attribute relevant, no replace paths), built
-    // straight into the child: a matcher returned from a call was written field by field
-    // and read back as wider words, which stalls.
-    #[inline]
     fn child(&self, step_matches: impl Fn(&Value<'a>) -> bool) -> Self {
         if self.paths.is_empty() {
             // Nothing to follow (a matcher that matches always has no paths).
@@ -263,19 +259,19 @@ impl<'v, 'a> Change<'v, 'a> {
 
     /// The same change seen as unchanged (after := before).
     pub(crate) fn as_noop(&self) -> Self {
-        let mut noop = self.clone();
-        noop.make_noop();
-        noop
-    }
-
-    /// Sees this change as unchanged (after := before), in place: a child is built where
-    /// it is returned, and a second one built and moved there stalls on the copy.
-    fn make_noop(&mut self) {
-        self.after = self.before;
-        self.after_explicit = self.before_explicit;
-        self.unknown = Mask::Absent;
-        self.after_sensitive = self.before_sensitive;
-        self.non_legacy = false;
+        Change {
+            before: self.before,
+            after: self.before,
+            before_explicit: self.before_explicit,
+            after_explicit: self.before_explicit,
+            unknown: Mask::Absent,
+            before_sensitive: self.before_sensitive,
+            after_sensitive: self.before_sensitive,
+            replace: self.replace.clone(),
+            relevant: self.relevant.clone(),
+            non_legacy: false,
+            pairing: self.pairing,
+        }
     }
 
     /// The same change seen as a deletion of the before value.
@@ -490,12 +486,12 @@ impl<'v, 'a> Change<'v, 'a> {
 }
 
 /// A child seen as unchanged when no relevant path reaches it.
-#[inline]
-fn relevant<'v, 'a>(mut child: Change<'v, 'a>) -> Change<'v, 'a> {
-    if !child.relevant.matches_partial() {
-        child.make_noop();
+fn relevant<'v, 'a>(child: Change<'v, 'a>) -> Change<'v, 'a> {
+    if child.relevant.matches_partial() {
+        child
+    } else {
+        child.as_noop()
     }
-    child
 }
 
 /// The children of one change, looked up by keys in strictly ascending (bytewise) order,

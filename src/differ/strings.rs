@@ -60,20 +60,10 @@ enum Reading<'s> {
     Simple(&'s str),
 }
 
-/// Surely read as [`Reading::Simple`]: a string on one line that cannot be JSON (the
-/// check [`read`] starts with, and [`string_node`]'s shortcut).
-#[inline]
-fn surely_simple(text: &str) -> bool {
-    !text.starts_with(['{', '[']) && !text.contains('\n')
-}
-
 fn read(text: Option<&str>) -> Reading<'_> {
     let Some(text) = text else {
         return Reading::Null;
     };
-    if surely_simple(text) {
-        return Reading::Simple(text);
-    }
     if text.starts_with(['{', '[']) {
         if let Ok(value) = Value::parse(text) {
             return Reading::Json(value);
@@ -86,30 +76,7 @@ fn read(text: Option<&str>) -> Reading<'_> {
 }
 
 /// Builds the node for a string change with the given action.
-// Inlined for the common case, a string on one line on each side, built where its caller
-// puts it: returned from a call, the node was written field by field and read back as
-// wider words, which stalls.
-#[inline]
 pub(crate) fn string_node(
-    before: Option<&str>,
-    after: Option<&str>,
-    action: Action,
-    pairing: Pairing,
-    json: JsonDiffer,
-) -> Node {
-    // Null or one line on each side; the rest is read by `other_string_node`.
-    if before.is_none_or(surely_simple) && after.is_none_or(surely_simple) {
-        return Node::Text {
-            before: before.map(str::to_string),
-            after: after.map(str::to_string),
-        };
-    }
-    other_string_node(before, after, action, pairing, json)
-}
-
-/// [`string_node`] for the other cases (JSON, multi-line).
-#[inline(never)]
-fn other_string_node(
     before: Option<&str>,
     after: Option<&str>,
     action: Action,
@@ -247,45 +214,6 @@ fn json_node(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_one_line_shortcut_builds_what_the_full_reading_builds() {
-        let texts = [
-            None,
-            Some(""),
-            Some("plain"),
-            Some("{not json"),
-            Some("[1, 2]"),
-            Some("{\"a\": 1}"),
-            Some("two\nlines"),
-            Some(" {\"a\":1}"),
-        ];
-        let json = |node: &Node| serde_json::to_string(node).unwrap();
-        let differ: JsonDiffer = super::super::json::transform;
-        for before in texts {
-            for after in texts {
-                for action in [Action::Create, Action::Delete, Action::Update, Action::NoOp] {
-                    assert_eq!(
-                        json(&string_node(
-                            before,
-                            after,
-                            action,
-                            Pairing::Terraform,
-                            differ
-                        )),
-                        json(&other_string_node(
-                            before,
-                            after,
-                            action,
-                            Pairing::Terraform,
-                            differ
-                        )),
-                        "{before:?} -> {after:?} ({action:?})"
-                    );
-                }
-            }
-        }
-    }
 
     #[test]
     fn classifies_strings_in_terraform_order() {

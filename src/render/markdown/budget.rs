@@ -63,8 +63,6 @@ pub(crate) struct Sizes<'a> {
     /// entries as changes).
     full: Vec<u32>,
     compact: Vec<u32>,
-    /// Per entry, the length of its address (read by every fill, several times).
-    labels: std::cell::OnceCell<Vec<u32>>,
     /// Look-alike changes found among the entries measured so far; `None` with grouping
     /// off (`--no-group`).
     grouping: Option<Grouping>,
@@ -83,7 +81,6 @@ impl<'a> Sizes<'a> {
             catalog,
             full: vec![UNMEASURED; n],
             compact: vec![UNMEASURED; n],
-            labels: std::cell::OnceCell::new(),
             grouping: group.then(|| Grouping::new(n)),
         }
     }
@@ -145,15 +142,7 @@ impl<'a> Sizes<'a> {
 
     /// Length of the address an entry is listed under.
     pub(crate) fn label(&self, i: usize) -> usize {
-        let labels = self.labels.get_or_init(|| {
-            let entries = &self.catalog.entries;
-            let length = |e| measure(entry_label(self.plans, e));
-            entries
-                .iter()
-                .map(|e| u32::try_from(length(e)).unwrap_or(u32::MAX))
-                .collect()
-        });
-        labels[i] as usize
+        measure(entry_label(self.plans, &self.catalog.entries[i]))
     }
 
     /// Estimated cost of entry `i` listed by address: the line (`- 🟢 create `address``),
@@ -196,6 +185,8 @@ fn detailed_cost(diff: usize, label: usize) -> usize {
 }
 
 /// Dangerous diffs in a row that did not fit after which the greedy fill stops trying.
+/// It bounds how many diffs a fill renders to place none, and it is part of what the
+/// comment shows: without it a smaller diff further down could still take the room.
 const MAX_MISFITS: usize = 64;
 
 /// The uniform stages, most detailed first: every diff in full, then every diff compact.

@@ -2,7 +2,7 @@
 //! deferred changes, output changes) across all plans, in the order of importance the
 //! size budget degrades by, with how much detail each gets.
 
-use crate::diff::address::natural_ranks_of;
+use crate::diff::address::natural_cmp;
 use crate::diff::{Action, PlanMode, ResourceDiff, ResourceSummary};
 use crate::render::error::Result;
 use crate::render::text::{
@@ -111,11 +111,8 @@ impl Catalog {
             .sum();
         let mut entries = Vec::with_capacity(most);
         let mut drift = Vec::with_capacity(plans.named().len());
-        // Whether each plan has a resource change to show (else its order is not needed).
-        let mut changed = Vec::with_capacity(plans.named().len());
         for p in 0..plans.named().len() {
             let plan = plans.head(p);
-            let before = entries.len();
             for (i, r) in plans.summaries(p).iter().enumerate() {
                 if r.is_shown() {
                     entries.push(Entry {
@@ -125,7 +122,6 @@ impl Catalog {
                     });
                 }
             }
-            changed.push(entries.len() > before);
             for i in 0..plan.invocations.len() {
                 entries.push(Entry {
                     plan: p,
@@ -164,34 +160,15 @@ impl Catalog {
             }
         }
         // Natural address order within each rank (`web[2]` before `web[10]`), plan order
-        // among equal addresses; the key is unique (each section is one rank, each
-        // position one entry), so this in-place sort orders as a stable sort would,
-        // without its scratch copy. Each plan's order is looked up once, not at every
-        // comparison (a third of the sort's time).
-        let ranks = |shown: &[bool], list: ChangeList| -> Vec<&[u32]> {
-            (0..plans.named().len())
-                .map(|p| match shown[p] {
-                    true => plans.ranks(p, list),
-                    false => &[],
+        // among equal addresses (the sort is stable; actions to invoke keep plan order).
+        entries.sort_by(|a, b| {
+            (rank(a), a.plan)
+                .cmp(&(rank(b), b.plan))
+                .then_with(|| match (a.item, b.item) {
+                    (Item::Invocation(i), Item::Invocation(j)) => i.cmp(&j),
+                    _ => natural_cmp(entry_label(plans, a), entry_label(plans, b)),
                 })
-                .collect()
-        };
-        let resource_ranks = ranks(&changed, ChangeList::Changes);
-        let drift_ranks = ranks(&drift, ChangeList::Drift);
-        let deferred: Vec<Vec<u32>> = (0..plans.named().len())
-            .map(|p| {
-                let list = &plans.head(p).deferred;
-                natural_ranks_of(list.len(), |i| &list[i].resource.address)
-            })
-            .collect();
-        let position = |e: &Entry| match e.item {
-            Item::Resource(i) => resource_ranks[e.plan][i],
-            Item::Drift(i) => drift_ranks[e.plan][i],
-            Item::Deferred(i) => deferred[e.plan][i],
-            Item::Invocation(i) => u32::try_from(i).unwrap_or(u32::MAX),
-            Item::Outputs => 0,
-        };
-        entries.sort_unstable_by_key(|e| (rank(e), e.plan, position(e)));
+        });
         Ok(Catalog {
             entries,
             drift_shown: drift,

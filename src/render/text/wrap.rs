@@ -7,7 +7,7 @@ pub(crate) const COLUMNS: usize = 78;
 /// breaking at spaces; longer words stay whole.
 pub(crate) fn word_wrap(text: &str) -> String {
     let limit = COLUMNS - 1;
-    let mut out = String::with_capacity(text.len() + 8);
+    let mut out = String::new();
     for (i, line) in text.split('\n').enumerate() {
         if i > 0 {
             out.push('\n');
