@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use super::error::{Error, Result};
 use crate::input::text::one_line;
 use crate::pipeline::{CodeSite, RunInfo};
+use crate::render::links::is_full_sha;
 
 /// Where the configuration is, and the commit its links point at.
 #[derive(Debug, Clone, clap::Args)]
@@ -48,7 +49,7 @@ impl CodeArgs {
         env: Env<'_>,
     ) -> Result<Option<CodeSite>> {
         if let Some(commit) = &self.commit {
-            if !is_sha(commit) {
+            if !is_full_sha(commit) {
                 return Err(Error::input(
                     "--commit",
                     "expected a full commit SHA (40 or 64 hex digits), e.g. from `git rev-parse HEAD`",
@@ -116,18 +117,11 @@ impl CodeArgs {
         }
         Ok(None)
     }
-}
 
-impl CodeArgs {
     /// Annotations are printed: asked for (the default) and in a GitHub Actions job.
     pub(crate) fn annotates(&self, env: Env<'_>) -> bool {
         self.annotations && env("GITHUB_ACTIONS").as_deref() == Some("true")
     }
-}
-
-/// A full commit SHA (SHA-1 or SHA-256).
-fn is_sha(text: &str) -> bool {
-    matches!(text.len(), 40 | 64) && text.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
 /// `--config-dir` made absolute, symbolic links resolved as the repository's root is.

@@ -12,15 +12,14 @@ use crate::input::config::Declarations;
 use crate::input::plan::Plan;
 use crate::render::links::{Links, Repository};
 
-/// Each plan's links, in the plans' order: `None` for every plan when `options` asks for
-/// none or cannot make them (said on standard error).
+/// Each plan's links, in the plans' order; none at all when `options` asks for none or
+/// they cannot be made (said on standard error).
 pub(super) fn read<'p, 'a: 'p>(
     options: &Options,
-    plans: impl ExactSizeIterator<Item = (&'p PlanArg, &'p Plan<'a>)>,
+    plans: impl Iterator<Item = (&'p PlanArg, &'p Plan<'a>)>,
 ) -> Vec<Option<Links>> {
-    let count = plans.len();
     let Some(site) = &options.code else {
-        return (0..count).map(|_| None).collect();
+        return Vec::new();
     };
     let Some(repository) = Repository::new(&site.server, &site.repository, &site.commit) else {
         eprintln!(
@@ -30,7 +29,7 @@ pub(super) fn read<'p, 'a: 'p>(
                 site.server, site.repository, site.commit
             ))
         );
-        return (0..count).map(|_| None).collect();
+        return Vec::new();
     };
     let mut said = HashSet::new();
     plans

@@ -189,8 +189,10 @@ impl<'i> Parsed<'i> {
         differs: &'d [Differ<'_, 'i>],
     ) -> Result<Loaded<'d>> {
         let mut plans = Vec::with_capacity(differs.len());
-        let mut links =
-            super::links::read(options, self.plans.iter().map(|p| (&p.0, &p.1))).into_iter();
+        // Links are the comment's and the annotations'; Terraform's text alone has neither.
+        let linked = self.inputs.purpose == Purpose::Comment || options.annotate;
+        let linked = self.plans.iter().filter(|_| linked);
+        let mut links = super::links::read(options, linked.map(|p| (&p.0, &p.1))).into_iter();
         for ((arg, _, sha256, json), differ) in self.plans.iter().zip(differs) {
             let head = differ
                 .head(options.plan_mode)

@@ -140,8 +140,7 @@ impl Repository {
                 && s.chars()
                     .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
         };
-        let hex = matches!(commit.len(), 40 | 64) && commit.bytes().all(|b| b.is_ascii_hexdigit());
-        (named(owner) && named(name) && hex).then(|| Repository {
+        (named(owner) && named(name) && is_full_sha(commit)).then(|| Repository {
             server: server.to_string(),
             repository: repository.to_string(),
             commit: commit.to_ascii_lowercase(),
@@ -163,6 +162,11 @@ impl Repository {
         }
         (segments > 0).then(|| format!("{url}#L{line}"))
     }
+}
+
+/// A full commit SHA (SHA-1 or SHA-256, 40 or 64 hex digits): the only commit a link names.
+pub(crate) fn is_full_sha(text: &str) -> bool {
+    matches!(text.len(), 40 | 64) && text.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
 /// `bytes` percent-encoded, RFC 3986's unreserved characters aside.
