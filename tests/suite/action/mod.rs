@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 
 use sha2::{Digest, Sha256};
 use support::fake_github::{FakeGitHub, Flavor, User};
-use support::temp::TempDir;
+use support::temp::{copy_tree, TempDir};
 use tools::{actionlint, have, ACTIONLINT_GONE};
 use yaml_rust2::{Yaml, YamlLoader};
 

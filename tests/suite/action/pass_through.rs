@@ -287,17 +287,3 @@ async fn destroys_are_annotated_at_their_blocks_unless_turned_off() {
     }
     assert_eq!(fake.comments("octo", "infra", 7).len(), 1);
 }
-
-/// Copies the files under `from` into `to`, folders included.
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}

@@ -14,7 +14,7 @@ use std::process::{Command, Output};
 
 use pulldown_cmark::Options;
 use support::golden;
-use support::temp::TempDir;
+use support::temp::{copy_tree, TempDir};
 
 pub(crate) mod verify;
 
@@ -173,20 +173,6 @@ fn each_change_links_to_its_block_from_a_sub_directory() {
     let (stdout, _) = text(&infra);
     assert_eq!(stdout, text(&modules).0, "the two directories disagree");
     golden::check(&case().join("comment.md"), &stdout).unwrap_or_else(|e| panic!("{e}"));
-}
-
-/// Copies the directory `from` to `to` (files and directories only).
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
 }
 
 #[test]
