@@ -232,14 +232,12 @@ fn counts(counts: &[usize; 9]) -> String {
     format!(" ({})", parts.join(" "))
 }
 
-/// The class of the most dangerous kind counted.
+/// The class of the most dangerous kind counted: its label for the kinds with a colour of
+/// their own, else `other`.
 fn class(counts: &[usize; 9]) -> &'static str {
     let first = Kind::ALL.iter().zip(counts).find(|(_, n)| **n > 0);
     match first.map(|(k, _)| *k) {
-        Some(Kind::Delete) => "destroy",
-        Some(Kind::Replace) => "replace",
-        Some(Kind::Update) => "update",
-        Some(Kind::Create) => "create",
+        Some(k @ (Kind::Delete | Kind::Replace | Kind::Update | Kind::Create)) => k.label(),
         _ => "other",
     }
 }
