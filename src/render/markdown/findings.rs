@@ -53,11 +53,6 @@ impl PlanAddresses {
         plan
     }
 
-    /// Is `address` one of the plan's?
-    pub(crate) fn contains(&self, address: &str) -> bool {
-        self.all.contains(address)
-    }
-
     /// The plan's addresses `message` names, each once, in the order they first appear;
     /// the longest wins where several start at one place.
     fn named_in<'m>(&self, message: &'m str) -> Vec<&'m str> {
@@ -159,7 +154,7 @@ impl Group {
 /// string).
 fn varying<'a>(item: &Item<'a>, plan: &PlanAddresses) -> Option<&'a str> {
     match item.resource {
-        Some(resource) => plan.contains(resource).then_some(resource),
+        Some(resource) => plan.all.contains(resource).then_some(resource),
         None => match plan.named_in(item.message)[..] {
             [one] => Some(one),
             _ => None,

@@ -133,16 +133,12 @@ pub(crate) fn flowchart(groups: &[Group<'_>]) -> Flowchart {
         let (sum, total) = summed(others);
         let mut paths: Vec<&[&str]> = others.iter().map(|g| g.module.as_slice()).collect();
         paths.dedup();
-        let label = format!(
-            "{} more {} ×{total}{}",
-            paths.len(),
-            if paths.len() == 1 {
-                "module"
-            } else {
-                "modules"
-            },
-            counts(&sum)
-        );
+        let noun = if paths.len() == 1 {
+            "module"
+        } else {
+            "modules"
+        };
+        let label = format!("{} more {noun} ×{total}{}", paths.len(), counts(&sum));
         let id = chart.node("r", &label, class(&sum));
         chart.link("m0", &id);
         folded += total;
