@@ -293,16 +293,9 @@ fn tail(lines: &[String], room: usize) -> Option<String> {
 /// The first `max_lines` lines (and at most `max_chars`), saying how many were left out.
 fn first_lines(text: &str, max_lines: usize, max_chars: usize) -> String {
     let lines: Vec<&str> = text.lines().collect();
-    let mut kept = Vec::new();
-    let mut used = 0;
-    for line in lines.iter().take(max_lines) {
-        let line = shorten(line, max_chars);
-        used += line.chars().count() + 1;
-        if used > max_chars && !kept.is_empty() {
-            break;
-        }
-        kept.push(line);
-    }
+    let shortened = lines.iter().take(max_lines).map(|l| shorten(l, max_chars));
+    let mut room = max_chars;
+    let kept = take_fitting(shortened, &mut room, true, |l| l.chars().count() + 1);
     let left = lines.len() - kept.len();
     let mut out = kept.join("\n");
     if left > 0 {
