@@ -54,11 +54,11 @@ pub(super) fn read<'p, 'a: 'p>(
                     eprintln!("planmark: warning: {warning}");
                 }
             }
-            Some(Links::new(
-                repository.clone(),
-                site.root.clone(),
+            Some(Links {
+                repository: repository.clone(),
+                root: site.root.clone(),
                 declarations,
-            ))
+            })
         })
         .collect()
 }

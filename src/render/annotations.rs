@@ -61,10 +61,7 @@ pub(crate) fn lines(annotations: &[Annotation]) -> String {
         }
         let more = all.len() - shown;
         if more > 0 {
-            let what = match level {
-                Level::Warning => "warnings",
-                Level::Error => "errors",
-            };
+            let what = format!("{}s", level.command());
             let summary = Annotation {
                 level,
                 place: None,
@@ -94,16 +91,10 @@ fn line(out: &mut String, a: &Annotation) {
 
 /// A command's message, as the runner unescapes it.
 fn data(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '%' => out.push_str("%25"),
-            '\r' => out.push_str("%0D"),
-            '\n' => out.push_str("%0A"),
-            c => out.push(c),
-        }
-    }
-    out
+    // `%` first: the references the others add must stay as they are.
+    text.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
 }
 
 /// A command's property value, as the runner unescapes it.

@@ -30,24 +30,16 @@ pub(crate) struct SourceLink {
 /// Where one plan's changes are declared, and the repository to link them in.
 #[derive(Debug)]
 pub struct Links {
-    repository: Repository,
+    /// The repository the links point into.
+    pub(crate) repository: Repository,
     /// The repository's root on disk; files outside it get no link.
-    root: PathBuf,
-    declarations: Declarations,
+    pub(crate) root: PathBuf,
+    /// The blocks to link, read from a directory under `root` (both absolute or both
+    /// relative to the same place).
+    pub(crate) declarations: Declarations,
 }
 
 impl Links {
-    /// Links into `repository`, whose files are under `root`, for the blocks of
-    /// `declarations` (read from a directory under `root`, both absolute or both relative
-    /// to the same place).
-    pub(crate) fn new(repository: Repository, root: PathBuf, declarations: Declarations) -> Links {
-        Links {
-            repository,
-            root,
-            declarations,
-        }
-    }
-
     /// The block of a resource change (its `resource` or `data` block, or the call of the
     /// remote module holding it); `None` when it is not in the files read.
     pub(crate) fn resource(&self, r: &ResourceDiff) -> Option<SourceLink> {

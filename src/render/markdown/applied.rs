@@ -14,6 +14,7 @@ use serde::Serialize;
 use super::escape;
 use super::length::{applied_room, measure};
 use super::phrases::{shorten, thousands, Kind};
+use super::problems::take_fitting;
 use crate::diff::address::natural_cmp;
 use crate::input::log::apply::{Action, ApplyLog, Counts, ResourceApply, Status};
 use crate::render::text::counts_sentence;
@@ -155,42 +156,34 @@ pub(crate) fn applied(
             Status::NotReached => statuses.not_reached += 1,
         }
     }
-    let mut resources = Vec::new();
-    for r in &ordered {
-        let entry = resource(log, r, tight);
-        let cost = measure(&escape::cell_code_span(&entry.address))
+    // The first row (the most telling) is always shown.
+    let entries = ordered.iter().map(|r| resource(log, r, tight));
+    let resources = take_fitting(entries, &mut room, true, |entry| {
+        measure(&escape::cell_code_span(&entry.address))
             + entry
                 .error
                 .as_deref()
                 .map_or(0, |e| measure(&escape::inline(e)))
-            + 60;
-        // The first row (the most telling) is always shown.
-        if !resources.is_empty() && cost > room {
-            break;
-        }
-        room = room.saturating_sub(cost);
-        resources.push(entry);
-    }
+            + 60
+    });
     let more_resources = ordered.len() - resources.len();
-    let mut outputs = Vec::new();
     let all_outputs = log.outputs.as_deref().unwrap_or_default();
-    for o in all_outputs {
-        let value = o.value.as_deref().map(|v| one_line_value(v, tight));
-        let cost = measure(&escape::cell_code_span(&o.name))
-            + value
+    let entries = all_outputs.iter().map(|o| AppliedOutputEntry {
+        name: o.name.clone(),
+        sensitive: o.sensitive,
+        value: o
+            .value
+            .as_deref()
+            .filter(|_| !o.sensitive)
+            .map(|v| one_line_value(v, tight)),
+    });
+    let outputs = take_fitting(entries, &mut room, false, |o| {
+        measure(&escape::cell_code_span(&o.name))
+            + o.value
                 .as_deref()
                 .map_or(10, |v| measure(&escape::cell_code_span(v)))
-            + 10;
-        if cost > room {
-            break;
-        }
-        room -= cost;
-        outputs.push(AppliedOutputEntry {
-            name: o.name.clone(),
-            sensitive: o.sensitive,
-            value: if o.sensitive { None } else { value },
-        });
-    }
+            + 10
+    });
     let outcome = if failed { "failed" } else { "applied" };
     AppliedContext {
         outcome: outcome.to_string(),

@@ -38,30 +38,19 @@ const ZWSP: &str = "&#8203;";
 /// run gets a zero-width space after every 6.
 const SHA_SAFE_RUN: usize = 6;
 
-/// Writes `c` visibly: controls as Unicode control pictures, invisible characters as
-/// `<U+XXXX>` (with the brackets escaped when `markup`: outside code the text is parsed as
-/// HTML). Returns false when `c` is an ordinary character (nothing written).
-fn visible(out: &mut String, c: char, markup: bool) -> bool {
-    let (open, close) = if markup { ("&lt;", "&gt;") } else { ("<", ">") };
+/// Writes `c`, visibly: controls (but tabs and line feeds) as Unicode control pictures,
+/// invisible characters as `<U+XXXX>` (with the brackets escaped when `markup`: outside
+/// code the text is parsed as HTML), anything else as it is.
+fn push_visible(out: &mut String, c: char, markup: bool) {
     match c {
-        '\t' | '\n' => false,
-        '\u{0}'..='\u{1F}' => {
-            out.push(char::from_u32(0x2400 + c as u32).unwrap_or('\u{FFFD}'));
-            true
-        }
-        '\u{7F}' => {
-            out.push('\u{2421}');
-            true
-        }
-        '\u{80}'..='\u{9F}' | '\u{2028}' | '\u{2029}' => {
+        '\t' | '\n' => out.push(c),
+        '\u{0}'..='\u{1F}' => out.push(char::from_u32(0x2400 + c as u32).unwrap_or('\u{FFFD}')),
+        '\u{7F}' => out.push('\u{2421}'),
+        _ if matches!(c, '\u{80}'..='\u{9F}' | '\u{2028}' | '\u{2029}') || is_invisible(c) => {
+            let (open, close) = if markup { ("&lt;", "&gt;") } else { ("<", ">") };
             let _ = write!(out, "{open}U+{:04X}{close}", c as u32);
-            true
         }
-        _ if is_invisible(c) => {
-            let _ = write!(out, "{open}U+{:04X}{close}", c as u32);
-            true
-        }
-        _ => false,
+        _ => out.push(c),
     }
 }
 
@@ -98,6 +87,16 @@ pub(crate) fn inline_html(text: &str) -> String {
 /// Is the character at `i` inside a word: a letter or digit on each side?
 fn in_word(chars: &[char], i: usize) -> bool {
     i > 0 && chars[i - 1].is_alphanumeric() && chars.get(i + 1).is_some_and(|c| c.is_alphanumeric())
+}
+
+/// Do the characters before `i` spell `word`, in any case?
+fn after_word(chars: &[char], i: usize, word: &str) -> bool {
+    let n = word.len();
+    i >= n
+        && chars[i - n..i]
+            .iter()
+            .zip(word.chars())
+            .all(|(a, b)| a.eq_ignore_ascii_case(&b))
 }
 
 fn escaped(text: &str, place: Place) -> String {
@@ -154,21 +153,11 @@ fn escaped(text: &str, place: Place) -> String {
                 out.push(':');
                 out.push_str(ZWSP);
             }
-            '.' if i >= 3
-                && chars[i - 3..i]
-                    .iter()
-                    .collect::<String>()
-                    .eq_ignore_ascii_case("www") =>
-            {
+            '.' if after_word(&chars, i, "www") => {
                 out.push_str(ZWSP);
                 out.push('.');
             }
-            '-' if i >= 2
-                && chars[i - 2..i]
-                    .iter()
-                    .collect::<String>()
-                    .eq_ignore_ascii_case("gh") =>
-            {
+            '-' if after_word(&chars, i, "gh") => {
                 out.push('-');
                 out.push_str(ZWSP);
             }
@@ -180,51 +169,35 @@ fn escaped(text: &str, place: Place) -> String {
             '$' if markdown => out.push_str("&#36;"),
             // Block starts: a list item (`-`, `+`), a setext underline (`=`), an ordered
             // list item (`1.`, `1)`).
-            '-' | '+' | '=' if markdown && i == start => {
-                out.push('\\');
-                out.push(c);
-            }
-            '.' | ')' if markdown && list_number(i, next) => {
-                out.push('\\');
-                out.push(c);
-            }
+            '-' | '+' | '=' if markdown && i == start => out.extend(['\\', c]),
+            '.' | ')' if markdown && list_number(i, next) => out.extend(['\\', c]),
             // An image needs `![`: a `[` in the text is escaped, but the template may
             // follow the text with one.
             '!' if markdown && next.is_none() => out.push_str("\\!"),
             '"' | '\'' | '(' | ')' | '=' | '+' | '^' | '!' if markdown => out.push(c),
-            '`' | '\\' | '*' | '_' | '[' | ']' | '|' | '~' if markdown => {
-                out.push('\\');
-                out.push(c);
-            }
+            '`' | '\\' | '*' | '_' | '[' | ']' | '|' | '~' if markdown => out.extend(['\\', c]),
             '&' | '<' | '>' | '"' | '\'' | '`' | '\\' | '*' | '_' | '[' | ']' | '(' | ')' | '{'
             | '}' | '|' | '~' | '!' | '$' | '=' | '+' | '^' => {
                 let _ = write!(out, "&#{};", c as u32);
             }
             '-' if i == start => out.push_str("&#45;"),
             '.' if list_number(i, next) => out.push_str("&#46;"),
-            _ => {
-                if !visible(&mut out, c, true) {
-                    out.push(c);
-                }
-            }
+            _ => push_visible(&mut out, c, true),
         }
     }
     out
 }
 
 /// `text` as plain text on one line: line breaks and tabs as spaces, controls and
-/// invisible characters made visible (`<U+202E>`), nothing else changed. For names shown
-/// outside Markdown, such as the HTML preview's title, which the caller still escapes.
+/// invisible characters made visible (`<U+202E>`), nothing else changed. For code spans,
+/// and for names shown outside Markdown, such as the HTML preview's title, which the
+/// caller still escapes.
 pub(crate) fn visible_text(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
             '\n' | '\r' | '\t' => out.push(' '),
-            _ => {
-                if !visible(&mut out, c, false) {
-                    out.push(c);
-                }
-            }
+            _ => push_visible(&mut out, c, false),
         }
     }
     out
@@ -254,23 +227,7 @@ fn longest_run(text: &str, ch: char) -> usize {
     best
 }
 
-/// Code-span content: one line, invisible characters visible.
-fn span_content(text: &str, escape_pipes: bool) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '\n' | '\r' | '\t' => out.push(' '),
-            '|' if escape_pipes => out.push_str("\\|"),
-            _ => {
-                if !visible(&mut out, c, false) {
-                    out.push(c);
-                }
-            }
-        }
-    }
-    out
-}
-
+/// A code span around `content` (one line, invisible characters visible).
 fn delimited_span(content: String) -> String {
     let ticks = "`".repeat(longest_run(&content, '`') + 1);
     // A space on both sides is stripped by the parser; add one when the content starts or
@@ -285,18 +242,20 @@ fn delimited_span(content: String) -> String {
 
 /// A Markdown code span holding `text` literally.
 pub fn code_span(text: &str) -> String {
-    delimited_span(span_content(text, false))
+    delimited_span(visible_text(text))
 }
 
 /// A code span for a GFM table cell (`|` escaped, which GFM allows inside spans).
 pub(crate) fn cell_code_span(text: &str) -> String {
-    delimited_span(span_content(text, true))
+    delimited_span(visible_text(text).replace('|', "\\|"))
 }
 
-/// HTML text with `&`, `<`, `>`, quotes escaped and `@`/`#` as references (inside
-/// `<code>` GitHub neither mentions nor links, and the references keep copy-paste exact).
-fn html_text(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 16);
+/// `<code>text</code>` for HTML blocks such as `<summary>`: `&`, `<`, `>`, quotes escaped
+/// and `@`/`#` as references (inside `<code>` GitHub neither mentions nor links, and the
+/// references keep copy-paste exact).
+pub fn html_code(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 30);
+    out.push_str("<code>");
     for c in text.chars() {
         match c {
             '&' => out.push_str("&amp;"),
@@ -308,19 +267,11 @@ fn html_text(text: &str) -> String {
             '#' => out.push_str("&#35;"),
             '`' => out.push_str("&#96;"),
             '\n' | '\r' | '\t' => out.push(' '),
-            _ => {
-                if !visible(&mut out, c, true) {
-                    out.push(c);
-                }
-            }
+            _ => push_visible(&mut out, c, true),
         }
     }
+    out.push_str("</code>");
     out
-}
-
-/// `<code>text</code>` for HTML blocks such as `<summary>`.
-pub fn html_code(text: &str) -> String {
-    format!("<code>{}</code>", html_text(text))
 }
 
 /// A fenced code block (` ```lang `) holding `text` literally; the fence is longer than
@@ -328,9 +279,7 @@ pub fn html_code(text: &str) -> String {
 pub(crate) fn fence(text: &str, lang: &str) -> String {
     let mut body = String::with_capacity(text.len() + 1);
     for c in text.chars() {
-        if !visible(&mut body, c, false) {
-            body.push(c);
-        }
+        push_visible(&mut body, c, false);
     }
     let ticks = "`".repeat((longest_run(&body, '`') + 1).max(3));
     let lang: String = lang.chars().filter(char::is_ascii_alphanumeric).collect();
@@ -352,26 +301,14 @@ pub(crate) fn mermaid_label(text: &str) -> String {
         if matches!(c, '\n' | '\t') {
             // A label has one line: shown as the control's picture, as other controls.
             shown.push(char::from_u32(0x2400 + c as u32).unwrap_or('\u{FFFD}'));
-        } else if !visible(&mut shown, c, false) {
-            shown.push(c);
+        } else {
+            push_visible(&mut shown, c, false);
         }
     }
     let mut out = String::with_capacity(shown.len() + 8);
     for c in shown.chars() {
         match c {
-            'a'..='z'
-            | 'A'..='Z'
-            | '0'..='9'
-            | ' '
-            | '_'
-            | '-'
-            | '.'
-            | '/'
-            | '='
-            | '+'
-            | '~'
-            | '('
-            | ')' => out.push(c),
+            _ if c.is_ascii_alphanumeric() || " _-./=+~()".contains(c) => out.push(c),
             '"' => out.push_str("#quot;"),
             '<' => out.push_str("#lt;"),
             '>' => out.push_str("#gt;"),

@@ -37,28 +37,20 @@ impl PlanAddresses {
     pub(crate) fn new<'a>(addresses: impl IntoIterator<Item = &'a str>) -> Self {
         let mut plan = PlanAddresses::default();
         for address in addresses {
-            if plan.all.contains(address) {
+            if !plan.all.insert(address.to_string()) {
                 continue;
             }
-            plan.all.insert(address.to_string());
             let head = address.split('.').next().unwrap_or(address);
-            match plan.lengths.get_mut(head) {
-                Some(lengths) => lengths.push(address.len()),
-                None => {
-                    plan.lengths.insert(head.to_string(), vec![address.len()]);
-                }
-            }
+            plan.lengths
+                .entry(head.to_string())
+                .or_default()
+                .push(address.len());
         }
         for lengths in plan.lengths.values_mut() {
             lengths.sort_unstable_by(|a, b| b.cmp(a));
             lengths.dedup();
         }
         plan
-    }
-
-    /// Is `address` one of the plan's?
-    pub(crate) fn contains(&self, address: &str) -> bool {
-        self.all.contains(address)
     }
 
     /// The plan's addresses `message` names, each once, in the order they first appear;
@@ -135,7 +127,7 @@ pub(crate) struct Item<'a> {
 }
 
 /// Findings shown as one.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Group {
     /// The findings (indices of the items), in natural order of their addresses: the
     /// first stands for the group.
@@ -162,7 +154,7 @@ impl Group {
 /// string).
 fn varying<'a>(item: &Item<'a>, plan: &PlanAddresses) -> Option<&'a str> {
     match item.resource {
-        Some(resource) => plan.contains(resource).then_some(resource),
+        Some(resource) => plan.all.contains(resource).then_some(resource),
         None => match plan.named_in(item.message)[..] {
             [one] => Some(one),
             _ => None,
@@ -233,10 +225,7 @@ pub(crate) fn group(items: &[Item<'_>], plan: &PlanAddresses) -> Vec<Group> {
         let next = groups.len();
         let g = *index.entry(key).or_insert(next);
         if g == next {
-            groups.push(Group {
-                members: Vec::new(),
-                addresses: Vec::new(),
-            });
+            groups.push(Group::default());
         }
         groups[g].members.push(i);
         if let Some(address) = varying[i] {
@@ -244,10 +233,8 @@ pub(crate) fn group(items: &[Item<'_>], plan: &PlanAddresses) -> Vec<Group> {
         }
     }
     for g in &mut groups {
-        let mut paired: Vec<(usize, Option<&str>)> =
-            g.members.iter().map(|&i| (i, varying[i])).collect();
-        paired.sort_by(|a, b| natural_option(a.1, b.1));
-        g.members = paired.into_iter().map(|(i, _)| i).collect();
+        g.members
+            .sort_by(|&a, &b| natural_option(varying[a], varying[b]));
         g.addresses.sort_by(|a, b| natural_cmp(a, b));
     }
     groups

@@ -133,16 +133,12 @@ pub(crate) fn flowchart(groups: &[Group<'_>]) -> Flowchart {
         let (sum, total) = summed(others);
         let mut paths: Vec<&[&str]> = others.iter().map(|g| g.module.as_slice()).collect();
         paths.dedup();
-        let label = format!(
-            "{} more {} ×{total}{}",
-            paths.len(),
-            if paths.len() == 1 {
-                "module"
-            } else {
-                "modules"
-            },
-            counts(&sum)
-        );
+        let noun = if paths.len() == 1 {
+            "module"
+        } else {
+            "modules"
+        };
+        let label = format!("{} more {noun} ×{total}{}", paths.len(), counts(&sum));
         let id = chart.node("r", &label, class(&sum));
         chart.link("m0", &id);
         folded += total;
@@ -232,14 +228,12 @@ fn counts(counts: &[usize; 9]) -> String {
     format!(" ({})", parts.join(" "))
 }
 
-/// The class of the most dangerous kind counted.
+/// The class of the most dangerous kind counted: its label for the kinds with a colour of
+/// their own, else `other`.
 fn class(counts: &[usize; 9]) -> &'static str {
     let first = Kind::ALL.iter().zip(counts).find(|(_, n)| **n > 0);
     match first.map(|(k, _)| *k) {
-        Some(Kind::Delete) => "destroy",
-        Some(Kind::Replace) => "replace",
-        Some(Kind::Update) => "update",
-        Some(Kind::Create) => "create",
+        Some(k @ (Kind::Delete | Kind::Replace | Kind::Update | Kind::Create)) => k.label(),
         _ => "other",
     }
 }

@@ -182,17 +182,9 @@ pub(crate) fn diagnostics(log: &PlanLog, max_chars: usize, tight: usize) -> Diag
     let warnings = log.count(Severity::Warning);
     let mut ordered: Vec<&Diagnostic> = log.diagnostics.iter().collect();
     ordered.sort_by_key(|d| d.severity);
-    let mut items = Vec::new();
-    for d in &ordered {
-        let entry = entry(d, tight);
-        let cost = entry_cost(&entry);
-        // The first (most severe) one is always shown, shortened as it is.
-        if !items.is_empty() && cost > room {
-            break;
-        }
-        room = room.saturating_sub(cost);
-        items.push(entry);
-    }
+    // The first (most severe) one is always shown, shortened as it is.
+    let entries = ordered.iter().map(|d| entry(d, tight));
+    let items = take_fitting(entries, &mut room, true, entry_cost);
     let omitted = ordered.len() - items.len();
     let tail = tail(&log.tail, room);
     let tally = match (errors, warnings) {
@@ -245,6 +237,26 @@ fn entry(d: &Diagnostic, tight: usize) -> DiagnosticEntry {
     }
 }
 
+/// The first `entries` whose `cost` fits in `room` characters (the first one always, with
+/// `first_always`); `room` keeps what is left.
+pub(super) fn take_fitting<T>(
+    entries: impl IntoIterator<Item = T>,
+    room: &mut usize,
+    first_always: bool,
+    cost: impl Fn(&T) -> usize,
+) -> Vec<T> {
+    let mut taken = Vec::new();
+    for entry in entries {
+        let cost = cost(&entry);
+        if cost > *room && !(first_always && taken.is_empty()) {
+            break;
+        }
+        *room = room.saturating_sub(cost);
+        taken.push(entry);
+    }
+    taken
+}
+
 /// What an entry costs once escaped and laid out (the template's words included).
 fn entry_cost(e: &DiagnosticEntry) -> usize {
     let inline = |s: &str| measure(&escape::inline(s));
@@ -260,42 +272,30 @@ fn entry_cost(e: &DiagnosticEntry) -> usize {
 
 /// The last lines of a log that fit in `room` characters.
 fn tail(lines: &[String], room: usize) -> Option<String> {
+    let last = lines.last()?;
     let mut used = 0;
-    let mut start = lines.len();
-    while start > 0 {
-        let cost = measure(&lines[start - 1]) + 1;
-        if used + cost > room {
-            break;
-        }
-        used += cost;
-        start -= 1;
+    let kept = lines
+        .iter()
+        .rev()
+        .take_while(|line| {
+            used += measure(line) + 1;
+            used <= room
+        })
+        .count();
+    if kept == 0 {
+        // A single line longer than the room is still worth its end.
+        let skip = last.chars().count().saturating_sub(room);
+        return Some(format!("…{}", last.chars().skip(skip).collect::<String>()));
     }
-    // A single line longer than the room is still worth its end.
-    if start == lines.len() && !lines.is_empty() {
-        let last = &lines[lines.len() - 1];
-        let chars: Vec<char> = last.chars().collect();
-        let keep = room.min(chars.len());
-        return Some(format!(
-            "…{}",
-            chars[chars.len() - keep..].iter().collect::<String>()
-        ));
-    }
-    (start < lines.len()).then(|| lines[start..].join("\n"))
+    Some(lines[lines.len() - kept..].join("\n"))
 }
 
 /// The first `max_lines` lines (and at most `max_chars`), saying how many were left out.
 fn first_lines(text: &str, max_lines: usize, max_chars: usize) -> String {
     let lines: Vec<&str> = text.lines().collect();
-    let mut kept = Vec::new();
-    let mut used = 0;
-    for line in lines.iter().take(max_lines) {
-        let line = shorten(line, max_chars);
-        used += line.chars().count() + 1;
-        if used > max_chars && !kept.is_empty() {
-            break;
-        }
-        kept.push(line);
-    }
+    let shortened = lines.iter().take(max_lines).map(|l| shorten(l, max_chars));
+    let mut room = max_chars;
+    let kept = take_fitting(shortened, &mut room, true, |l| l.chars().count() + 1);
     let left = lines.len() - kept.len();
     let mut out = kept.join("\n");
     if left > 0 {

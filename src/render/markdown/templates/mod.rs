@@ -175,7 +175,7 @@ impl TemplateSet {
         if self.sources.values().all(|s| self.is_built_in(s)) {
             return Ok(());
         }
-        self.registry().map(|_| ())
+        self.registry_for(0).map(|_| ())
     }
 
     /// Is `source` the built-in template of its name, unchanged?
@@ -211,15 +211,10 @@ impl TemplateSet {
         out
     }
 
-    /// The Handlebars registry (compiled on first use), or the first syntax error with its
-    /// place.
-    pub(crate) fn registry(&self) -> Result<Renderer<'_>> {
-        self.registry_for(0)
-    }
-
-    /// The registry for a comment of `entries` entries: compiled on first use, with
-    /// partials copied in when `entries` reaches [`TemplateSet::set_inline_from`]; later
-    /// uses get it as compiled then. A thread asking while another compiles waits for it.
+    /// The Handlebars registry for a comment of `entries` entries, or the first syntax error
+    /// with its place: compiled on first use, with partials copied in when `entries`
+    /// reaches [`TemplateSet::set_inline_from`]; later uses get it as compiled then. A
+    /// thread asking while another compiles waits for it.
     pub(crate) fn registry_for(&self, entries: usize) -> Result<Renderer<'_>> {
         let inline = self.inline_from != usize::MAX && entries >= self.inline_from;
         let compiled = self.compiled.get_or_init(|| self.compile(inline));
@@ -392,7 +387,7 @@ mod tests {
             origin: "test.hbs".into(),
             text: template.into(),
         });
-        set.registry()?.render(&data)
+        set.registry_for(0)?.render(&data)
     }
 
     #[test]
@@ -524,7 +519,7 @@ mod tests {
             origin: "broken.hbs".into(),
             text: "ok\n{{#if x}}".into(),
         });
-        let first = set.registry().map(|_| ()).unwrap_err().to_string();
+        let first = set.registry_for(0).map(|_| ()).unwrap_err().to_string();
         let second = set.registry_for(1000).map(|_| ()).unwrap_err().to_string();
         assert!(first.starts_with("broken.hbs:2:"), "{first}");
         assert_eq!(first, second);
