@@ -9,7 +9,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::CommonArgs;
+use super::error::Result;
+use super::{env, run_info, CommonArgs};
 use crate::diff::PlanMode;
 use crate::pipeline::{LogInput, LogKind, Options, PlanArg, RunInfo};
 use crate::policy::rego::Settings;
@@ -157,13 +158,14 @@ pub(crate) struct LabelArgs {
 impl LabelArgs {
     /// The five names.
     pub(crate) fn names(&self) -> LabelNames {
-        LabelNames {
-            no_changes: self.label_no_changes.clone(),
-            changes: self.label_changes.clone(),
-            destroy: self.label_destroy.clone(),
-            applied: self.label_applied.clone(),
-            apply_failed: self.label_apply_failed.clone(),
-        }
+        [
+            &self.label_no_changes,
+            &self.label_changes,
+            &self.label_destroy,
+            &self.label_applied,
+            &self.label_apply_failed,
+        ]
+        .map(String::clone)
     }
 }
 
@@ -214,10 +216,24 @@ impl CommonArgs {
             template_dir: self.templates.clone(),
             run,
             hash_changes: true,
-            previous: None,
-            code: None,
-            annotate: false,
+            ..Options::default()
         }
+    }
+
+    /// [`CommonArgs::options`] for a run here: the run read from the environment, the
+    /// links to the code (`repository`: `--repo`) and the annotations.
+    pub(super) fn run_options(
+        &self,
+        plan_mode: Option<PlanMode>,
+        repository: Option<String>,
+    ) -> Result<Options> {
+        let mut run = run_info(&env);
+        let code = (self.code).site(self.plans.len(), repository, &mut run, &env)?;
+        Ok(Options {
+            code,
+            annotate: self.code.annotates(&env),
+            ..self.options(plan_mode, run)
+        })
     }
 }
 

@@ -108,26 +108,10 @@ pub(crate) async fn identity(github: &GitHub) -> Result<Identity, PublishError> 
 
 /// Every comment on the pull request, oldest first, over all pages.
 pub(crate) async fn list(github: &GitHub, target: &Target) -> Result<Vec<Comment>, PublishError> {
-    let first = format!(
-        "/repos/{}/{}/issues/{}/comments?per_page=100",
-        target.owner, target.repo, target.number
-    );
+    let first = target.issue("/comments?per_page=100");
     github
         .get_all(first, "listing the pull request's comments", "comments")
         .await
-}
-
-/// Our newest comment for `key` on the pull request, changing nothing: only a comment by
-/// the token's identity whose last line is our marker with `key` counts, as when
-/// publishing (`planmark verify` reads the reviewed plan's hashes from it).
-pub(crate) async fn find(
-    github: &GitHub,
-    target: &Target,
-    key: &str,
-) -> Result<Option<Comment>, PublishError> {
-    let me = identity(github).await?;
-    let all = list(github, target).await?;
-    Ok(all.into_iter().rfind(|c| c.by(&me) && c.has_key(key)))
 }
 
 #[cfg(test)]

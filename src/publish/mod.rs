@@ -24,10 +24,10 @@ use serde_json::{json, Value as Json};
 
 use bodies::{is_newer, says_the_same};
 use client::{GitHub, Repeat, Response};
-use comments::{Comment, Identity};
+use comments::Identity;
 use target::Target;
 
-pub(crate) use comments::find;
+pub(crate) use comments::Comment;
 pub(crate) use error::PublishError;
 
 /// How to publish (`--comment-mode`; each variant's line is its `--help` text).
@@ -132,20 +132,17 @@ impl Session {
         key: String,
     ) -> Result<Session, PublishError> {
         let me = comments::identity(&github).await?;
-        let all = comments::list(&github, &target).await?;
-        let ours = all
-            .into_iter()
-            .filter(|c| c.by(&me) && c.has_key(&key))
-            .collect();
-        Ok(Session {
+        let mut session = Session {
             github,
             target,
             key,
             me,
-            ours,
+            ours: Vec::new(),
             removed: HashSet::new(),
             actions: Vec::new(),
-        })
+        };
+        session.ours = session.list_ours().await?;
+        Ok(session)
     }
 
     /// The client, for the caller's other requests (labels).
@@ -158,10 +155,11 @@ impl Session {
         &self.target
     }
 
-    /// The body of our newest comment for the key (the one `update` edits): the previous
-    /// plan's comment, `None` before the first (for the caller to compare with).
-    pub(crate) fn previous(&self) -> Option<&str> {
-        self.ours.last().and_then(|c| c.body.as_deref())
+    /// Our newest comment for the key (the one `update` edits): the previous plan's
+    /// comment, `None` before the first (for the caller to compare with; `planmark verify`
+    /// reads the reviewed plan's hashes from it).
+    pub(crate) fn latest(&self) -> Option<&Comment> {
+        self.ours.last()
     }
 
     /// Publishes `body` as `request` says. [`PublishError::TooLong`] when GitHub finds it
@@ -352,10 +350,7 @@ impl Session {
         if says_the_same(old, &body, request.same_changes) {
             return Ok(self.outcome(Done::Unchanged, Some(latest), body));
         }
-        let path = format!(
-            "/repos/{}/{}/issues/comments/{}",
-            self.target.owner, self.target.repo, latest.id
-        );
+        let path = self.target.comment(latest.id);
         // Said once the write is made: a body refused as too long is sent again smaller.
         let action = format!("update comment {} ({})", latest.id, latest.html_url);
         if request.dry_run {
@@ -372,10 +367,7 @@ impl Session {
 
     async fn create(&mut self, request: &Request, body: String) -> Result<Outcome, PublishError> {
         let target = &self.target;
-        let path = format!(
-            "/repos/{}/{}/issues/{}/comments",
-            target.owner, target.repo, target.number
-        );
+        let path = target.issue("/comments");
         let action = format!(
             "create a comment on {}/{}#{}",
             target.owner, target.repo, target.number
@@ -449,10 +441,7 @@ impl Session {
         if request.dry_run {
             return Ok(());
         }
-        let path = format!(
-            "/repos/{}/{}/issues/comments/{}",
-            self.target.owner, self.target.repo, id
-        );
+        let path = self.target.comment(id);
         let response = self
             .github
             .rest(Method::DELETE, &path, None, Repeat::Safe)
