@@ -70,21 +70,17 @@ impl Error {
     /// The process exit code for this error.
     pub fn exit_code(&self) -> i32 {
         match self {
-            Error::Pipeline(e) => match e {
-                PipelineError::Input(_)
-                | PipelineError::Policy(_)
-                | PipelineError::Unreadable(_) => EXIT_BAD_INPUT,
-                PipelineError::Render(RenderError::Template { .. } | RenderError::Input(_)) => {
-                    EXIT_BAD_INPUT
-                }
-                PipelineError::Render(RenderError::Write(_)) => EXIT_FAILURE,
-            },
-            Error::Write(_) => EXIT_FAILURE,
-            Error::Publish(e) if e.is_usage() => EXIT_BAD_INPUT,
+            Error::Pipeline(PipelineError::Render(RenderError::Write(_))) | Error::Write(_) => {
+                EXIT_FAILURE
+            }
+            // Unreadable input, a template, a Rego policy, settings or a record that cannot
+            // be used as given: the user's to fix.
+            Error::Pipeline(_)
+            | Error::Publish(PublishError::Config(_))
+            | Error::CannotCompare(_) => EXIT_BAD_INPUT,
             Error::Publish(_) => EXIT_FAILURE,
             Error::Policy(_) => EXIT_POLICY,
             Error::Unreviewed(_) => EXIT_UNREVIEWED,
-            Error::CannotCompare(_) => EXIT_BAD_INPUT,
         }
     }
 
