@@ -88,11 +88,10 @@ pub(crate) struct GitHub {
     max_wait: Duration,
 }
 
-/// Splits `https://host/api/v3` into (`https://host/api/v3`, `/api/v3`).
-fn path_prefix(url: &str) -> String {
+/// The path of `url` (`/api/v3` of `https://host/api/v3`), `/` when it has none.
+fn url_path(url: &str) -> &str {
     let after_scheme = url.split_once("://").map_or(url, |(_, rest)| rest);
-    let path = after_scheme.find('/').map_or("", |i| &after_scheme[i..]);
-    path.trim_end_matches('/').to_string()
+    after_scheme.find('/').map_or("/", |i| &after_scheme[i..])
 }
 
 fn client(base: &str, token: &str) -> Result<Octocrab, PublishError> {
@@ -141,15 +140,14 @@ impl GitHub {
             last_write: std::sync::Mutex::new(None),
             rest: client(api_url, token)?,
             graphql: client(graphql_base, token)?,
-            rest_prefix: path_prefix(api_url),
+            rest_prefix: url_path(api_url).trim_end_matches('/').to_string(),
             max_wait,
         })
     }
 
     /// The API path of a pagination link (absolute URL on the API host).
     pub(crate) fn link_path(&self, url: &str) -> String {
-        let after_scheme = url.split_once("://").map_or(url, |(_, rest)| rest);
-        let path = after_scheme.find('/').map_or("/", |i| &after_scheme[i..]);
+        let path = url_path(url);
         match path.strip_prefix(&self.rest_prefix) {
             Some(rest) if !self.rest_prefix.is_empty() => rest.to_string(),
             _ => path.to_string(),

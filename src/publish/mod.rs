@@ -433,12 +433,18 @@ impl Session {
         Err(response.refusal("writing the comment"))
     }
 
-    async fn delete(&mut self, request: &Request, id: u64, url: &str) -> Result<(), PublishError> {
+    /// Says `action` on comment `id` unless an earlier attempt of this run removed it
+    /// already; whether to send it (not in a dry run).
+    fn removing(&mut self, request: &Request, id: u64, action: String) -> bool {
         if !self.removed.insert(id) {
-            return Ok(());
+            return false;
         }
-        self.actions.push(format!("delete comment {id} ({url})"));
-        if request.dry_run {
+        self.actions.push(action);
+        !request.dry_run
+    }
+
+    async fn delete(&mut self, request: &Request, id: u64, url: &str) -> Result<(), PublishError> {
+        if !self.removing(request, id, format!("delete comment {id} ({url})")) {
             return Ok(());
         }
         let path = self.target.comment(id);
@@ -477,14 +483,11 @@ impl Session {
     }
 
     async fn minimize(&mut self, request: &Request, comment: &Comment) -> Result<(), PublishError> {
-        if !self.removed.insert(comment.id) {
-            return Ok(());
-        }
-        self.actions.push(format!(
+        let action = format!(
             "hide comment {} as outdated ({})",
             comment.id, comment.html_url
-        ));
-        if request.dry_run {
+        );
+        if !self.removing(request, comment.id, action) {
             return Ok(());
         }
         let query = "mutation($id: ID!) { minimizeComment(input: {subjectId: $id, classifier: OUTDATED}) { minimizedComment { isMinimized } } }";
