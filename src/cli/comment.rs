@@ -226,7 +226,9 @@ fn report(args: &CommentArgs, outcome: &Outcome, checked: bool, out: &mut dyn Wr
         // The body holds plan strings: in Actions they must not issue workflow commands.
         if super::workflow::stdout_reaches_runner() {
             let token = super::workflow::token().map_err(Error::Write)?;
-            text = super::workflow::paused(&text, &token);
+            let mut paused = super::workflow::StopCommands::new(out, token);
+            let written = paused.write_all(text.as_bytes());
+            return written.and_then(|()| paused.finish()).map_err(Error::Write);
         }
     }
     out.write_all(text.as_bytes()).map_err(Error::Write)
