@@ -1,5 +1,7 @@
 //! Command line, errors: each stage's error composed, and the exit code each kind maps to.
 
+use std::io::Write;
+
 use crate::input::error::InputError;
 use crate::input::text::one_line;
 use crate::pipeline::{PipelineError, Verdicts};
@@ -144,14 +146,11 @@ pub(super) fn policy_result(verdicts: &Verdicts, warn_only: bool) -> Result<()> 
         ("skipped", &skips),
         ("exception", &exceptions),
     ];
-    if kinds.iter().any(|(_, lines)| !lines.is_empty()) {
-        use std::io::Write;
-        let mut stderr = std::io::stderr().lock();
-        for (kind, lines) in kinds {
-            for line in lines {
-                // Policy messages are hostile (they may come from the pull request).
-                let _ = writeln!(stderr, "planmark: policy {kind}: {}", one_line(line));
-            }
+    let mut stderr = std::io::stderr().lock();
+    for (kind, lines) in kinds {
+        for line in lines {
+            // Policy messages are hostile (they may come from the pull request).
+            let _ = writeln!(stderr, "planmark: policy {kind}: {}", one_line(line));
         }
     }
     match lines.is_empty() {

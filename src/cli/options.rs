@@ -172,25 +172,21 @@ impl LabelArgs {
 impl LogArgs {
     /// The log given, `--failed` or `--applied` (which `NAME=` may name) or `--log`.
     pub(crate) fn input(&self) -> Option<LogInput> {
-        match (&self.failed, &self.applied, &self.log) {
-            (Some(failed), _, _) => Some(LogInput {
-                arg: PlanArg::parse(failed),
-                kind: LogKind::Failed,
-            }),
-            (None, Some(applied), _) => Some(LogInput {
-                arg: PlanArg::parse(applied),
-                kind: LogKind::Applied,
-            }),
-            (None, None, Some(log)) => Some(LogInput {
-                arg: PlanArg {
+        let (arg, kind) = match (&self.failed, &self.applied, &self.log) {
+            (Some(failed), _, _) => (PlanArg::parse(failed), LogKind::Failed),
+            (None, Some(applied), _) => (PlanArg::parse(applied), LogKind::Applied),
+            (None, None, Some(log)) => {
+                let path = log.clone();
+                let arg = PlanArg {
                     name: String::new(),
-                    path: log.clone(),
+                    path,
                     named: false,
-                },
-                kind: LogKind::Warnings,
-            }),
-            (None, None, None) => None,
-        }
+                };
+                (arg, LogKind::Warnings)
+            }
+            (None, None, None) => return None,
+        };
+        Some(LogInput { arg, kind })
     }
 }
 
