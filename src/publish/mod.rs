@@ -377,24 +377,18 @@ impl Session {
             return Ok(self.outcome(Done::Created, None, body));
         }
         for _ in 0..3 {
-            match self
-                .send_body(Method::POST, &path, &body, Repeat::OnlyIfRefused)
-                .await
-            {
-                Ok(response) => {
-                    self.actions.push(action);
-                    let comment = parse_comment(&response)?;
-                    return Ok(self.outcome(Done::Created, Some(&comment), body));
-                }
-                Err(PublishError::Ambiguous(_)) => {
-                    // The comment may exist now: look before posting again.
-                    if let Some(found) = self.find_posted(&body).await? {
-                        self.actions.push(action);
-                        return Ok(self.outcome(Done::Created, Some(&found), body));
-                    }
-                }
+            let sent = (self.send_body(Method::POST, &path, &body, Repeat::OnlyIfRefused)).await;
+            let comment = match sent {
+                Ok(response) => parse_comment(&response)?,
+                // The comment may exist now: look before posting again.
+                Err(PublishError::Ambiguous(_)) => match self.find_posted(&body).await? {
+                    Some(found) => found,
+                    None => continue,
+                },
                 Err(e) => return Err(e),
-            }
+            };
+            self.actions.push(action);
+            return Ok(self.outcome(Done::Created, Some(&comment), body));
         }
         Err(PublishError::Ambiguous(
             "creating the comment kept failing; no comment was found afterwards".into(),
