@@ -34,6 +34,18 @@ impl Response {
     pub(crate) fn refusal(&self, what: &str) -> PublishError {
         PublishError::refused(what, self.status, self.message())
     }
+
+    /// The error for this answer while doing `what`, which is not what was expected:
+    /// `message` says why.
+    pub(crate) fn failure(&self, what: &str, message: impl Into<String>) -> PublishError {
+        let (what, status, message) = (what.to_string(), self.status, message.into());
+        PublishError::Api {
+            what,
+            status,
+            message,
+        }
+    }
+
     /// The body as JSON (`null` when it is not JSON).
     pub(crate) fn json(&self) -> Json {
         serde_json::from_str(&self.body).unwrap_or(Json::Null)
@@ -234,12 +246,9 @@ impl GitHub {
             if !response.ok() {
                 return Err(response.refusal(what));
             }
-            let page: Vec<T> =
-                serde_json::from_str(&response.body).map_err(|_| PublishError::Api {
-                    what: what.into(),
-                    status: response.status,
-                    message: format!("the answer is not a list of {items}"),
-                })?;
+            let page: Vec<T> = serde_json::from_str(&response.body).map_err(|_| {
+                response.failure(what, format!("the answer is not a list of {items}"))
+            })?;
             all.extend(page);
             path = response
                 .headers
@@ -262,11 +271,7 @@ impl GitHub {
         }
         let json = response.json();
         if let Some(message) = json.pointer("/errors/0/message").and_then(Json::as_str) {
-            return Err(PublishError::Api {
-                what: "GraphQL request".into(),
-                status: response.status,
-                message: message.to_string(),
-            });
+            return Err(response.failure("GraphQL request", message));
         }
         Ok(json.get("data").cloned().unwrap_or(Json::Null))
     }

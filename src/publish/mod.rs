@@ -493,11 +493,8 @@ impl Session {
 }
 
 fn parse_comment(response: &Response) -> Result<Comment, PublishError> {
-    serde_json::from_str(&response.body).map_err(|_| PublishError::Api {
-        what: "writing the comment".into(),
-        status: response.status,
-        message: "the answer is not a comment".into(),
-    })
+    serde_json::from_str(&response.body)
+        .map_err(|_| response.failure("writing the comment", "the answer is not a comment"))
 }
 
 /// GitHub's "Body is too long" validation failure (its case varies by endpoint).
