@@ -30,35 +30,26 @@ fn main() {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let result = run(cli, &mut out).and_then(|()| out.flush().map_err(Error::Write));
-    let code = match result {
-        Ok(()) => EXIT_OK,
+    // Each line on standard error whatever it holds (see `one_line`): one per policy
+    // violation (addresses come from the plan), per plan that could not be read (the others
+    // were rendered), or the one error.
+    let (kind, lines, code) = match result {
+        Ok(()) => ("error", Vec::new(), EXIT_OK),
         // A closed pipe (`planmark ... | head`) is not a failure.
-        Err(err) if err.is_broken_pipe() => EXIT_OK,
-        // One line per violation; addresses come from the plan, hence `one_line`.
-        Err(Error::Policy(lines)) => {
-            let _ = out.flush();
-            let mut stderr = std::io::stderr().lock();
-            for line in &lines {
-                let _ = writeln!(stderr, "planmark: policy: {}", one_line(line));
-            }
-            EXIT_POLICY
-        }
-        // One line per plan that could not be read (the others were rendered).
+        Err(err) if err.is_broken_pipe() => ("error", Vec::new(), EXIT_OK),
+        Err(Error::Policy(lines)) => ("policy", lines, EXIT_POLICY),
         Err(Error::Pipeline(PipelineError::Unreadable(errors))) => {
-            let _ = out.flush();
-            let mut stderr = std::io::stderr().lock();
-            for err in &errors {
-                let _ = writeln!(stderr, "planmark: error: {}", one_line(&err.to_string()));
-            }
-            EXIT_BAD_INPUT
+            let lines = errors.iter().map(ToString::to_string).collect();
+            ("error", lines, EXIT_BAD_INPUT)
         }
-        Err(err) => {
-            let _ = out.flush();
-            // One line whatever the message holds (see `one_line`).
-            let message = one_line(&err.to_string()).into_owned();
-            let _ = writeln!(std::io::stderr(), "planmark: error: {message}");
-            err.exit_code()
-        }
+        Err(err) => ("error", vec![err.to_string()], err.exit_code()),
     };
+    if !lines.is_empty() {
+        let _ = out.flush();
+        let mut stderr = std::io::stderr().lock();
+        for line in &lines {
+            let _ = writeln!(stderr, "planmark: {kind}: {}", one_line(line));
+        }
+    }
     std::process::exit(code);
 }

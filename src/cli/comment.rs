@@ -3,11 +3,12 @@
 //! step outputs).
 
 use std::io::Write;
+use std::time::Duration;
 
 use super::error::{policy_result, Error, Result};
-use super::{run_info, CommentArgs};
+use super::{env, CommentArgs};
 use crate::pipeline::{self, Loaded, Purpose, Rendered};
-use crate::publish::client::{GitHub, RetryPolicy};
+use crate::publish::client::GitHub;
 use crate::publish::labels;
 use crate::publish::target::{resolve, TargetHints};
 use crate::publish::{unchecked, Done, Outcome, PublishError, Request, Session};
@@ -16,23 +17,10 @@ use crate::render::markdown::MIN_MAX_CHARS;
 /// GitHub refuses step summaries over 1 MiB.
 const STEP_SUMMARY_BYTES: usize = 1024 * 1024;
 
-/// Environment lookups, so tests can supply their own.
-type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
-
 pub(super) fn comment(args: CommentArgs, out: &mut dyn Write) -> Result<()> {
-    let env = |name: &str| std::env::var(name).ok();
-    let mut run = run_info(&env);
-    let code = args
-        .common
-        .code
-        .site(args.common.plans.len(), args.repo.clone(), &mut run, &env)?;
-    let mut options = args.common.options(args.plan_mode.plan_mode(), run);
-    options.code = code;
-    options.annotate = args.common.code.annotates(&env);
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| Error::Publish(PublishError::Network(format!("cannot start: {e}"))))?;
+    let plan_mode = args.plan_mode.plan_mode();
+    let options = args.common.run_options(plan_mode, args.repo.clone())?;
+    let runtime = runtime()?;
     let inputs = pipeline::read(&options, Purpose::Comment)?;
     let parsed = inputs.parse()?;
     let differs = parsed.differs(&options);
@@ -57,10 +45,9 @@ fn publish(
     // Our comments are listed once, once the plans name the key: the newest is the previous
     // plan's, which the comment is compared with; the same listing is published to.
     let mut session = runtime.block_on(open(args, &loaded.key()))?;
-    let rendered = &loaded.comment(session.as_ref().and_then(Session::previous))?;
-    let env = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+    let rendered = &loaded.comment(session.as_ref().and_then(|s| s.latest()?.body.as_deref()))?;
     let request = Request {
-        mode: args.comment_mode(),
+        mode: args.old_mode.unwrap_or(args.comment_mode),
         on_no_changes: args.on_no_changes,
         // A failed plan is news even with `--on-no-changes skip`.
         has_changes: rendered.is_news(),
@@ -89,7 +76,7 @@ fn publish(
     }
     report(args, &outcome, session.is_some(), out)?;
     if !args.dry_run {
-        actions_files(&env, rendered, &outcome)?;
+        actions_files(rendered, &outcome)?;
     }
     Ok(())
 }
@@ -117,7 +104,7 @@ async fn sync_labels(
         }
         (Some(verdict), None) => Ok(vec![format!(
             "keep only the label {} of ours (no token: current labels not checked)",
-            names.wanted(verdict)
+            names[verdict as usize]
         )]),
     }
 }
@@ -125,18 +112,11 @@ async fn sync_labels(
 /// The pull request's comments for `key`, listed; `None` in a dry run without a token,
 /// which cannot look at them.
 async fn open(args: &CommentArgs, key: &str) -> std::result::Result<Option<Session>, PublishError> {
-    let env = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
     let github = match env(&args.token_env) {
-        Some(token) => Some(client(&env, &token, args.max_wait)?),
         None if args.dry_run => None,
-        None => {
-            return Err(PublishError::Config(format!(
-                "no token: set {} (in a workflow: `env: {}: ${{{{ github.token }}}}`) or pass --token-env NAME",
-                args.token_env, args.token_env
-            )))
-        }
+        _ => Some(client(&args.token_env, args.max_wait)?),
     };
-    let target = match resolve(&hints(args.repo.clone(), args.pr, &env), github.as_ref()).await {
+    let target = match resolve(&hints(args.repo.clone(), args.pr), github.as_ref()).await {
         Ok(target) => target,
         // A dry run that names no pull request still shows the body it would post.
         Err(PublishError::Config(why)) if args.dry_run => {
@@ -176,11 +156,22 @@ async fn publish_fitting(
     }
 }
 
-pub(super) fn client(
-    env: Env<'_>,
-    token: &str,
-    max_wait: u64,
-) -> std::result::Result<GitHub, PublishError> {
+/// A tokio runtime for the publish stage's requests.
+pub(super) fn runtime() -> Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Error::Publish(PublishError::Network(format!("cannot start: {e}"))))
+}
+
+/// The GitHub client, with the token in `token_env` and the API's URLs from the Actions
+/// environment; a request waits at most `max_wait` seconds.
+pub(super) fn client(token_env: &str, max_wait: u64) -> std::result::Result<GitHub, PublishError> {
+    let token = env(token_env).ok_or_else(|| {
+        PublishError::Config(format!(
+            "no token: set {token_env} (in a workflow: `env: {token_env}: ${{{{ github.token }}}}`) or pass --token-env NAME"
+        ))
+    })?;
     let api = env("GITHUB_API_URL").unwrap_or_else(|| "https://api.github.com".to_string());
     let api = api.trim_end_matches('/').to_string();
     let graphql = env("GITHUB_GRAPHQL_URL").unwrap_or_else(|| match api.strip_suffix("/api/v3") {
@@ -188,16 +179,12 @@ pub(super) fn client(
         Some(host) => format!("{host}/api/graphql"),
         None => format!("{api}/graphql"),
     });
-    let policy = RetryPolicy {
-        max_wait: std::time::Duration::from_secs(max_wait),
-        ..RetryPolicy::default()
-    };
-    GitHub::new(&api, &graphql, token, policy)
+    GitHub::new(&api, &graphql, &token, Duration::from_secs(max_wait))
 }
 
 /// Where the pull request is: `--repo` and `--pr` when given, else the Actions
 /// environment.
-pub(super) fn hints(repo: Option<String>, pr: Option<u64>, env: Env<'_>) -> TargetHints {
+pub(super) fn hints(repo: Option<String>, pr: Option<u64>) -> TargetHints {
     let event = env("GITHUB_EVENT_PATH")
         .and_then(|path| std::fs::read(path).ok())
         .and_then(|bytes| serde_json::from_slice(&bytes).ok());
@@ -239,14 +226,16 @@ fn report(args: &CommentArgs, outcome: &Outcome, checked: bool, out: &mut dyn Wr
         // The body holds plan strings: in Actions they must not issue workflow commands.
         if super::workflow::stdout_reaches_runner() {
             let token = super::workflow::token().map_err(Error::Write)?;
-            text = super::workflow::paused(&text, &token);
+            let mut paused = super::workflow::StopCommands::new(out, token);
+            let written = paused.write_all(text.as_bytes());
+            return written.and_then(|()| paused.finish()).map_err(Error::Write);
         }
     }
     out.write_all(text.as_bytes()).map_err(Error::Write)
 }
 
 /// Appends the comment to `GITHUB_STEP_SUMMARY` and writes step outputs to `GITHUB_OUTPUT`.
-fn actions_files(env: Env<'_>, rendered: &Rendered<'_>, outcome: &Outcome) -> Result<()> {
+fn actions_files(rendered: &Rendered<'_>, outcome: &Outcome) -> Result<()> {
     if let Some(path) = env("GITHUB_STEP_SUMMARY") {
         // The full comment within the step summary's bytes, degraded the same way past them.
         // UTF-16 units never exceed UTF-8 bytes, so start at the byte limit and shrink.

@@ -1,5 +1,7 @@
 //! Command line, errors: each stage's error composed, and the exit code each kind maps to.
 
+use std::io::Write;
+
 use crate::input::error::InputError;
 use crate::input::text::one_line;
 use crate::pipeline::{PipelineError, Verdicts};
@@ -70,21 +72,17 @@ impl Error {
     /// The process exit code for this error.
     pub fn exit_code(&self) -> i32 {
         match self {
-            Error::Pipeline(e) => match e {
-                PipelineError::Input(_)
-                | PipelineError::Policy(_)
-                | PipelineError::Unreadable(_) => EXIT_BAD_INPUT,
-                PipelineError::Render(RenderError::Template { .. } | RenderError::Input(_)) => {
-                    EXIT_BAD_INPUT
-                }
-                PipelineError::Render(RenderError::Write(_)) => EXIT_FAILURE,
-            },
-            Error::Write(_) => EXIT_FAILURE,
-            Error::Publish(e) if e.is_usage() => EXIT_BAD_INPUT,
+            Error::Pipeline(PipelineError::Render(RenderError::Write(_))) | Error::Write(_) => {
+                EXIT_FAILURE
+            }
+            // Unreadable input, a template, a Rego policy, settings or a record that cannot
+            // be used as given: the user's to fix.
+            Error::Pipeline(_)
+            | Error::Publish(PublishError::Config(_))
+            | Error::CannotCompare(_) => EXIT_BAD_INPUT,
             Error::Publish(_) => EXIT_FAILURE,
             Error::Policy(_) => EXIT_POLICY,
             Error::Unreviewed(_) => EXIT_UNREVIEWED,
-            Error::CannotCompare(_) => EXIT_BAD_INPUT,
         }
     }
 
@@ -148,14 +146,11 @@ pub(super) fn policy_result(verdicts: &Verdicts, warn_only: bool) -> Result<()> 
         ("skipped", &skips),
         ("exception", &exceptions),
     ];
-    if kinds.iter().any(|(_, lines)| !lines.is_empty()) {
-        use std::io::Write;
-        let mut stderr = std::io::stderr().lock();
-        for (kind, lines) in kinds {
-            for line in lines {
-                // Policy messages are hostile (they may come from the pull request).
-                let _ = writeln!(stderr, "planmark: policy {kind}: {}", one_line(line));
-            }
+    let mut stderr = std::io::stderr().lock();
+    for (kind, lines) in kinds {
+        for line in lines {
+            // Policy messages are hostile (they may come from the pull request).
+            let _ = writeln!(stderr, "planmark: policy {kind}: {}", one_line(line));
         }
     }
     match lines.is_empty() {

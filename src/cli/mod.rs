@@ -188,13 +188,6 @@ pub struct RenderArgs {
     pub common: CommonArgs,
 }
 
-impl RenderArgs {
-    /// The plan mode asked for, by either spelling.
-    pub(crate) fn plan_mode(&self) -> ModeArg {
-        self.old_mode.unwrap_or(self.plan_mode)
-    }
-}
-
 /// Options of `planmark comment`.
 #[derive(Debug, clap::Args)]
 pub struct CommentArgs {
@@ -242,13 +235,6 @@ pub struct CommentArgs {
     /// What to render.
     #[command(flatten)]
     pub(crate) common: CommonArgs,
-}
-
-impl CommentArgs {
-    /// The comment mode asked for, by either spelling.
-    pub(crate) fn comment_mode(&self) -> publish::Mode {
-        self.old_mode.unwrap_or(self.comment_mode)
-    }
 }
 
 /// Options shared by `render` and `comment`.
@@ -406,23 +392,11 @@ pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<()> {
             if args.old_mode.is_some() {
                 old_spelling("comment --mode", "--comment-mode");
             }
-            if args.pr == Some(0) {
-                return Err(Error::Publish(crate::publish::PublishError::Config(
-                    "--pr 0: pull request numbers start at 1; pass the number in the pull \
-                     request's URL (.../pull/N), or leave --pr out in a pull_request workflow"
-                        .into(),
-                )));
-            }
+            no_pr_zero(args.pr, ", or leave --pr out in a pull_request workflow")?;
             comment::comment(args, out)
         }
         Command::Verify(args) => {
-            if args.pr == Some(0) {
-                return Err(Error::Publish(crate::publish::PublishError::Config(
-                    "--pr 0: pull request numbers start at 1; pass the number in the pull \
-                     request's URL (.../pull/N)"
-                        .into(),
-                )));
-            }
+            no_pr_zero(args.pr, "")?;
             verify::verify(args, out)
         }
         Command::Templates(TemplatesCommand::Export { dir, force }) => {
@@ -432,17 +406,26 @@ pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<()> {
     }
 }
 
+/// `--pr 0` refused: `then` says what to do besides passing the number.
+fn no_pr_zero(pr: Option<u64>, then: &str) -> Result<()> {
+    match pr {
+        Some(0) => Err(Error::Publish(publish::PublishError::Config(format!(
+            "--pr 0: pull request numbers start at 1; pass the number in the pull request's \
+             URL (.../pull/N){then}"
+        )))),
+        _ => Ok(()),
+    }
+}
+
+/// An environment variable, unless it is unset or empty.
+pub(crate) fn env(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|v| !v.is_empty())
+}
+
 /// `planmark render`: the pipeline's output in the chosen format; the verdicts to judge.
 fn render(args: &RenderArgs, out: &mut dyn std::io::Write) -> Result<pipeline::Verdicts> {
-    let env = |name: &str| std::env::var(name).ok();
-    let mut run = run_info(&env);
-    let code = args
-        .common
-        .code
-        .site(args.common.plans.len(), None, &mut run, &env)?;
-    let mut options = args.common.options(args.plan_mode().plan_mode(), run);
-    options.code = code;
-    options.annotate = args.common.code.annotates(&env);
+    let plan_mode = args.old_mode.unwrap_or(args.plan_mode).plan_mode();
+    let mut options = args.common.run_options(plan_mode, None)?;
     // Only a posted comment's marker is read back (by `verify`, or here with `--previous`):
     // hashing every change would otherwise cost `render` a diff of each.
     options.hash_changes = args.previous.is_some();

@@ -9,7 +9,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::CommonArgs;
+use super::error::Result;
+use super::{env, run_info, CommonArgs};
 use crate::diff::PlanMode;
 use crate::pipeline::{LogInput, LogKind, Options, PlanArg, RunInfo};
 use crate::policy::rego::Settings;
@@ -157,38 +158,35 @@ pub(crate) struct LabelArgs {
 impl LabelArgs {
     /// The five names.
     pub(crate) fn names(&self) -> LabelNames {
-        LabelNames {
-            no_changes: self.label_no_changes.clone(),
-            changes: self.label_changes.clone(),
-            destroy: self.label_destroy.clone(),
-            applied: self.label_applied.clone(),
-            apply_failed: self.label_apply_failed.clone(),
-        }
+        [
+            &self.label_no_changes,
+            &self.label_changes,
+            &self.label_destroy,
+            &self.label_applied,
+            &self.label_apply_failed,
+        ]
+        .map(String::clone)
     }
 }
 
 impl LogArgs {
     /// The log given, `--failed` or `--applied` (which `NAME=` may name) or `--log`.
     pub(crate) fn input(&self) -> Option<LogInput> {
-        match (&self.failed, &self.applied, &self.log) {
-            (Some(failed), _, _) => Some(LogInput {
-                arg: PlanArg::parse(failed),
-                kind: LogKind::Failed,
-            }),
-            (None, Some(applied), _) => Some(LogInput {
-                arg: PlanArg::parse(applied),
-                kind: LogKind::Applied,
-            }),
-            (None, None, Some(log)) => Some(LogInput {
-                arg: PlanArg {
+        let (arg, kind) = match (&self.failed, &self.applied, &self.log) {
+            (Some(failed), _, _) => (PlanArg::parse(failed), LogKind::Failed),
+            (None, Some(applied), _) => (PlanArg::parse(applied), LogKind::Applied),
+            (None, None, Some(log)) => {
+                let path = log.clone();
+                let arg = PlanArg {
                     name: String::new(),
-                    path: log.clone(),
+                    path,
                     named: false,
-                },
-                kind: LogKind::Warnings,
-            }),
-            (None, None, None) => None,
-        }
+                };
+                (arg, LogKind::Warnings)
+            }
+            (None, None, None) => return None,
+        };
+        Some(LogInput { arg, kind })
     }
 }
 
@@ -214,10 +212,24 @@ impl CommonArgs {
             template_dir: self.templates.clone(),
             run,
             hash_changes: true,
-            previous: None,
-            code: None,
-            annotate: false,
+            ..Options::default()
         }
+    }
+
+    /// [`CommonArgs::options`] for a run here: the run read from the environment, the
+    /// links to the code (`repository`: `--repo`) and the annotations.
+    pub(super) fn run_options(
+        &self,
+        plan_mode: Option<PlanMode>,
+        repository: Option<String>,
+    ) -> Result<Options> {
+        let mut run = run_info(&env);
+        let code = (self.code).site(self.plans.len(), repository, &mut run, &env)?;
+        Ok(Options {
+            code,
+            annotate: self.code.annotates(&env),
+            ..self.options(plan_mode, run)
+        })
     }
 }
 

@@ -6,15 +6,14 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use super::comment::{client, hints};
+use super::comment::{client, hints, runtime};
 use super::error::{Error, Result};
 use super::ToolArg;
 use crate::differ::CANONICAL_VERSION;
 use crate::input::text::one_line;
-use crate::pipeline::{self, compare, Comparison, Options, PlanArg, RunInfo};
+use crate::pipeline::{self, compare, Comparison, Options, PlanArg};
 use crate::publish::target::resolve;
-use crate::publish::PublishError;
-use crate::render::markdown::{MapMode, GITHUB_MAX_CHARS};
+use crate::publish::Session;
 
 /// Options of `planmark verify`.
 #[derive(Debug, clap::Args)]
@@ -52,29 +51,16 @@ pub struct VerifyArgs {
 }
 
 impl VerifyArgs {
+    /// The plans to hash: nothing is rendered, so no rendering option is set.
     fn options(&self) -> Options {
         Options {
             plans: self.plans.iter().map(|p| PlanArg::parse(p)).collect(),
             schemas: self.schemas.clone(),
             max_input_size: self.max_input_size,
             tool: self.tool.tool(),
-            plan_mode: None,
-            log: None,
-            policy: Default::default(),
-            policy_paths: Vec::new(),
-            rego: Default::default(),
             key: self.key.clone(),
-            title: None,
-            max_chars: GITHUB_MAX_CHARS,
-            map: MapMode::Never,
-            no_group: true,
-            template: None,
-            template_dir: None,
-            run: RunInfo::default(),
             hash_changes: true,
-            previous: None,
-            code: None,
-            annotate: false,
+            ..Options::default()
         }
     }
 }
@@ -85,29 +71,18 @@ then apply that plan";
 
 pub(super) fn verify(args: VerifyArgs, out: &mut dyn Write) -> Result<()> {
     let fresh = pipeline::fresh(&args.options())?;
-    let env = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| Error::Publish(PublishError::Network(format!("cannot start: {e}"))))?;
-    let (target, comment) = runtime.block_on(async {
-        let token = env(&args.token_env).ok_or_else(|| {
-            PublishError::Config(format!(
-                "no token: set {} (in a workflow: `env: {}: ${{{{ github.token }}}}`) or pass --token-env NAME",
-                args.token_env, args.token_env
-            ))
-        })?;
-        let github = client(&env, &token, args.max_wait)?;
-        let target = resolve(&hints(args.repo.clone(), args.pr, &env), Some(&github)).await?;
-        let comment = crate::publish::find(&github, &target, &fresh.key).await?;
-        Ok::<_, PublishError>((target, comment))
+    let session = runtime()?.block_on(async {
+        let github = client(&args.token_env, args.max_wait)?;
+        let target = resolve(&hints(args.repo.clone(), args.pr), Some(&github)).await?;
+        Session::open(github, target, fresh.key.clone()).await
     })?;
+    let target = session.target();
     let pr = format!(
         "pull request #{} of {}/{}",
         target.number, target.owner, target.repo
     );
-    let (Some(comment), Some(marker)) = (&comment, comment.as_ref().and_then(|c| c.marker()))
-    else {
+    let comment = session.latest();
+    let (Some(comment), Some(marker)) = (comment, comment.and_then(|c| c.marker())) else {
         return Err(Error::Unreviewed(format!(
             "no reviewed plan for key `{}` on {pr}: run planmark comment in the plan job, or \
              pass --key (the plan job's key)",

@@ -73,16 +73,6 @@ pub(super) fn token() -> io::Result<String> {
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
-/// `text` between `::stop-commands::TOKEN` and `::TOKEN::` lines.
-pub(super) fn paused(text: &str, token: &str) -> String {
-    let newline = if text.is_empty() || text.ends_with('\n') {
-        ""
-    } else {
-        "\n"
-    };
-    format!("::stop-commands::{token}\n{text}{newline}::{token}::\n")
-}
-
 /// A writer that pauses workflow commands around everything written through it: the
 /// `::stop-commands::` line goes out before the first byte, the resuming line at
 /// [`StopCommands::finish`] (on a line of its own). Nothing written, nothing added.
@@ -155,7 +145,6 @@ mod tests {
         w.write_all(b"a\n::error::x").unwrap();
         w.finish().unwrap();
         assert_eq!(out, b"::stop-commands::t0k\na\n::error::x\n::t0k::\n");
-        assert_eq!(paused("a\n", "t"), "::stop-commands::t\na\n::t::\n");
         let mut out = Vec::new();
         StopCommands::new(&mut out, "t".into()).finish().unwrap();
         assert!(out.is_empty(), "nothing written, nothing added");

@@ -28,6 +28,12 @@ impl PipelineError {
     pub(crate) fn input(path: impl std::fmt::Display, problem: impl Into<String>) -> Self {
         PipelineError::Input(InputError::input(path, problem))
     }
+
+    /// The file or directory at `path` could not be read.
+    pub(crate) fn read(path: impl std::fmt::Display, source: std::io::Error) -> Self {
+        let path = path.to_string();
+        PipelineError::Input(InputError::Read { path, source })
+    }
 }
 
 /// Result with the pipeline's error.

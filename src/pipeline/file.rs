@@ -8,7 +8,6 @@ use std::io::Read;
 use std::path::Path;
 
 use super::error::{PipelineError, Result};
-use crate::input::error::InputError;
 
 /// Reads a file, or standard input for `-`, of at most [`DEFAULT_MAX_INPUT_SIZE`].
 pub(crate) fn read_input(path: &str) -> Result<Vec<u8>> {
@@ -19,12 +18,7 @@ pub(crate) fn read_input(path: &str) -> Result<Vec<u8>> {
 /// file by its size before anything is read, a pipe once `max` bytes have come. UTF-16
 /// text (with its byte-order mark) comes back as UTF-8.
 pub(crate) fn read_input_at_most(path: &str, max: u64) -> Result<Vec<u8>> {
-    let read_error = |source| {
-        PipelineError::from(InputError::Read {
-            path: path.to_string(),
-            source,
-        })
-    };
+    let read_error = |source| PipelineError::read(path, source);
     let too_big = |size: Option<u64>| {
         let limit = human_size(max);
         let size = match size {

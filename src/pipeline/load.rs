@@ -446,12 +446,7 @@ fn load_schemas(options: &Options) -> Result<Option<ProviderSchemas>> {
 pub(super) fn template_set(options: &Options) -> Result<TemplateSet> {
     let mut set = TemplateSet::default();
     if let Some(dir) = &options.template_dir {
-        let entries = std::fs::read_dir(dir).map_err(|source| {
-            PipelineError::from(InputError::Read {
-                path: dir.display().to_string(),
-                source,
-            })
-        })?;
+        let entries = std::fs::read_dir(dir).map_err(|e| PipelineError::read(dir.display(), e))?;
         let mut paths: Vec<_> = entries
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| p.extension().is_some_and(|x| x == "hbs"))
@@ -549,21 +544,17 @@ fn violations(policy: &Policy, loaded: &[LoadedPlan<'_>]) -> Vec<Violation> {
 
 /// Default key: the names given, else the paths, joined with `+`.
 pub(super) fn default_key(loaded: &[LoadedPlan<'_>]) -> String {
-    loaded
-        .iter()
+    let mut keys: Vec<&str> = (loaded.iter())
         .map(|l| {
             if l.arg.named {
-                l.arg.name.clone()
+                &l.arg.name
             } else {
-                l.arg.path.clone()
+                &l.arg.path
             }
+            .as_str()
         })
-        .fold(Vec::<String>::new(), |mut keys, key| {
-            // The documents of one file are one key.
-            if keys.last() != Some(&key) {
-                keys.push(key);
-            }
-            keys
-        })
-        .join("+")
+        .collect();
+    // The documents of one file are one key.
+    keys.dedup();
+    keys.join("+")
 }

@@ -13,7 +13,7 @@ use crate::policy::Policy;
 use crate::render::markdown::MapMode;
 
 /// What to load and how to render it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Options {
     /// The plans (`terraform show -json` files, `-` for standard input), in order.
     pub plans: Vec<PlanArg>,

@@ -12,7 +12,6 @@ use super::error::{PipelineError, Result};
 use super::file::{read_input, read_text};
 use super::options::Options;
 use super::secrets::{sensitive_strings, Redactor};
-use crate::input::error::InputError;
 use crate::input::schema::ProviderSchemas;
 use crate::policy::rego::{DataFile, Policies, PolicyReport, Settings, Source};
 use crate::policy::Violation;
@@ -109,12 +108,7 @@ struct Found {
 /// One `--policy` argument: a `.rego` file, or a directory holding at least one.
 fn collect(path: &Path, found: &mut Found) -> Result<()> {
     let display = path.display().to_string();
-    let meta = std::fs::metadata(path).map_err(|source| {
-        PipelineError::from(InputError::Read {
-            path: display.clone(),
-            source,
-        })
-    })?;
+    let meta = std::fs::metadata(path).map_err(|e| PipelineError::read(&display, e))?;
     if meta.is_dir() {
         let before = found.sources.len();
         walk(path, &mut Vec::new(), found)?;
@@ -150,12 +144,7 @@ fn walk(dir: &Path, mount: &mut Vec<String>, found: &mut Found) -> Result<()> {
             format!("--policy: directories nested over {MAX_DEPTH} deep (a symbolic link loop?)"),
         ));
     }
-    let read_error = |source| {
-        PipelineError::from(InputError::Read {
-            path: display.clone(),
-            source,
-        })
-    };
+    let read_error = |source| PipelineError::read(&display, source);
     let mut entries: Vec<(String, PathBuf)> = std::fs::read_dir(dir)
         .map_err(read_error)?
         .map(|entry| entry.map(|e| (e.file_name().to_string_lossy().into_owned(), e.path())))

@@ -34,6 +34,18 @@ impl Response {
     pub(crate) fn refusal(&self, what: &str) -> PublishError {
         PublishError::refused(what, self.status, self.message())
     }
+
+    /// The error for this answer while doing `what`, which is not what was expected:
+    /// `message` says why.
+    pub(crate) fn failure(&self, what: &str, message: impl Into<String>) -> PublishError {
+        let (what, status, message) = (what.to_string(), self.status, message.into());
+        PublishError::Api {
+            what,
+            status,
+            message,
+        }
+    }
+
     /// The body as JSON (`null` when it is not JSON).
     pub(crate) fn json(&self) -> Json {
         serde_json::from_str(&self.body).unwrap_or(Json::Null)
@@ -58,26 +70,11 @@ impl Response {
     }
 }
 
-/// How long to wait between attempts and in total.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct RetryPolicy {
-    /// Attempts per request, the first included.
-    pub(crate) attempts: u32,
-    /// First backoff; doubles per attempt.
-    pub(crate) base: Duration,
-    /// Total time one request may spend waiting.
-    pub(crate) max_wait: Duration,
-}
+/// Attempts per request, the first included.
+const ATTEMPTS: u32 = 5;
 
-impl Default for RetryPolicy {
-    fn default() -> Self {
-        RetryPolicy {
-            attempts: 5,
-            base: Duration::from_millis(500),
-            max_wait: Duration::from_secs(120),
-        }
-    }
-}
+/// First backoff; doubles per attempt.
+const BASE: Duration = Duration::from_millis(500);
 
 /// Whether a request may be sent again after an ambiguous failure (a 5xx or a broken
 /// connection after which it may or may not have taken effect).
@@ -99,14 +96,14 @@ pub(crate) struct GitHub {
     /// Path prefix of the REST base (`/api/v3` on GitHub Enterprise Server), stripped from
     /// pagination links.
     rest_prefix: String,
-    policy: RetryPolicy,
+    /// Total time one request may spend waiting (`--max-wait`).
+    max_wait: Duration,
 }
 
-/// Splits `https://host/api/v3` into (`https://host/api/v3`, `/api/v3`).
-fn path_prefix(url: &str) -> String {
+/// The path of `url` (`/api/v3` of `https://host/api/v3`), `/` when it has none.
+fn url_path(url: &str) -> &str {
     let after_scheme = url.split_once("://").map_or(url, |(_, rest)| rest);
-    let path = after_scheme.find('/').map_or("", |i| &after_scheme[i..]);
-    path.trim_end_matches('/').to_string()
+    after_scheme.find('/').map_or("/", |i| &after_scheme[i..])
 }
 
 fn client(base: &str, token: &str) -> Result<Octocrab, PublishError> {
@@ -132,12 +129,13 @@ fn client(base: &str, token: &str) -> Result<Octocrab, PublishError> {
 
 impl GitHub {
     /// A client for the REST API at `api_url` (e.g. `https://api.github.com`,
-    /// `https://HOST/api/v3`) and the GraphQL endpoint `graphql_url`.
+    /// `https://HOST/api/v3`) and the GraphQL endpoint `graphql_url`, whose requests wait
+    /// at most `max_wait` each under rate limits and retries.
     pub(crate) fn new(
         api_url: &str,
         graphql_url: &str,
         token: &str,
-        policy: RetryPolicy,
+        max_wait: Duration,
     ) -> Result<Self, PublishError> {
         let api_url = api_url.trim_end_matches('/');
         // octocrab prefixes every request with its base path, so the GraphQL client's base
@@ -154,15 +152,14 @@ impl GitHub {
             last_write: std::sync::Mutex::new(None),
             rest: client(api_url, token)?,
             graphql: client(graphql_base, token)?,
-            rest_prefix: path_prefix(api_url),
-            policy,
+            rest_prefix: url_path(api_url).trim_end_matches('/').to_string(),
+            max_wait,
         })
     }
 
     /// The API path of a pagination link (absolute URL on the API host).
     pub(crate) fn link_path(&self, url: &str) -> String {
-        let after_scheme = url.split_once("://").map_or(url, |(_, rest)| rest);
-        let path = after_scheme.find('/').map_or("/", |i| &after_scheme[i..]);
+        let path = url_path(url);
         match path.strip_prefix(&self.rest_prefix) {
             Some(rest) if !self.rest_prefix.is_empty() => rest.to_string(),
             _ => path.to_string(),
@@ -249,12 +246,9 @@ impl GitHub {
             if !response.ok() {
                 return Err(response.refusal(what));
             }
-            let page: Vec<T> =
-                serde_json::from_str(&response.body).map_err(|_| PublishError::Api {
-                    what: what.into(),
-                    status: response.status,
-                    message: format!("the answer is not a list of {items}"),
-                })?;
+            let page: Vec<T> = serde_json::from_str(&response.body).map_err(|_| {
+                response.failure(what, format!("the answer is not a list of {items}"))
+            })?;
             all.extend(page);
             path = response
                 .headers
@@ -277,11 +271,7 @@ impl GitHub {
         }
         let json = response.json();
         if let Some(message) = json.pointer("/errors/0/message").and_then(Json::as_str) {
-            return Err(PublishError::Api {
-                what: "GraphQL request".into(),
-                status: response.status,
-                message: message.to_string(),
-            });
+            return Err(response.failure("GraphQL request", message));
         }
         Ok(json.get("data").cloned().unwrap_or(Json::Null))
     }
@@ -300,7 +290,7 @@ impl GitHub {
             attempt += 1;
             let result = self.send_once(graphql, &method, path, body).await;
             let wait = match &result {
-                Ok(response) => match retry_wait(response, attempt, &self.policy) {
+                Ok(response) => match retry_wait(response, attempt) {
                     Some(RetryReason::Refused(wait)) => wait,
                     Some(RetryReason::Ambiguous(wait)) if repeat == Repeat::Safe => wait,
                     Some(RetryReason::Ambiguous(_)) => {
@@ -311,14 +301,10 @@ impl GitHub {
                     }
                     None => return result.map_err(PublishError::Network),
                 },
-                Err(e) if repeat == Repeat::Safe => {
-                    let _ = e;
-                    backoff(attempt, &self.policy)
-                }
+                Err(_) if repeat == Repeat::Safe => backoff(attempt),
                 Err(e) => return Err(PublishError::Ambiguous(e.clone())),
             };
-            let out_of_attempts = attempt >= self.policy.attempts;
-            if out_of_attempts || waited + wait > self.policy.max_wait {
+            if attempt >= ATTEMPTS || waited + wait > self.max_wait {
                 return match result {
                     Ok(response) => Err(PublishError::GaveUp {
                         status: response.status,
@@ -353,12 +339,12 @@ enum RetryReason {
     Ambiguous(Duration),
 }
 
-fn backoff(attempt: u32, policy: &RetryPolicy) -> Duration {
-    policy.base * 2u32.saturating_pow(attempt.saturating_sub(1))
+fn backoff(attempt: u32) -> Duration {
+    BASE * 2u32.saturating_pow(attempt.saturating_sub(1))
 }
 
 /// Whether and how long to wait before repeating a request that got `response`.
-fn retry_wait(response: &Response, attempt: u32, policy: &RetryPolicy) -> Option<RetryReason> {
+fn retry_wait(response: &Response, attempt: u32) -> Option<RetryReason> {
     let retry_after = response
         .header("retry-after")
         .and_then(|v| v.trim().parse::<u64>().ok())
@@ -385,12 +371,12 @@ fn retry_wait(response: &Response, attempt: u32, policy: &RetryPolicy) -> Option
                 .unwrap_or(if secondary {
                     Duration::from_secs(60)
                 } else {
-                    backoff(attempt, policy)
+                    backoff(attempt)
                 });
             Some(RetryReason::Refused(wait))
         }
         500 | 502 | 503 | 504 => Some(RetryReason::Ambiguous(
-            retry_after.unwrap_or_else(|| backoff(attempt, policy)),
+            retry_after.unwrap_or_else(|| backoff(attempt)),
         )),
         _ => None,
     }
@@ -443,14 +429,13 @@ mod tests {
 
     #[test]
     fn rate_limits_are_refusals_and_5xx_ambiguous() {
-        let policy = RetryPolicy::default();
         let limited = response(
             403,
             &[("retry-after", "7")],
             r#"{"message":"You have exceeded a secondary rate limit."}"#,
         );
         assert!(
-            matches!(retry_wait(&limited, 1, &policy), Some(RetryReason::Refused(d)) if d == Duration::from_secs(7))
+            matches!(retry_wait(&limited, 1), Some(RetryReason::Refused(d)) if d == Duration::from_secs(7))
         );
         let secondary = response(
             403,
@@ -458,18 +443,18 @@ mod tests {
             r#"{"message":"You have exceeded a secondary rate limit."}"#,
         );
         assert!(
-            matches!(retry_wait(&secondary, 1, &policy), Some(RetryReason::Refused(d)) if d == Duration::from_secs(60))
+            matches!(retry_wait(&secondary, 1), Some(RetryReason::Refused(d)) if d == Duration::from_secs(60))
         );
         assert!(
-            matches!(retry_wait(&response(502, &[], ""), 2, &policy), Some(RetryReason::Ambiguous(d)) if d == Duration::from_secs(1))
+            matches!(retry_wait(&response(502, &[], ""), 2), Some(RetryReason::Ambiguous(d)) if d == Duration::from_secs(1))
         );
         let forbidden = response(
             403,
             &[],
             r#"{"message":"Resource not accessible by integration"}"#,
         );
-        assert!(retry_wait(&forbidden, 1, &policy).is_none());
-        assert!(retry_wait(&response(422, &[], "{}"), 1, &policy).is_none());
+        assert!(retry_wait(&forbidden, 1).is_none());
+        assert!(retry_wait(&response(422, &[], "{}"), 1).is_none());
     }
 
     // octocrab's client needs a runtime to be built.
@@ -479,7 +464,7 @@ mod tests {
             "https://ghe.example/api/v3",
             "https://ghe.example/api/graphql",
             "t",
-            RetryPolicy::default(),
+            Duration::from_secs(120),
         )
         .unwrap();
         assert_eq!(
@@ -490,7 +475,7 @@ mod tests {
             "https://api.github.com",
             "https://api.github.com/graphql",
             "t",
-            RetryPolicy::default(),
+            Duration::from_secs(120),
         )
         .unwrap();
         assert_eq!(

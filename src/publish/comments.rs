@@ -76,28 +76,24 @@ impl Comment {
 
 /// Asks who the token belongs to: GraphQL `viewer`, then `GET /user`.
 pub(crate) async fn identity(github: &GitHub) -> Result<Identity, PublishError> {
+    let identity = |user: &Json, login: &str, id: &str| {
+        Some(Identity {
+            login: user.pointer(login)?.as_str()?.to_string(),
+            id: user.pointer(id).and_then(Json::as_u64),
+        })
+    };
     let viewer = github
         .graphql("query { viewer { login databaseId } }", Json::Null)
         .await;
-    if let Ok(data) = &viewer {
-        if let Some(login) = data.pointer("/viewer/login").and_then(Json::as_str) {
-            return Ok(Identity {
-                login: login.to_string(),
-                id: data.pointer("/viewer/databaseId").and_then(Json::as_u64),
-            });
-        }
+    let found = viewer.as_ref().ok();
+    if let Some(me) = found.and_then(|data| identity(data, "/viewer/login", "/viewer/databaseId")) {
+        return Ok(me);
     }
     let response = github
         .rest(Method::GET, "/user", None, Repeat::Safe)
         .await?;
-    if response.ok() {
-        let user = response.json();
-        if let Some(login) = user.get("login").and_then(Json::as_str) {
-            return Ok(Identity {
-                login: login.to_string(),
-                id: user.get("id").and_then(Json::as_u64),
-            });
-        }
+    if let Some(me) = identity(&response.json(), "/login", "/id").filter(|_| response.ok()) {
+        return Ok(me);
     }
     // Surface the GraphQL failure: it is the first thing asked and usually the cause.
     match viewer {
@@ -108,26 +104,10 @@ pub(crate) async fn identity(github: &GitHub) -> Result<Identity, PublishError> 
 
 /// Every comment on the pull request, oldest first, over all pages.
 pub(crate) async fn list(github: &GitHub, target: &Target) -> Result<Vec<Comment>, PublishError> {
-    let first = format!(
-        "/repos/{}/{}/issues/{}/comments?per_page=100",
-        target.owner, target.repo, target.number
-    );
+    let first = target.issue("/comments?per_page=100");
     github
         .get_all(first, "listing the pull request's comments", "comments")
         .await
-}
-
-/// Our newest comment for `key` on the pull request, changing nothing: only a comment by
-/// the token's identity whose last line is our marker with `key` counts, as when
-/// publishing (`planmark verify` reads the reviewed plan's hashes from it).
-pub(crate) async fn find(
-    github: &GitHub,
-    target: &Target,
-    key: &str,
-) -> Result<Option<Comment>, PublishError> {
-    let me = identity(github).await?;
-    let all = list(github, target).await?;
-    Ok(all.into_iter().rfind(|c| c.by(&me) && c.has_key(key)))
 }
 
 #[cfg(test)]

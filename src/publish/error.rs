@@ -1,5 +1,5 @@
-//! Publish stage, errors: what GitHub refused or could not be reached for, and which of
-//! those are the user's to fix (exit 2) rather than a failure (exit 1).
+//! Publish stage, errors: what GitHub refused or could not be reached for; only
+//! [`PublishError::Config`] is the user's to fix (exit 2) rather than a failure (exit 1).
 
 /// What went wrong while publishing.
 #[derive(Debug, thiserror::Error)]
@@ -82,10 +82,5 @@ impl PublishError {
             message,
             hint: hint.to_string(),
         }
-    }
-
-    /// Is this a usage problem (exit 2) rather than a runtime failure (exit 1)?
-    pub(crate) fn is_usage(&self) -> bool {
-        matches!(self, PublishError::Config(_))
     }
 }

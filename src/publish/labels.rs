@@ -15,23 +15,8 @@ use super::client::{GitHub, Repeat, Response};
 use super::target::Target;
 use super::PublishError;
 
-/// The label names (`--label-no-changes`, `--label-changes`, `--label-destroy`,
-/// `--label-applied`, `--label-apply-failed`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct LabelNames {
-    /// No changes.
-    pub(crate) no_changes: String,
-    /// Changes without destroys.
-    pub(crate) changes: String,
-    /// Destroys or replacements.
-    pub(crate) destroy: String,
-    /// The apply succeeded.
-    pub(crate) applied: String,
-    /// The apply failed.
-    pub(crate) apply_failed: String,
-}
-
-/// What the plans do, or what their apply did, as far as labels say.
+/// What the plans do, or what their apply did, as far as labels say; each verdict's label
+/// is the one at its place in [`LabelNames`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Verdict {
     /// Nothing changes.
@@ -46,28 +31,9 @@ pub(crate) enum Verdict {
     ApplyFailed,
 }
 
-impl LabelNames {
-    /// The label for `verdict`.
-    pub(crate) fn wanted(&self, verdict: Verdict) -> &str {
-        match verdict {
-            Verdict::NoChanges => &self.no_changes,
-            Verdict::Changes => &self.changes,
-            Verdict::Destroy => &self.destroy,
-            Verdict::Applied => &self.applied,
-            Verdict::ApplyFailed => &self.apply_failed,
-        }
-    }
-
-    fn all(&self) -> [&String; 5] {
-        [
-            &self.no_changes,
-            &self.changes,
-            &self.destroy,
-            &self.applied,
-            &self.apply_failed,
-        ]
-    }
-}
+/// The label names in [`Verdict`]'s order (`--label-no-changes`, `--label-changes`,
+/// `--label-destroy`, `--label-applied`, `--label-apply-failed`).
+pub(crate) type LabelNames = [String; 5];
 
 /// The label changes to make.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -82,9 +48,9 @@ pub(crate) struct LabelChange {
 /// compares label names case-insensitively).
 pub(crate) fn change(current: &[String], names: &LabelNames, verdict: Verdict) -> LabelChange {
     let has = |name: &str| current.iter().any(|c| c.eq_ignore_ascii_case(name));
-    let wanted = names.wanted(verdict);
+    let wanted = &names[verdict as usize];
     let mut remove = Vec::new();
-    for name in names.all() {
+    for name in names {
         if !name.eq_ignore_ascii_case(wanted) {
             // Remove it under the name the pull request has it by.
             if let Some(present) = current.iter().find(|c| c.eq_ignore_ascii_case(name)) {
@@ -107,10 +73,7 @@ struct Label {
 
 /// The labels on the pull request, over all pages.
 pub(crate) async fn current(github: &GitHub, target: &Target) -> Result<Vec<String>, PublishError> {
-    let first = format!(
-        "/repos/{}/{}/issues/{}/labels?per_page=100",
-        target.owner, target.repo, target.number
-    );
+    let first = target.issue("/labels?per_page=100");
     let labels: Vec<Label> = github
         .get_all(first, "listing the pull request's labels", "labels")
         .await?;
@@ -156,10 +119,7 @@ pub(crate) async fn sync(
 ) -> Result<Vec<String>, PublishError> {
     let present = current(github, target).await?;
     let change = change(&present, names, verdict);
-    let issue = format!(
-        "/repos/{}/{}/issues/{}/labels",
-        target.owner, target.repo, target.number
-    );
+    let issue = target.issue("/labels");
     let mut actions = Vec::new();
     if let Some(add) = &change.add {
         actions.push(format!("add the label {add}"));
@@ -196,13 +156,14 @@ mod tests {
     use super::*;
 
     fn names() -> LabelNames {
-        LabelNames {
-            no_changes: "planmark:no-changes".into(),
-            changes: "planmark:changes".into(),
-            destroy: "planmark:destroy".into(),
-            applied: "planmark:applied".into(),
-            apply_failed: "planmark:apply-failed".into(),
-        }
+        [
+            "no-changes",
+            "changes",
+            "destroy",
+            "applied",
+            "apply-failed",
+        ]
+        .map(|name| format!("planmark:{name}"))
     }
 
     #[test]

@@ -24,10 +24,10 @@ use serde_json::{json, Value as Json};
 
 use bodies::{is_newer, says_the_same};
 use client::{GitHub, Repeat, Response};
-use comments::{Comment, Identity};
+use comments::Identity;
 use target::Target;
 
-pub(crate) use comments::find;
+pub(crate) use comments::Comment;
 pub(crate) use error::PublishError;
 
 /// How to publish (`--comment-mode`; each variant's line is its `--help` text).
@@ -132,20 +132,17 @@ impl Session {
         key: String,
     ) -> Result<Session, PublishError> {
         let me = comments::identity(&github).await?;
-        let all = comments::list(&github, &target).await?;
-        let ours = all
-            .into_iter()
-            .filter(|c| c.by(&me) && c.has_key(&key))
-            .collect();
-        Ok(Session {
+        let mut session = Session {
             github,
             target,
             key,
             me,
-            ours,
+            ours: Vec::new(),
             removed: HashSet::new(),
             actions: Vec::new(),
-        })
+        };
+        session.ours = session.list_ours().await?;
+        Ok(session)
     }
 
     /// The client, for the caller's other requests (labels).
@@ -158,10 +155,11 @@ impl Session {
         &self.target
     }
 
-    /// The body of our newest comment for the key (the one `update` edits): the previous
-    /// plan's comment, `None` before the first (for the caller to compare with).
-    pub(crate) fn previous(&self) -> Option<&str> {
-        self.ours.last().and_then(|c| c.body.as_deref())
+    /// Our newest comment for the key (the one `update` edits): the previous plan's
+    /// comment, `None` before the first (for the caller to compare with; `planmark verify`
+    /// reads the reviewed plan's hashes from it).
+    pub(crate) fn latest(&self) -> Option<&Comment> {
+        self.ours.last()
     }
 
     /// Publishes `body` as `request` says. [`PublishError::TooLong`] when GitHub finds it
@@ -352,10 +350,7 @@ impl Session {
         if says_the_same(old, &body, request.same_changes) {
             return Ok(self.outcome(Done::Unchanged, Some(latest), body));
         }
-        let path = format!(
-            "/repos/{}/{}/issues/comments/{}",
-            self.target.owner, self.target.repo, latest.id
-        );
+        let path = self.target.comment(latest.id);
         // Said once the write is made: a body refused as too long is sent again smaller.
         let action = format!("update comment {} ({})", latest.id, latest.html_url);
         if request.dry_run {
@@ -372,10 +367,7 @@ impl Session {
 
     async fn create(&mut self, request: &Request, body: String) -> Result<Outcome, PublishError> {
         let target = &self.target;
-        let path = format!(
-            "/repos/{}/{}/issues/{}/comments",
-            target.owner, target.repo, target.number
-        );
+        let path = target.issue("/comments");
         let action = format!(
             "create a comment on {}/{}#{}",
             target.owner, target.repo, target.number
@@ -385,24 +377,18 @@ impl Session {
             return Ok(self.outcome(Done::Created, None, body));
         }
         for _ in 0..3 {
-            match self
-                .send_body(Method::POST, &path, &body, Repeat::OnlyIfRefused)
-                .await
-            {
-                Ok(response) => {
-                    self.actions.push(action);
-                    let comment = parse_comment(&response)?;
-                    return Ok(self.outcome(Done::Created, Some(&comment), body));
-                }
-                Err(PublishError::Ambiguous(_)) => {
-                    // The comment may exist now: look before posting again.
-                    if let Some(found) = self.find_posted(&body).await? {
-                        self.actions.push(action);
-                        return Ok(self.outcome(Done::Created, Some(&found), body));
-                    }
-                }
+            let sent = (self.send_body(Method::POST, &path, &body, Repeat::OnlyIfRefused)).await;
+            let comment = match sent {
+                Ok(response) => parse_comment(&response)?,
+                // The comment may exist now: look before posting again.
+                Err(PublishError::Ambiguous(_)) => match self.find_posted(&body).await? {
+                    Some(found) => found,
+                    None => continue,
+                },
                 Err(e) => return Err(e),
-            }
+            };
+            self.actions.push(action);
+            return Ok(self.outcome(Done::Created, Some(&comment), body));
         }
         Err(PublishError::Ambiguous(
             "creating the comment kept failing; no comment was found afterwards".into(),
@@ -441,18 +427,21 @@ impl Session {
         Err(response.refusal("writing the comment"))
     }
 
-    async fn delete(&mut self, request: &Request, id: u64, url: &str) -> Result<(), PublishError> {
+    /// Says `action` on comment `id` unless an earlier attempt of this run removed it
+    /// already; whether to send it (not in a dry run).
+    fn removing(&mut self, request: &Request, id: u64, action: String) -> bool {
         if !self.removed.insert(id) {
+            return false;
+        }
+        self.actions.push(action);
+        !request.dry_run
+    }
+
+    async fn delete(&mut self, request: &Request, id: u64, url: &str) -> Result<(), PublishError> {
+        if !self.removing(request, id, format!("delete comment {id} ({url})")) {
             return Ok(());
         }
-        self.actions.push(format!("delete comment {id} ({url})"));
-        if request.dry_run {
-            return Ok(());
-        }
-        let path = format!(
-            "/repos/{}/{}/issues/comments/{}",
-            self.target.owner, self.target.repo, id
-        );
+        let path = self.target.comment(id);
         let response = self
             .github
             .rest(Method::DELETE, &path, None, Repeat::Safe)
@@ -488,14 +477,11 @@ impl Session {
     }
 
     async fn minimize(&mut self, request: &Request, comment: &Comment) -> Result<(), PublishError> {
-        if !self.removed.insert(comment.id) {
-            return Ok(());
-        }
-        self.actions.push(format!(
+        let action = format!(
             "hide comment {} as outdated ({})",
             comment.id, comment.html_url
-        ));
-        if request.dry_run {
+        );
+        if !self.removing(request, comment.id, action) {
             return Ok(());
         }
         let query = "mutation($id: ID!) { minimizeComment(input: {subjectId: $id, classifier: OUTDATED}) { minimizedComment { isMinimized } } }";
@@ -507,11 +493,8 @@ impl Session {
 }
 
 fn parse_comment(response: &Response) -> Result<Comment, PublishError> {
-    serde_json::from_str(&response.body).map_err(|_| PublishError::Api {
-        what: "writing the comment".into(),
-        status: response.status,
-        message: "the answer is not a comment".into(),
-    })
+    serde_json::from_str(&response.body)
+        .map_err(|_| response.failure("writing the comment", "the answer is not a comment"))
 }
 
 /// GitHub's "Body is too long" validation failure (its case varies by endpoint).

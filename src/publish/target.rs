@@ -20,6 +20,23 @@ pub(crate) struct Target {
     pub(crate) number: u64,
 }
 
+impl Target {
+    /// The API path of the pull request's issue followed by `rest` (`/comments`, say).
+    pub(crate) fn issue(&self, rest: &str) -> String {
+        let Target {
+            owner,
+            repo,
+            number,
+        } = self;
+        format!("/repos/{owner}/{repo}/issues/{number}{rest}")
+    }
+
+    /// The API path of the repository's comment `id`.
+    pub(crate) fn comment(&self, id: u64) -> String {
+        format!("/repos/{}/{}/issues/comments/{id}", self.owner, self.repo)
+    }
+}
+
 /// What is known before asking the API.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct TargetHints {

@@ -8,7 +8,9 @@
 
 use std::marker::PhantomData;
 
-use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{
+    Deserialize, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor,
+};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
@@ -147,14 +149,13 @@ impl<'de> FromMembers<'de> for Plan<'de> {
             "resource_changes" => self.resource_changes = map.next_value()?,
             "resource_drift" => self.resource_drift = map.next_value()?,
             "output_changes" => self.output_changes = map.next_value()?,
-            "planned_values" => self.planned_outputs = map.next_value::<Skim<Outputs>>()?.0 .0,
+            "planned_values" => self.planned_outputs = map.next_value_seed(Dig(&["outputs"]))?,
             "prior_state" => {
-                let state = map.next_value::<Skim<Member<StateValues, Skim<Outputs>>>>()?;
-                self.prior_outputs = state.0 .0 .0 .0;
+                self.prior_outputs = map.next_value_seed(Dig(&["values", "outputs"]))?
             }
             "configuration" => {
-                let config = map.next_value::<Skim<Member<RootModule, Skim<Variables>>>>()?;
-                self.declared_variables = config.0 .0 .0 .0;
+                let variables = Dig(&["root_module", "variables"]);
+                self.declared_variables = map.next_value_seed(variables)?;
             }
             "variables" => self.variables = map.next_value()?,
             _ => {
@@ -221,52 +222,44 @@ impl Change<'_> {
     }
 }
 
-/// The name of an object's member that [`Member`] reads.
-pub(super) trait Name {
-    const NAME: &'static str;
-}
+/// The value at a path of object members below a JSON value (`["values", "outputs"]`
+/// below `prior_state`): null where a step finds no object or no such member.
+struct Dig(&'static [&'static str]);
 
-/// `prior_state.values`.
-#[derive(Debug, Default)]
-pub(super) struct StateValues;
-impl Name for StateValues {
-    const NAME: &'static str = "values";
-}
+impl<'de> DeserializeSeed<'de> for Dig {
+    type Value = Value;
 
-/// `configuration.root_module`.
-#[derive(Debug, Default)]
-pub(super) struct RootModule;
-impl Name for RootModule {
-    const NAME: &'static str = "root_module";
-}
-
-/// One member of an object, named by `N`, read as `T`.
-#[derive(Debug, Default)]
-pub(super) struct Member<N, T>(pub T, PhantomData<N>);
-
-impl<'de, N: Name + Default, T: Deserialize<'de> + Default> FromMembers<'de> for Member<N, T> {
-    fn member<A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<(), A::Error> {
-        if key == N::NAME {
-            self.0 = map.next_value()?;
-        } else {
-            map.next_value::<IgnoredAny>()?;
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        match self.0 {
+            [] => Value::deserialize(deserializer),
+            _ => deserializer.deserialize_any(self),
         }
-        Ok(())
     }
 }
 
-/// `outputs`, of `planned_values` and of `prior_state.values`.
-#[derive(Debug, Default)]
-pub(super) struct OutputsName;
-impl Name for OutputsName {
-    const NAME: &'static str = "outputs";
-}
-pub(super) type Outputs = Member<OutputsName, Value>;
+impl<'de> Visitor<'de> for Dig {
+    type Value = Value;
 
-/// `variables`, of the configuration's root module.
-#[derive(Debug, Default)]
-pub(super) struct VariablesName;
-impl Name for VariablesName {
-    const NAME: &'static str = "variables";
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut value = Value::Null;
+        while let Some(key) = map.next_key::<String>()? {
+            if key == self.0[0] {
+                value = map.next_value_seed(Dig(&self.0[1..]))?;
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(value)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(Value::Null)
+    }
+
+    otherwise_default!();
 }
-pub(super) type Variables = Member<VariablesName, Value>;
