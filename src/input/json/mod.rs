@@ -21,9 +21,10 @@ pub(crate) use scan::{object_start, printable_run_end};
 pub(crate) use walk::Member;
 
 /// A parsed JSON value borrowing from its source text where it can.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub(crate) enum Value<'a> {
     /// JSON `null`.
+    #[default]
     Null,
     /// JSON `true` / `false`.
     Bool(bool),
