@@ -5,15 +5,17 @@ use std::borrow::Cow;
 use super::scan::{letter_escape, plain_run_end};
 use super::{cmp_keys, ParseError, Value, MAX_DEPTH};
 
-/// `text` parsed as one JSON value (surrounding whitespace allowed).
-pub(super) fn parse(text: &str) -> Result<Value<'_>, ParseError> {
-    let mut parser = Parser::new(text);
-    let value = parser.value(0)?;
-    parser.skip_ws();
-    if parser.pos != parser.bytes.len() {
-        return Err(parser.error("trailing characters after JSON value"));
+impl<'a> Value<'a> {
+    /// Parses a complete JSON text (surrounding whitespace allowed).
+    pub(crate) fn parse(text: &'a str) -> Result<Value<'a>, ParseError> {
+        let mut parser = Parser::new(text);
+        let value = parser.value(0)?;
+        parser.skip_ws();
+        if parser.pos != parser.bytes.len() {
+            return Err(parser.error("trailing characters after JSON value"));
+        }
+        Ok(value)
     }
-    Ok(value)
 }
 
 pub(super) struct Parser<'a> {

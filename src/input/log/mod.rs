@@ -129,10 +129,8 @@ impl PlanLog {
 /// Reads a log in either format.
 pub fn parse_log(bytes: &[u8]) -> Result<PlanLog, LogError> {
     let text = log_text(bytes)?;
-    match parse_json_stream(text)? {
-        Some(log) => Ok(log),
-        None => Ok(parse_text(text)),
-    }
+    let stream = read_json_stream(text, |_, _, _| {})?;
+    Ok(stream.unwrap_or_else(|| parse_text_lines(&text_lines(text))))
 }
 
 /// A log's text: not binary, UTF-8, without a byte-order mark.
@@ -174,11 +172,6 @@ struct JsonPos {
 #[derive(Deserialize)]
 struct JsonSnippet {
     code: String,
-}
-
-/// The stream's diagnostics, or `None` when no line is a JSON message (plain text).
-fn parse_json_stream(text: &str) -> Result<Option<PlanLog>, LogError> {
-    read_json_stream(text, |_, _, _| {})
 }
 
 /// Reads a JSON stream: keeps its diagnostics and version, and hands every other message
@@ -336,12 +329,6 @@ fn text_diagnostic(lines: &[String]) -> Option<Diagnostic> {
     })
 }
 
-/// Plain `terraform plan` output: boxed blocks (`╷`, `│ `, `╵`, Terraform 0.15 and later
-/// with colours, every version since 1.1), else unboxed `Error:`/`Warning:` paragraphs.
-fn parse_text(text: &str) -> PlanLog {
-    parse_text_lines(&text_lines(text))
-}
-
 /// A plain-text log's lines, colours removed and trailing blanks trimmed.
 pub(super) fn text_lines(text: &str) -> Vec<String> {
     strip_ansi(text)
@@ -350,7 +337,9 @@ pub(super) fn text_lines(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// [`parse_text`] of the lines of [`text_lines`].
+/// Plain `terraform plan` output, as the lines of [`text_lines`]: boxed blocks (`╷`, `│ `,
+/// `╵`, Terraform 0.15 and later with colours, every version since 1.1), else unboxed
+/// `Error:`/`Warning:` paragraphs.
 pub(super) fn parse_text_lines(lines: &[String]) -> PlanLog {
     let mut diagnostics = Vec::new();
     let mut i = 0;
