@@ -299,11 +299,9 @@ pub(crate) fn strip_ansi(text: &str) -> String {
 /// A block's severity from its first line (`Error: …` / `Warning: …`), and the summary.
 fn block_start(line: &str) -> Option<(Severity, &str)> {
     let line = line.trim_start();
-    if let Some(rest) = line.strip_prefix("Error:") {
-        return Some((Severity::Error, rest.trim()));
-    }
-    line.strip_prefix("Warning:")
-        .map(|rest| (Severity::Warning, rest.trim()))
+    [("Error:", Severity::Error), ("Warning:", Severity::Warning)]
+        .into_iter()
+        .find_map(|(label, severity)| Some((severity, line.strip_prefix(label)?.trim())))
 }
 
 fn text_diagnostic(lines: &[String]) -> Option<Diagnostic> {
