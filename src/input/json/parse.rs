@@ -295,16 +295,11 @@ fn sort_members<'a>(mut members: Vec<(Cow<'a, str>, Value<'a>)>) -> Vec<(Cow<'a,
     if sorted {
         return members;
     }
-    // Stable sort keeps source order among equal keys; then keep the last of each run.
+    // Reversed, a stable sort puts the last of equal keys first, which `dedup` keeps.
+    members.reverse();
     members.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut out: Vec<(Cow<'a, str>, Value<'a>)> = Vec::with_capacity(members.len());
-    for member in members {
-        match out.last_mut() {
-            Some(last) if last.0 == member.0 => *last = member,
-            _ => out.push(member),
-        }
-    }
-    out
+    members.dedup_by(|later, first| later.0 == first.0);
+    members
 }
 
 #[cfg(test)]
