@@ -103,11 +103,9 @@ impl Declarations {
         path: &mut Vec<String>,
         read: &mut HashMap<PathBuf, Directory>,
     ) {
-        if !read.contains_key(dir) {
-            let directory = self.read_dir(dir);
-            read.insert(dir.to_path_buf(), directory);
-        }
-        let directory = &read[dir];
+        let directory = &*read
+            .entry(dir.to_path_buf())
+            .or_insert_with(|| self.read_dir(dir));
         let names: Vec<&str> = path.iter().map(String::as_str).collect();
         for ((keyword, labels), location) in directory {
             if keyword != "module" {

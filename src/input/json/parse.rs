@@ -174,32 +174,28 @@ impl<'a> Parser<'a> {
             out.push(c);
             return Ok(());
         }
-        match b {
-            b'u' => {
-                let first = self.hex4()?;
-                let ch = if (0xD800..0xDC00).contains(&first) {
-                    // A high surrogate must be followed by a low one to form a pair.
-                    if self.bytes[self.pos..].starts_with(b"\\u") {
-                        let save = self.pos;
-                        self.pos += 2;
-                        let second = self.hex4()?;
-                        if (0xDC00..0xE000).contains(&second) {
-                            char::from_u32(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00))
-                        } else {
-                            self.pos = save;
-                            None
-                        }
-                    } else {
-                        None
-                    }
-                } else {
-                    char::from_u32(first)
-                };
-                // Lone surrogates decode to U+FFFD, as Go's decoder does.
-                out.push(ch.unwrap_or('\u{FFFD}'));
-            }
-            _ => return Err(self.error("invalid escape")),
+        if b != b'u' {
+            return Err(self.error("invalid escape"));
         }
+        let first = self.hex4()?;
+        // A high surrogate must be followed by a low one to form a pair.
+        let ch = if (0xD800..0xDC00).contains(&first) && self.bytes[self.pos..].starts_with(b"\\u")
+        {
+            let save = self.pos;
+            self.pos += 2;
+            let second = self.hex4()?;
+            if (0xDC00..0xE000).contains(&second) {
+                char::from_u32(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00))
+            } else {
+                self.pos = save;
+                None
+            }
+        } else {
+            // A surrogate is no `char`: `None`.
+            char::from_u32(first)
+        };
+        // Lone surrogates decode to U+FFFD, as Go's decoder does.
+        out.push(ch.unwrap_or('\u{FFFD}'));
         Ok(())
     }
 

@@ -379,10 +379,10 @@ pub(super) fn parse_text_lines(lines: &[String]) -> PlanLog {
         i += 1;
     }
     let tail = if diagnostics.is_empty() {
-        let mut end = lines.len();
-        while end > 0 && lines[end - 1].trim().is_empty() {
-            end -= 1;
-        }
+        let end = lines
+            .iter()
+            .rposition(|l| !l.trim().is_empty())
+            .map_or(0, |i| i + 1);
         lines[end.saturating_sub(TAIL_LINES)..end].to_vec()
     } else {
         Vec::new()

@@ -194,10 +194,7 @@ pub(crate) fn is_wrapper_output(bytes: &[u8]) -> bool {
     // Only a document that is not JSON as a whole can carry the trailer: a look at its
     // last line, so that a plan pays nothing.
     let text = bytes.trim_ascii_end();
-    let last = match memchr::memrchr(b'\n', text) {
-        Some(at) => &text[at + 1..],
-        None => text,
-    };
+    let last = memchr::memrchr(b'\n', text).map_or(text, |at| &text[at + 1..]);
     last.starts_with(b"::debug::") || last.starts_with(b"::set-output ")
 }
 

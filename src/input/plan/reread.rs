@@ -109,10 +109,8 @@ pub(super) fn key_text(text: Cow<'_, str>) -> Cow<'_, str> {
     if !text.starts_with('"') {
         return text;
     }
-    match serde_json::from_str::<String>(&text) {
-        Ok(key) => serde_json::to_string(&key).map_or(text, Cow::Owned),
-        Err(_) => text,
-    }
+    let again = serde_json::from_str::<String>(&text).and_then(|key| serde_json::to_string(&key));
+    again.map_or(text, Cow::Owned)
 }
 
 fn action(value: &Value<'_>) -> ResourceAction {
