@@ -40,12 +40,9 @@ pub(crate) struct Declarations {
     pub(crate) configured: bool,
 }
 
-/// The top-level blocks of one directory's `.tf` files.
-#[derive(Default)]
-struct Directory {
-    /// `(keyword, labels)` → its location; the first declaration wins.
-    blocks: HashMap<(String, Vec<String>), Location>,
-}
+/// The top-level blocks of one directory's `.tf` files: `(keyword, labels)` → its
+/// location; the first declaration wins.
+type Directory = HashMap<(String, Vec<String>), Location>;
 
 impl Declarations {
     /// Reads the root module in `dir` and the local modules `configuration` (the plan's
@@ -106,13 +103,11 @@ impl Declarations {
         path: &mut Vec<String>,
         read: &mut HashMap<PathBuf, Directory>,
     ) {
-        if !read.contains_key(dir) {
-            let directory = self.read_dir(dir);
-            read.insert(dir.to_path_buf(), directory);
-        }
-        let directory = &read[dir];
+        let directory = &*read
+            .entry(dir.to_path_buf())
+            .or_insert_with(|| self.read_dir(dir));
         let names: Vec<&str> = path.iter().map(String::as_str).collect();
-        for ((keyword, labels), location) in &directory.blocks {
+        for ((keyword, labels), location) in directory {
             if keyword != "module" {
                 let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
                 self.blocks
@@ -124,7 +119,6 @@ impl Declarations {
         };
         // Cloned: the recursion below reads more directories into `read`.
         let module_blocks: HashMap<String, Location> = directory
-            .blocks
             .iter()
             .filter(|((keyword, labels), _)| keyword == "module" && labels.len() == 1)
             .map(|((_, labels), location)| (labels[0].clone(), location.clone()))
@@ -256,7 +250,6 @@ fn add_blocks(
             .map(|l| l.as_str().to_string())
             .collect();
         directory
-            .blocks
             .entry((keyword.to_string(), labels))
             .or_insert(Location {
                 file: file.to_path_buf(),

@@ -22,15 +22,13 @@ pub struct ProviderSchemas {
 
 /// One provider's resource and data source schemas.
 #[derive(Debug, Default, Deserialize)]
+#[serde(default)]
 pub(crate) struct ProviderSchema {
     /// Managed resource types.
-    #[serde(default)]
     pub(crate) resource_schemas: BTreeMap<String, Schema>,
     /// Data source types.
-    #[serde(default)]
     pub(crate) data_source_schemas: BTreeMap<String, Schema>,
     /// Action types (Terraform 1.14+): the block is the action's `config` block.
-    #[serde(default)]
     pub(crate) action_schemas: BTreeMap<String, Schema>,
 }
 
@@ -44,30 +42,27 @@ pub(crate) struct Schema {
 
 /// A block: attributes and nested block types.
 #[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
 pub(crate) struct Block {
     /// Attributes by name.
-    #[serde(default)]
     pub(crate) attributes: BTreeMap<String, Attribute>,
     /// Nested block types by name.
-    #[serde(default)]
     pub(crate) block_types: BTreeMap<String, BlockType>,
 }
 
 /// An attribute: a cty type, or a nested attribute type (protocol 6).
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
 pub(crate) struct Attribute {
     /// The value type, when not a nested type.
-    #[serde(rename = "type", default)]
+    #[serde(rename = "type")]
     pub(crate) type_: Option<CtyType>,
     /// Nested attribute type.
-    #[serde(default)]
     pub(crate) nested_type: Option<NestedType>,
     /// Declared sensitive: folded into the sensitivity masks by the differ (plans before
     /// Terraform 0.15.2 do not carry it in their masks).
-    #[serde(default)]
     pub(crate) sensitive: bool,
     /// Write-only: the value never appears in plans.
-    #[serde(default)]
     pub(crate) write_only: bool,
 }
 

@@ -21,9 +21,10 @@ pub(crate) use scan::{object_start, printable_run_end};
 pub(crate) use walk::Member;
 
 /// A parsed JSON value borrowing from its source text where it can.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub(crate) enum Value<'a> {
     /// JSON `null`.
+    #[default]
     Null,
     /// JSON `true` / `false`.
     Bool(bool),
@@ -50,25 +51,6 @@ pub(crate) struct ParseError {
 pub(crate) const MAX_DEPTH: usize = 256;
 
 impl<'a> Value<'a> {
-    /// Parses a complete JSON text (surrounding whitespace allowed).
-    pub(crate) fn parse(text: &'a str) -> Result<Value<'a>, ParseError> {
-        parse::parse(text)
-    }
-
-    /// Walks the object at the start of `text` (after whitespace) member by member,
-    /// ignoring whatever follows it, without building it: `member` gets each key, in
-    /// document order (duplicates included), and the member's value to read
-    /// ([`Member::value`]) or walk ([`Member::members`]); a value it leaves is checked and
-    /// dropped. For a caller that takes a few members out of an object (one element of a
-    /// larger document) and would otherwise build the object only to take it apart.
-    /// `Ok(false)`, nothing walked, when the value is not an object.
-    pub(crate) fn walk_prefix(
-        text: &'a str,
-        member: impl FnMut(&str, Member<'_, 'a>) -> Result<(), ParseError>,
-    ) -> Result<bool, ParseError> {
-        walk::walk_prefix(text, member)
-    }
-
     /// Looks up an object member.
     pub(crate) fn get(&self, key: &str) -> Option<&Value<'a>> {
         match self {

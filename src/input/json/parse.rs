@@ -5,15 +5,17 @@ use std::borrow::Cow;
 use super::scan::{letter_escape, plain_run_end};
 use super::{cmp_keys, ParseError, Value, MAX_DEPTH};
 
-/// `text` parsed as one JSON value (surrounding whitespace allowed).
-pub(super) fn parse(text: &str) -> Result<Value<'_>, ParseError> {
-    let mut parser = Parser::new(text);
-    let value = parser.value(0)?;
-    parser.skip_ws();
-    if parser.pos != parser.bytes.len() {
-        return Err(parser.error("trailing characters after JSON value"));
+impl<'a> Value<'a> {
+    /// Parses a complete JSON text (surrounding whitespace allowed).
+    pub(crate) fn parse(text: &'a str) -> Result<Value<'a>, ParseError> {
+        let mut parser = Parser::new(text);
+        let value = parser.value(0)?;
+        parser.skip_ws();
+        if parser.pos != parser.bytes.len() {
+            return Err(parser.error("trailing characters after JSON value"));
+        }
+        Ok(value)
     }
-    Ok(value)
 }
 
 pub(super) struct Parser<'a> {
@@ -172,32 +174,28 @@ impl<'a> Parser<'a> {
             out.push(c);
             return Ok(());
         }
-        match b {
-            b'u' => {
-                let first = self.hex4()?;
-                let ch = if (0xD800..0xDC00).contains(&first) {
-                    // A high surrogate must be followed by a low one to form a pair.
-                    if self.bytes[self.pos..].starts_with(b"\\u") {
-                        let save = self.pos;
-                        self.pos += 2;
-                        let second = self.hex4()?;
-                        if (0xDC00..0xE000).contains(&second) {
-                            char::from_u32(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00))
-                        } else {
-                            self.pos = save;
-                            None
-                        }
-                    } else {
-                        None
-                    }
-                } else {
-                    char::from_u32(first)
-                };
-                // Lone surrogates decode to U+FFFD, as Go's decoder does.
-                out.push(ch.unwrap_or('\u{FFFD}'));
-            }
-            _ => return Err(self.error("invalid escape")),
+        if b != b'u' {
+            return Err(self.error("invalid escape"));
         }
+        let first = self.hex4()?;
+        // A high surrogate must be followed by a low one to form a pair.
+        let ch = if (0xD800..0xDC00).contains(&first) && self.bytes[self.pos..].starts_with(b"\\u")
+        {
+            let save = self.pos;
+            self.pos += 2;
+            let second = self.hex4()?;
+            if (0xDC00..0xE000).contains(&second) {
+                char::from_u32(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00))
+            } else {
+                self.pos = save;
+                None
+            }
+        } else {
+            // A surrogate is no `char`: `None`.
+            char::from_u32(first)
+        };
+        // Lone surrogates decode to U+FFFD, as Go's decoder does.
+        out.push(ch.unwrap_or('\u{FFFD}'));
         Ok(())
     }
 
@@ -293,16 +291,11 @@ fn sort_members<'a>(mut members: Vec<(Cow<'a, str>, Value<'a>)>) -> Vec<(Cow<'a,
     if sorted {
         return members;
     }
-    // Stable sort keeps source order among equal keys; then keep the last of each run.
+    // Reversed, a stable sort puts the last of equal keys first, which `dedup` keeps.
+    members.reverse();
     members.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut out: Vec<(Cow<'a, str>, Value<'a>)> = Vec::with_capacity(members.len());
-    for member in members {
-        match out.last_mut() {
-            Some(last) if last.0 == member.0 => *last = member,
-            _ => out.push(member),
-        }
-    }
-    out
+    members.dedup_by(|later, first| later.0 == first.0);
+    members
 }
 
 #[cfg(test)]

@@ -4,16 +4,24 @@
 use super::parse::Parser;
 use super::{ParseError, Value, MAX_DEPTH};
 
-/// See [`Value::walk_prefix`].
-pub(super) fn walk_prefix<'a>(
-    text: &'a str,
-    member: impl FnMut(&str, Member<'_, 'a>) -> Result<(), ParseError>,
-) -> Result<bool, ParseError> {
-    Member {
-        parser: &mut Parser::new(text),
-        depth: 0,
+impl<'a> Value<'a> {
+    /// Walks the object at the start of `text` (after whitespace) member by member,
+    /// ignoring whatever follows it, without building it: `member` gets each key, in
+    /// document order (duplicates included), and the member's value to read
+    /// ([`Member::value`]) or walk ([`Member::members`]); a value it leaves is checked and
+    /// dropped. For a caller that takes a few members out of an object (one element of a
+    /// larger document) and would otherwise build the object only to take it apart.
+    /// `Ok(false)`, nothing walked, when the value is not an object.
+    pub(crate) fn walk_prefix(
+        text: &'a str,
+        member: impl FnMut(&str, Member<'_, 'a>) -> Result<(), ParseError>,
+    ) -> Result<bool, ParseError> {
+        Member {
+            parser: &mut Parser::new(text),
+            depth: 0,
+        }
+        .members(member)
     }
-    .members(member)
 }
 
 /// One member's value in [`Value::walk_prefix`], at its first byte.

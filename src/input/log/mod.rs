@@ -129,10 +129,8 @@ impl PlanLog {
 /// Reads a log in either format.
 pub fn parse_log(bytes: &[u8]) -> Result<PlanLog, LogError> {
     let text = log_text(bytes)?;
-    match parse_json_stream(text)? {
-        Some(log) => Ok(log),
-        None => Ok(parse_text(text)),
-    }
+    let stream = read_json_stream(text, |_, _, _| {})?;
+    Ok(stream.unwrap_or_else(|| parse_text_lines(&text_lines(text))))
 }
 
 /// A log's text: not binary, UTF-8, without a byte-order mark.
@@ -174,11 +172,6 @@ struct JsonPos {
 #[derive(Deserialize)]
 struct JsonSnippet {
     code: String,
-}
-
-/// The stream's diagnostics, or `None` when no line is a JSON message (plain text).
-fn parse_json_stream(text: &str) -> Result<Option<PlanLog>, LogError> {
-    read_json_stream(text, |_, _, _| {})
 }
 
 /// Reads a JSON stream: keeps its diagnostics and version, and hands every other message
@@ -306,11 +299,9 @@ pub(crate) fn strip_ansi(text: &str) -> String {
 /// A block's severity from its first line (`Error: …` / `Warning: …`), and the summary.
 fn block_start(line: &str) -> Option<(Severity, &str)> {
     let line = line.trim_start();
-    if let Some(rest) = line.strip_prefix("Error:") {
-        return Some((Severity::Error, rest.trim()));
-    }
-    line.strip_prefix("Warning:")
-        .map(|rest| (Severity::Warning, rest.trim()))
+    [("Error:", Severity::Error), ("Warning:", Severity::Warning)]
+        .into_iter()
+        .find_map(|(label, severity)| Some((severity, line.strip_prefix(label)?.trim())))
 }
 
 fn text_diagnostic(lines: &[String]) -> Option<Diagnostic> {
@@ -336,12 +327,6 @@ fn text_diagnostic(lines: &[String]) -> Option<Diagnostic> {
     })
 }
 
-/// Plain `terraform plan` output: boxed blocks (`╷`, `│ `, `╵`, Terraform 0.15 and later
-/// with colours, every version since 1.1), else unboxed `Error:`/`Warning:` paragraphs.
-fn parse_text(text: &str) -> PlanLog {
-    parse_text_lines(&text_lines(text))
-}
-
 /// A plain-text log's lines, colours removed and trailing blanks trimmed.
 pub(super) fn text_lines(text: &str) -> Vec<String> {
     strip_ansi(text)
@@ -350,7 +335,9 @@ pub(super) fn text_lines(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// [`parse_text`] of the lines of [`text_lines`].
+/// Plain `terraform plan` output, as the lines of [`text_lines`]: boxed blocks (`╷`, `│ `,
+/// `╵`, Terraform 0.15 and later with colours, every version since 1.1), else unboxed
+/// `Error:`/`Warning:` paragraphs.
 pub(super) fn parse_text_lines(lines: &[String]) -> PlanLog {
     let mut diagnostics = Vec::new();
     let mut i = 0;
@@ -392,10 +379,10 @@ pub(super) fn parse_text_lines(lines: &[String]) -> PlanLog {
         i += 1;
     }
     let tail = if diagnostics.is_empty() {
-        let mut end = lines.len();
-        while end > 0 && lines[end - 1].trim().is_empty() {
-            end -= 1;
-        }
+        let end = lines
+            .iter()
+            .rposition(|l| !l.trim().is_empty())
+            .map_or(0, |i| i + 1);
         lines[end.saturating_sub(TAIL_LINES)..end].to_vec()
     } else {
         Vec::new()

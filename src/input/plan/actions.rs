@@ -10,7 +10,7 @@ use serde::de::{SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 
 /// The actions Terraform plans for one resource instance.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub(crate) enum ResourceAction {
     /// Nothing (shown only when moved or imported).
@@ -35,7 +35,8 @@ pub(crate) enum ResourceAction {
     /// kept or changed, and OpenTofu does not show it.
     Open,
     /// An action list this version does not know (or none): shown as `?`, as nothing
-    /// can be said about what it does.
+    /// can be said about what it does. A missing `actions` list says nothing either.
+    #[default]
     Unsupported,
 }
 

@@ -88,32 +88,22 @@ impl<'a> ChangeEntry<'a> {
             (_, Str::Borrowed(_)) => Some(Place::Type),
             _ => None,
         };
-        if let Some(place) = place {
-            return ChangeEntry {
-                address: change.address,
-                type_: change.type_,
-                action,
-                data_source,
-                moved,
-                importing,
-                rebuilt,
-                place,
-            };
-        }
-        // No place in the text known. Its instance key is written as a change read again
-        // writes it, so that a plan reads the same whether its changes are kept or read
-        // again (a string key's escapes decoded: `"k\u00e9"` is `"ké"`).
-        let mut change = change;
-        change.index = change.index.map(reread::key_text);
+        // No place in the text known: kept. Its instance key is written as a change read
+        // again writes it, so that a plan reads the same whether its changes are kept or
+        // read again (a string key's escapes decoded: `"k\u00e9"` is `"ké"`).
+        let place = place.unwrap_or_else(|| {
+            change.index = change.index.take().map(reread::key_text);
+            Place::Kept(Box::new(change.clone()))
+        });
         ChangeEntry {
-            address: change.address.clone(),
-            type_: change.type_.clone(),
+            address: change.address,
+            type_: change.type_,
             action,
             data_source,
             moved,
             importing,
             rebuilt,
-            place: Place::Kept(Box::new(change)),
+            place,
         }
     }
 

@@ -62,34 +62,28 @@ fn run_of_log(text: &str) -> Run {
     }
 }
 
-/// Lines only Terraform's (or OpenTofu's) human text output has, and whether each is an
-/// apply's.
-const TEXT_LINES: [(&str, bool); 16] = [
-    (
-        "used the selected providers to generate the following execution",
-        false,
-    ),
-    ("will perform the following actions:", false),
-    (
-        "No changes. Your infrastructure matches the configuration.",
-        false,
-    ),
-    (
-        "No changes. Your infrastructure still matches the configuration.",
-        false,
-    ),
-    ("Changes to Outputs:", false),
-    ("Objects have changed outside of ", false),
-    (" to add, ", false),
-    (": Refreshing state...", false),
-    ("Apply complete! Resources: ", true),
-    ("Destroy complete! Resources: ", true),
-    (": Creating...", true),
-    (": Destroying...", true),
-    (": Modifying...", true),
-    (": Creation complete after ", true),
-    (": Destruction complete after ", true),
-    (": Modifications complete after ", true),
+/// Lines only Terraform's (or OpenTofu's) human text output of a plan (or `show`) has.
+const PLAN_TEXT_LINES: [&str; 8] = [
+    "used the selected providers to generate the following execution",
+    "will perform the following actions:",
+    "No changes. Your infrastructure matches the configuration.",
+    "No changes. Your infrastructure still matches the configuration.",
+    "Changes to Outputs:",
+    "Objects have changed outside of ",
+    " to add, ",
+    ": Refreshing state...",
+];
+
+/// Lines only the human text output of an apply has.
+const APPLY_TEXT_LINES: [&str; 8] = [
+    "Apply complete! Resources: ",
+    "Destroy complete! Resources: ",
+    ": Creating...",
+    ": Destroying...",
+    ": Modifying...",
+    ": Creation complete after ",
+    ": Destruction complete after ",
+    ": Modifications complete after ",
 ];
 
 /// What Terraform's human text given as the plan is, or `None` when `text` is not that:
@@ -106,18 +100,15 @@ pub(super) fn text_output_problem(text: &str) -> Option<String> {
         let line = line.trim_start_matches(['│', '╷', ' ']);
         line.starts_with("Error: ") || line.starts_with("Warning: ")
     });
-    let found: Vec<bool> = TEXT_LINES
-        .iter()
-        .filter(|(line, _)| head.contains(line))
-        .map(|(_, apply)| *apply)
-        .collect();
-    if found.is_empty() && !diagnostic {
+    let plan = PLAN_TEXT_LINES.iter().any(|line| head.contains(line));
+    let apply = APPLY_TEXT_LINES.iter().any(|line| head.contains(line));
+    if !plan && !apply && !diagnostic {
         return None;
     }
     let reads = "planmark reads the plan as JSON: `terraform show -json tfplan > plan.json`";
-    Some(if found.contains(&true) {
+    Some(if apply {
         format!("is Terraform's text output of an apply, not a plan; {reads}, and an apply's log with `--applied`")
-    } else if found.is_empty() {
+    } else if !plan {
         format!("is Terraform's text output (errors or warnings), not a plan; {reads}, and a failed plan's log with `--failed`")
     } else {
         format!("is Terraform's text output (`terraform plan` or `terraform show` without `-json`), not a plan; {reads}")

@@ -88,22 +88,26 @@ pub fn parse_plan<'a>(path: &str, bytes: &'a [u8]) -> Result<Plan<'a>> {
 /// table such as `[package]` or `[[bin]]`). Only the first value after the brackets is
 /// looked at, so a deeply nested array is still called an array.
 fn bracket_problem(text: &str) -> String {
-    let array =
-        "is a JSON array, not a plan object; expected the output of `terraform show -json tfplan`";
     let first = text
         .bytes()
         .find(|b| !matches!(b, b'[' | b' ' | b'\t' | b'\n' | b'\r'));
     match first {
-        None | Some(b']' | b'{' | b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n') => array.into(),
+        None | Some(b']' | b'{' | b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n') => {
+            ARRAY_PROBLEM.into()
+        }
         Some(_) => match serde_json::from_str::<serde::de::IgnoredAny>(text) {
             Err(err) if err.classify() == serde_json::error::Category::Syntax => {
                 foreign::text_output_problem(text)
                     .unwrap_or_else(|| format!("is not valid JSON: {err}"))
             }
-            _ => array.into(),
+            _ => ARRAY_PROBLEM.into(),
         },
     }
 }
+
+/// What to do about a JSON array given as the plan.
+const ARRAY_PROBLEM: &str =
+    "is a JSON array, not a plan object; expected the output of `terraform show -json tfplan`";
 
 /// Reads the document in order, on this thread; errors name the field and the place.
 fn parse_in_order<'a>(path: &str, text: &'a str) -> Result<Plan<'a>> {
@@ -190,10 +194,7 @@ pub(crate) fn is_wrapper_output(bytes: &[u8]) -> bool {
     // Only a document that is not JSON as a whole can carry the trailer: a look at its
     // last line, so that a plan pays nothing.
     let text = bytes.trim_ascii_end();
-    let last = match memchr::memrchr(b'\n', text) {
-        Some(at) => &text[at + 1..],
-        None => text,
-    };
+    let last = memchr::memrchr(b'\n', text).map_or(text, |at| &text[at + 1..]);
     last.starts_with(b"::debug::") || last.starts_with(b"::set-output ")
 }
 
@@ -334,19 +335,16 @@ fn describe_json_error(
         ),
         serde_json::error::Category::Syntax => {
             if text.trim_start().starts_with('[') {
-                "is a JSON array, not a plan object; expected the output of `terraform show -json tfplan`".to_string()
+                ARRAY_PROBLEM.to_string()
             } else {
                 format!("is not valid JSON: {inner}")
             }
         }
-        // serde quotes the offending value: keep only its kind (see `without_quoted_value`).
-        serde_json::error::Category::Data if field == "." || field.is_empty() => {
-            let inner = without_quoted_value(&inner.to_string());
-            format!("is not a plan object: {inner}; expected the output of `terraform show -json tfplan`")
-        }
         serde_json::error::Category::Data => {
+            // serde quotes the offending value: keep only its kind.
             let inner = without_quoted_value(&inner.to_string());
             match missing_field(&inner) {
+                _ if field == "." || field.is_empty() => format!("is not a plan object: {inner}; expected the output of `terraform show -json tfplan`"),
                 Some((name, writer)) => format!(
                     "field `{field}` has no `{name}`, which {writer} writes; regenerate the plan with `terraform show -json tfplan` (a tool that rewrote the JSON may have dropped it)"
                 ),

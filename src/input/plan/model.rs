@@ -27,7 +27,7 @@ pub(crate) struct Variable<'a> {
 }
 
 /// One resource instance change (planned, drifted or deferred).
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize)]
 pub(crate) struct ResourceChange<'a> {
     /// Full instance address, e.g. `module.a.aws_instance.web["x"]`; rebuilt from the
     /// other members where Terraform 0.15.4–1.0.8 wrote drift without it.
@@ -69,10 +69,10 @@ pub(crate) struct ResourceChange<'a> {
 }
 
 /// Before/after values of a resource or output and the masks describing them.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize)]
 pub(crate) struct Change<'a> {
     /// The `actions` list, e.g. `["delete","create"]`.
-    #[serde(rename = "actions", default = "unsupported")]
+    #[serde(rename = "actions", default)]
     pub(crate) action: ResourceAction,
     /// Value before; absent or null for creates.
     #[serde(borrow, default)]
@@ -101,7 +101,7 @@ pub(crate) struct Change<'a> {
 }
 
 /// Import details.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize)]
 pub(crate) struct Importing<'a> {
     /// The import ID; empty or absent for identity-based imports.
     #[serde(borrow, default, deserialize_with = "borrowed_option")]
@@ -215,11 +215,6 @@ fn raw_text<'de: 'a, 'a, D: serde::Deserializer<'de>>(
 ) -> Result<Option<Cow<'a, str>>, D::Error> {
     let raw = Option::<&'a RawValue>::deserialize(deserializer)?;
     Ok(raw.map(|raw| Cow::Borrowed(raw.get())))
-}
-
-/// A missing `actions` list says nothing about the change.
-fn unsupported() -> ResourceAction {
-    ResourceAction::Unsupported
 }
 
 /// Whether a plan made by Terraform `terraform_version` (in format `format_version`) may

@@ -3,8 +3,9 @@
 use super::model::Change;
 use crate::input::json::{ParseError, Value};
 
-/// The parsed values of one [`Change`]. Absent members are `Value::Null`.
-#[derive(Debug, Clone)]
+/// The parsed values of one [`Change`]. Absent members are `Value::Null` (as in
+/// `ParsedChange::default()`).
+#[derive(Debug, Clone, Default)]
 pub(crate) struct ParsedChange<'a> {
     /// Value before.
     pub(crate) before: Value<'a>,
@@ -20,30 +21,13 @@ pub(crate) struct ParsedChange<'a> {
     pub(crate) replace_paths: Value<'a>,
 }
 
-impl Default for ParsedChange<'_> {
-    /// Every member absent (null).
-    fn default() -> Self {
-        ParsedChange {
-            before: Value::Null,
-            after: Value::Null,
-            after_unknown: Value::Null,
-            before_sensitive: Value::Null,
-            after_sensitive: Value::Null,
-            replace_paths: Value::Null,
-        }
-    }
-}
-
 impl<'a> ParsedChange<'a> {
     /// Parses every value member of `change`.
     pub(crate) fn parse(change: &Change<'a>) -> Result<Self, ParseError> {
         fn parse<'a>(
             raw: Option<&'a serde_json::value::RawValue>,
         ) -> Result<Value<'a>, ParseError> {
-            match raw {
-                Some(raw) => Value::parse(raw.get()),
-                None => Ok(Value::Null),
-            }
+            raw.map_or(Ok(Value::Null), |raw| Value::parse(raw.get()))
         }
         Ok(ParsedChange {
             before: parse(change.before)?,

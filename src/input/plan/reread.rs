@@ -29,20 +29,7 @@ pub(crate) struct ReadChange<'a> {
 /// than the format's read as absent: the parse has refused those already.
 pub(super) fn read(text: &str) -> Result<Option<ReadChange<'_>>, ParseError> {
     let mut address = None;
-    let mut change = ResourceChange {
-        address: Cow::Borrowed(""),
-        previous_address: None,
-        module_address: None,
-        mode: Cow::Borrowed(""),
-        type_: Cow::Borrowed(""),
-        name: Cow::Borrowed(""),
-        index: None,
-        index_unknown: false,
-        deposed: None,
-        provider_name: Cow::Borrowed(""),
-        action_reason: None,
-        change: empty_change(),
-    };
+    let mut change = ResourceChange::default();
     let mut values = ParsedChange::default();
     // Walked, not built: its values are taken out as they are read.
     let object = Value::walk_prefix(text, |key, member| {
@@ -100,20 +87,6 @@ fn read_change<'a>(
     Ok(())
 }
 
-fn empty_change<'a>() -> Change<'a> {
-    Change {
-        action: ResourceAction::Unsupported,
-        before: None,
-        after: None,
-        after_unknown: None,
-        before_sensitive: None,
-        after_sensitive: None,
-        replace_paths: None,
-        importing: None,
-        generated_config: None,
-    }
-}
-
 fn string(value: Value<'_>) -> Option<Cow<'_, str>> {
     match value {
         Value::String(s) => Some(s),
@@ -136,10 +109,8 @@ pub(super) fn key_text(text: Cow<'_, str>) -> Cow<'_, str> {
     if !text.starts_with('"') {
         return text;
     }
-    match serde_json::from_str::<String>(&text) {
-        Ok(key) => serde_json::to_string(&key).map_or(text, Cow::Owned),
-        Err(_) => text,
-    }
+    let again = serde_json::from_str::<String>(&text).and_then(|key| serde_json::to_string(&key));
+    again.map_or(text, Cow::Owned)
 }
 
 fn action(value: &Value<'_>) -> ResourceAction {
@@ -156,10 +127,7 @@ fn importing(value: Value<'_>) -> Option<Importing<'_>> {
     let Value::Object(members) = value else {
         return None;
     };
-    let mut importing = Importing {
-        id: None,
-        unknown: false,
-    };
+    let mut importing = Importing::default();
     for (key, value) in members {
         match &*key {
             "id" => importing.id = string(value),

@@ -137,11 +137,7 @@ pub(super) fn resolve_keys(plan: &mut Plan<'_>) {
         return;
     }
     let planned: Vec<&str> = plan.resource_changes.iter().map(|e| &*e.address).collect();
-    let mut settled = Vec::new();
-    for (i, entry) in plan.resource_drift.iter().enumerate() {
-        if !entry.key_unknown() {
-            continue;
-        }
+    for entry in plan.resource_drift.iter_mut().filter(|e| e.key_unknown()) {
         let base = &*entry.address;
         let mut instances = planned.iter().filter(|a| {
             a.strip_prefix(base)
@@ -151,36 +147,23 @@ pub(super) fn resolve_keys(plan: &mut Plan<'_>) {
             (Some(only), None) => only.to_string(),
             _ => format!("{base}{UNKNOWN_KEY}"),
         };
-        settled.push((i, address));
-    }
-    for (i, address) in settled {
-        if let Some(entry) = plan.resource_drift.get_mut(i) {
-            entry.set_address(address);
-        }
+        entry.set_address(address);
     }
 }
 
 /// Names of root module outputs declared `sensitive = true` in the configuration (plans
 /// before Terraform 0.14 carry no other sign of it).
 pub(crate) fn sensitive_outputs(plan: &Plan<'_>) -> BTreeSet<String> {
-    declared_sensitive(plan, "outputs")
-}
-
-/// Names under the root module's `kind` in the configuration declared sensitive.
-fn declared_sensitive(plan: &Plan<'_>, kind: &str) -> BTreeSet<String> {
-    let mut names = BTreeSet::new();
-    let Some(config) = plan.configuration else {
-        return names;
+    let config = plan.configuration.and_then(|c| Value::parse(c.get()).ok());
+    let outputs = config
+        .as_ref()
+        .and_then(|c| c.get("root_module")?.get("outputs"));
+    let Some(Value::Object(decls)) = outputs else {
+        return BTreeSet::new();
     };
-    let Ok(config) = Value::parse(config.get()) else {
-        return names;
-    };
-    if let Some(Value::Object(decls)) = config.get("root_module").and_then(|m| m.get(kind)) {
-        for (name, decl) in decls {
-            if decl.get("sensitive").is_some_and(Value::is_true) {
-                names.insert(name.to_string());
-            }
-        }
-    }
-    names
+    decls
+        .iter()
+        .filter(|(_, decl)| decl.get("sensitive").is_some_and(Value::is_true))
+        .map(|(name, _)| name.to_string())
+        .collect()
 }

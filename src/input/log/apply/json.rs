@@ -9,17 +9,12 @@ use serde_json::Value as Json;
 
 use super::model::{Action, AppliedOutput, Counts, Hook, Recorder};
 
-/// `hook.resource.addr` or `change.resource.addr`.
-fn address(object: &Json) -> Option<&str> {
-    object
-        .get("resource")
-        .and_then(|r| r.get("addr"))
-        .and_then(Json::as_str)
-        .filter(|a| !a.is_empty())
-}
-
-fn action_of(object: &Json) -> Action {
-    Action::parse(object.get("action").and_then(Json::as_str).unwrap_or(""))
+/// The resource address (`resource.addr`) and the action of a `hook` or `change` object.
+fn resource_action(object: Option<&Json>) -> Option<(&str, Action)> {
+    let object = object?;
+    let address = object.get("resource")?.get("addr")?.as_str()?;
+    let action = Action::parse(object.get("action").and_then(Json::as_str).unwrap_or(""));
+    (!address.is_empty()).then_some((address, action))
 }
 
 /// One message of the stream that is not a diagnostic nor the version.
@@ -31,13 +26,10 @@ pub(in crate::input::log) fn message(recorder: &mut Recorder, kind: &str, messag
             recorder.timestamp = Some(time.to_string());
         }
     }
-    let hook = message.get("hook");
     match kind {
         "planned_change" => {
-            if let Some(change) = message.get("change") {
-                if let Some(addr) = address(change) {
-                    recorder.planned(addr, action_of(change));
-                }
+            if let Some((addr, action)) = resource_action(message.get("change")) {
+                recorder.planned(addr, action);
             }
         }
         "apply_start" | "apply_complete" | "apply_errored" => {
@@ -46,8 +38,8 @@ pub(in crate::input::log) fn message(recorder: &mut Recorder, kind: &str, messag
                 "apply_complete" => Hook::Complete,
                 _ => Hook::Errored,
             };
-            if let Some((addr, hook)) = hook.and_then(|h| address(h).map(|a| (a, h))) {
-                recorder.hook(addr, stage, action_of(hook));
+            if let Some((addr, action)) = resource_action(message.get("hook")) {
+                recorder.hook(addr, stage, action);
             }
         }
         "change_summary" => {

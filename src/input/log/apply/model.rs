@@ -67,7 +67,7 @@ impl Action {
 }
 
 /// What became of one resource.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) enum Status {
     /// Done: every action it started completed (or the apply completed).
     Applied,
@@ -76,11 +76,12 @@ pub(crate) enum Status {
     /// Started and not finished, or half of a replacement done, when the apply stopped.
     Incomplete,
     /// Planned, never started: the apply stopped first.
+    #[default]
     NotReached,
 }
 
 /// One resource of the apply.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct ResourceApply {
     /// Its address.
     pub(crate) address: String,
@@ -203,7 +204,11 @@ impl ApplyLog {
                 }
                 None => {
                     index.insert(address.to_string(), self.resources.len());
-                    self.resources.push(new_resource(address, Some(action)));
+                    self.resources.push(ResourceApply {
+                        address: address.to_string(),
+                        planned: Some(action),
+                        ..ResourceApply::default()
+                    });
                 }
             }
         }
@@ -229,18 +234,6 @@ impl ApplyLog {
                 Status::Applied
             };
         }
-    }
-}
-
-fn new_resource(address: &str, planned: Option<Action>) -> ResourceApply {
-    ResourceApply {
-        address: address.to_string(),
-        planned,
-        started: Vec::new(),
-        completed: Vec::new(),
-        errored: Vec::new(),
-        error: None,
-        status: Status::NotReached,
     }
 }
 
@@ -270,7 +263,10 @@ pub(in crate::input::log) struct Recorder {
 impl Recorder {
     fn resource(&mut self, address: &str) -> &mut ResourceApply {
         let i = *self.index.entry(address.to_string()).or_insert_with(|| {
-            self.resources.push(new_resource(address, None));
+            self.resources.push(ResourceApply {
+                address: address.to_string(),
+                ..ResourceApply::default()
+            });
             self.resources.len() - 1
         });
         &mut self.resources[i]

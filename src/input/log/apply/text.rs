@@ -68,11 +68,8 @@ pub(in crate::input::log) fn read(lines: &[String], log: &mut PlanLog, recorder:
         }
         // An unboxed block runs on to two blank lines: it must not take in what follows.
         if let Some(text) = &mut d.text {
-            let end = text
-                .lines()
-                .position(ends_block)
-                .map(|n| text.lines().take(n).collect::<Vec<_>>().join("\n"));
-            if let Some(kept) = end {
+            if let Some(n) = text.lines().position(ends_block) {
+                let kept = text.lines().take(n).collect::<Vec<_>>().join("\n");
                 *text = kept.trim_end().to_string();
             }
         }
