@@ -9,7 +9,7 @@
 //! the stages that can fit instead of rendering megabytes.
 
 use super::catalog::{entry_label, entry_text, Catalog, Detail, Item};
-use super::group::{Candidate, Grouping};
+use super::group::Grouping;
 pub use super::length::measure;
 use super::phrases::Kind;
 use super::phrases::{count_noun, thousands};
@@ -123,13 +123,8 @@ impl<'a> Sizes<'a> {
         // Groups are found from the diffs as the comment shows them in a group.
         if let (true, Some(grouping), Item::Resource(_)) = (compact, &mut self.grouping, entry.item)
         {
-            let candidate = Candidate {
-                plan: entry.plan,
-                kind: entry.kind,
-                address: entry_label(self.plans, entry),
-                text: &text.text,
-            };
-            grouping.add(i, &candidate);
+            let address = entry_label(self.plans, entry);
+            grouping.add(i, entry.plan, entry.kind, address, &text.text);
         }
         let known = if compact {
             &mut self.compact
