@@ -288,17 +288,16 @@ fn place_entries(
                     Detail::Grouped(_) => {}
                     _ => {
                         let resource = plans.resource(entry.plan, ChangeList::Changes, r)?;
-                        let mut e = match members.get(&i) {
+                        let (group, diff) = match members.get(&i) {
                             Some(members) => {
                                 let (group, diff) =
                                     grouped::group(plans, catalog, i, members, diff)?;
-                                let mut e =
-                                    entry_context(plans, entry.plan, &resource, diff, compact);
-                                e.group = Some(group);
-                                e
+                                (Some(group), diff)
                             }
-                            None => entry_context(plans, entry.plan, &resource, diff, compact),
+                            None => (None, diff),
                         };
+                        let mut e = entry_context(plans, entry.plan, &resource, diff, compact);
+                        e.group = group;
                         e.open = e.dangerous
                             && dangerous_count <= OPEN_DANGEROUS
                             && e.diff
@@ -310,28 +309,14 @@ fn place_entries(
             }
             // Only counted: not diffed (a plan may drift as much as it changes).
             Item::Drift(_) if detail == Detail::Omitted => plan.drift.omitted += 1,
-            Item::Drift(r) if detail == Detail::Listed => place(
-                &mut plan.drift,
-                entry_context(
-                    plans,
-                    entry.plan,
-                    &*listed(plans, entry.plan, ChangeList::Drift, r, entry.kind)?,
-                    None,
-                    false,
-                ),
-                detail,
-            ),
-            Item::Drift(r) => place(
-                &mut plan.drift,
-                entry_context(
-                    plans,
-                    entry.plan,
-                    &*plans.resource(entry.plan, ChangeList::Drift, r)?,
-                    diff,
-                    compact,
-                ),
-                detail,
-            ),
+            Item::Drift(r) => {
+                let resource = match detail {
+                    Detail::Listed => listed(plans, entry.plan, ChangeList::Drift, r, entry.kind)?,
+                    _ => plans.resource(entry.plan, ChangeList::Drift, r)?,
+                };
+                let e = entry_context(plans, entry.plan, &resource, diff, compact);
+                place(&mut plan.drift, e, detail);
+            }
             Item::Deferred(d) => {
                 let deferred = &source.deferred[d];
                 let mut e = entry_context(plans, entry.plan, &deferred.resource, diff, compact);
@@ -404,16 +389,11 @@ fn totals(contexts: &[PlanContext], extras: &Extras<'_>) -> (Counts, StatusCount
             _ => statuses.no_changes += 1,
         }
     }
-    let unreadable = !extras.unreadable.is_empty();
-    let status = if statuses.failed > 0 || extras.failed.is_some() || unreadable {
-        "failed"
-    } else if statuses.destructive > 0 {
-        "destructive"
-    } else if statuses.changes > 0 {
-        "changes"
-    } else {
-        "no-changes"
-    };
+    let status = plan::status(
+        statuses.failed > 0 || extras.failed.is_some() || !extras.unreadable.is_empty(),
+        statuses.destructive > 0,
+        statuses.changes > 0,
+    );
     (totals, statuses, status)
 }
 
