@@ -271,41 +271,34 @@ fn place_entries(
         };
         let source = plans.head(entry.plan);
         match entry.item {
+            Item::Resource(_) if detail == Detail::Omitted => {
+                plan.omitted_total += 1;
+                bump(&mut plan.omitted, entry.kind);
+            }
+            Item::Resource(r) if detail == Detail::Listed => {
+                let resource = listed(plans, entry.plan, ChangeList::Changes, r, entry.kind)?;
+                plan.listed
+                    .push(entry_context(plans, entry.plan, &resource, None, false));
+            }
+            // Named in its group, with its leader.
+            Item::Resource(_) if matches!(detail, Detail::Grouped(_)) => {}
             Item::Resource(r) => {
-                let dangerous_count = plan.danger.count;
-                match detail {
-                    Detail::Omitted => {
-                        plan.omitted_total += 1;
-                        bump(&mut plan.omitted, entry.kind);
+                let resource = plans.resource(entry.plan, ChangeList::Changes, r)?;
+                let (group, diff) = match members.get(&i) {
+                    Some(members) => {
+                        let (group, diff) = grouped::group(plans, catalog, i, members, diff)?;
+                        (Some(group), diff)
                     }
-                    Detail::Listed => {
-                        let resource =
-                            listed(plans, entry.plan, ChangeList::Changes, r, entry.kind)?;
-                        plan.listed
-                            .push(entry_context(plans, entry.plan, &resource, None, false));
-                    }
-                    // Named in its group, with its leader.
-                    Detail::Grouped(_) => {}
-                    _ => {
-                        let resource = plans.resource(entry.plan, ChangeList::Changes, r)?;
-                        let (group, diff) = match members.get(&i) {
-                            Some(members) => {
-                                let (group, diff) =
-                                    grouped::group(plans, catalog, i, members, diff)?;
-                                (Some(group), diff)
-                            }
-                            None => (None, diff),
-                        };
-                        let mut e = entry_context(plans, entry.plan, &resource, diff, compact);
-                        e.group = group;
-                        e.open = e.dangerous
-                            && dangerous_count <= OPEN_DANGEROUS
-                            && e.diff
-                                .as_deref()
-                                .is_some_and(|d| d.lines().count() <= OPEN_LINES);
-                        plan.changes.push(e);
-                    }
-                }
+                    None => (None, diff),
+                };
+                let mut e = entry_context(plans, entry.plan, &resource, diff, compact);
+                e.group = group;
+                e.open = e.dangerous
+                    && plan.danger.count <= OPEN_DANGEROUS
+                    && e.diff
+                        .as_deref()
+                        .is_some_and(|d| d.lines().count() <= OPEN_LINES);
+                plan.changes.push(e);
             }
             // Only counted: not diffed (a plan may drift as much as it changes).
             Item::Drift(_) if detail == Detail::Omitted => plan.drift.omitted += 1,
