@@ -9,7 +9,7 @@
 //! the stages that can fit instead of rendering megabytes.
 
 use super::catalog::{entry_label, entry_text, Catalog, Detail, Item};
-use super::group::{Candidate, Grouping};
+use super::group::Grouping;
 pub use super::length::measure;
 use super::phrases::Kind;
 use super::phrases::{count_noun, thousands};
@@ -19,7 +19,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 /// A choice of detail per catalog entry, with the notice that explains it.
-#[derive(Clone)]
+#[derive(Clone, Default)]
 pub(crate) struct Plan {
     /// Detail per entry.
     pub(crate) details: Vec<Detail>,
@@ -59,10 +59,9 @@ pub fn effective_limit(max_chars: usize) -> usize {
 pub(crate) struct Sizes<'a> {
     plans: &'a Plans<'a>,
     catalog: &'a Catalog,
-    /// Per entry, [`UNMEASURED`] or the length (4 bytes each: a huge plan has as many
-    /// entries as changes).
-    full: Vec<u32>,
-    compact: Vec<u32>,
+    /// Per entry, [`UNMEASURED`] or the length in full, then without unchanged context
+    /// (4 bytes each: a huge plan has as many entries as changes).
+    known: [Vec<u32>; 2],
     /// Look-alike changes found among the entries measured so far; `None` with grouping
     /// off (`--no-group`).
     grouping: Option<Grouping>,
@@ -79,8 +78,7 @@ impl<'a> Sizes<'a> {
         Sizes {
             plans,
             catalog,
-            full: vec![UNMEASURED; n],
-            compact: vec![UNMEASURED; n],
+            known: [vec![UNMEASURED; n], vec![UNMEASURED; n]],
             grouping: group.then(|| Grouping::new(n)),
         }
     }
@@ -111,11 +109,12 @@ impl<'a> Sizes<'a> {
         self.measured(i, true)
     }
 
-    /// Diff text length of entry `i`, measured on first use.
+    /// Diff text length of entry `i` (`compact`: without unchanged context), measured on
+    /// first use.
     fn measured(&mut self, i: usize, compact: bool) -> Result<usize> {
-        let known = if compact { &self.compact } else { &self.full };
-        if known[i] != UNMEASURED {
-            return Ok(known[i] as usize);
+        let known = self.known[usize::from(compact)][i];
+        if known != UNMEASURED {
+            return Ok(known as usize);
         }
         let entry = &self.catalog.entries[i];
         let text = entry_text(self.plans, entry, compact)?;
@@ -123,20 +122,11 @@ impl<'a> Sizes<'a> {
         // Groups are found from the diffs as the comment shows them in a group.
         if let (true, Some(grouping), Item::Resource(_)) = (compact, &mut self.grouping, entry.item)
         {
-            let candidate = Candidate {
-                plan: entry.plan,
-                kind: entry.kind,
-                address: entry_label(self.plans, entry),
-                text: &text.text,
-            };
-            grouping.add(i, &candidate);
+            let address = entry_label(self.plans, entry);
+            grouping.add(i, entry.plan, entry.kind, address, &text.text);
         }
-        let known = if compact {
-            &mut self.compact
-        } else {
-            &mut self.full
-        };
-        known[i] = u32::try_from(n).map_or(UNMEASURED - 1, |n| n.min(UNMEASURED - 1));
+        self.known[usize::from(compact)][i] =
+            u32::try_from(n).map_or(UNMEASURED - 1, |n| n.min(UNMEASURED - 1));
         Ok(n)
     }
 
@@ -159,11 +149,9 @@ impl<'a> Sizes<'a> {
             }
             _ => false,
         };
-        let reason = match entry.kind {
-            _ if matches!(entry.item, Item::Deferred(_) | Item::Invocation(_)) => LIKELY_REASON,
-            Kind::Delete | Kind::Replace | Kind::Read => LIKELY_REASON,
-            _ => 0,
-        };
+        let likely = matches!(entry.item, Item::Deferred(_) | Item::Invocation(_))
+            || matches!(entry.kind, Kind::Delete | Kind::Replace | Kind::Read);
+        let reason = if likely { LIKELY_REASON } else { 0 };
         let other_address = if moved_or_imported { label + 16 } else { 0 };
         label + LISTED_LINE + reason + other_address
     }
@@ -189,25 +177,19 @@ fn detailed_cost(diff: usize, label: usize) -> usize {
 /// comment shows: without it a smaller diff further down could still take the room.
 const MAX_MISFITS: usize = 64;
 
-/// The uniform stages, most detailed first: every diff in full, then every diff compact.
-pub(crate) const UNIFORM: [Detail; 2] = [Detail::Full, Detail::Compact];
-
-/// A uniform stage's plan if its lower-bound size can fit in `budget`, else `None`.
+/// A uniform stage's plan, every diff shown with `detail` (`Full` or `Compact`), if its
+/// lower-bound size can fit in `budget`, else `None`.
 pub(crate) fn uniform(
-    stage: usize,
+    detail: Detail,
     sizes: &mut Sizes<'_>,
     budget: usize,
     max_chars: usize,
 ) -> Result<Option<Plan>> {
-    let detail = UNIFORM[stage];
     let n = sizes.catalog.entries.len();
     let mut details = vec![detail; n];
     let mut bound = 0usize;
     for i in 0..n {
-        let own = match detail {
-            Detail::Full => sizes.full(i)?,
-            _ => sizes.compact(i)?,
-        };
+        let own = sizes.measured(i, detail == Detail::Compact)?;
         bound += match sizes.leader_of(i)? {
             Some(leader) => {
                 // A group's diff hides unchanged context (its members' ids differ).
@@ -235,9 +217,7 @@ pub(crate) fn uniform(
     Ok(Some(Plan {
         details,
         truncation,
-        estimated: 0,
-        tight: false,
-        collapsed: Vec::new(),
+        ..Plan::default()
     }))
 }
 
@@ -383,8 +363,7 @@ pub(crate) fn restore_context(
         details,
         truncation,
         estimated: room - left,
-        tight: false,
-        collapsed: Vec::new(),
+        ..Plan::default()
     }))
 }
 

@@ -3,7 +3,7 @@
 //! size budget degrades by, with how much detail each gets.
 
 use crate::diff::address::natural_cmp;
-use crate::diff::{Action, PlanMode, ResourceDiff, ResourceSummary};
+use crate::diff::{Action, PlanMode, ResourceSummary};
 use crate::render::error::Result;
 use crate::render::text::{
     deferred_text, invocation_text, outputs_text, plan_is_empty, resource_text, MarkedText,
@@ -76,12 +76,6 @@ fn rank(entry: &Entry) -> (u8, u8) {
     }
 }
 
-/// A resource change Terraform would show (no-op entries only when moved or imported;
-/// deleting a data source is internal bookkeeping): the text's rule, [`ResourceSummary::is_shown`].
-pub(crate) fn is_shown(r: &ResourceDiff) -> bool {
-    ResourceSummary::of(r).is_shown()
-}
-
 /// Drift is shown when it can matter: always for refresh-only plans, otherwise when the
 /// plan has something to say (as Terraform decides). Only a plan with drift asks whether
 /// its resource changes' bodies change anything.
@@ -113,50 +107,38 @@ impl Catalog {
         let mut drift = Vec::with_capacity(plans.named().len());
         for p in 0..plans.named().len() {
             let plan = plans.head(p);
+            let mut push = |item, kind| {
+                entries.push(Entry {
+                    plan: p,
+                    item,
+                    kind,
+                })
+            };
             for (i, r) in plans.summaries(p).iter().enumerate() {
                 if r.is_shown() {
-                    entries.push(Entry {
-                        plan: p,
-                        item: Item::Resource(i),
-                        kind: Kind::of_summary(r),
-                    });
+                    push(Item::Resource(i), Kind::of_summary(r));
                 }
             }
             for i in 0..plan.invocations.len() {
-                entries.push(Entry {
-                    plan: p,
-                    item: Item::Invocation(i),
-                    kind: Kind::Create,
-                });
+                push(Item::Invocation(i), Kind::Create);
             }
             let shown = drift_shown(plans, p)?;
             drift.push(shown);
             if shown {
                 for (i, r) in plans.drift_summaries(p).iter().enumerate() {
                     if r.is_shown() {
-                        entries.push(Entry {
-                            plan: p,
-                            item: Item::Drift(i),
-                            kind: Kind::of_summary(r),
-                        });
+                        push(Item::Drift(i), Kind::of_summary(r));
                     }
                 }
             }
+            // Deferred changes are shown by the text's rule (`ResourceSummary::is_shown`).
             for (i, d) in plan.deferred.iter().enumerate() {
-                if is_shown(&d.resource) {
-                    entries.push(Entry {
-                        plan: p,
-                        item: Item::Deferred(i),
-                        kind: Kind::of(&d.resource),
-                    });
+                if ResourceSummary::of(&d.resource).is_shown() {
+                    push(Item::Deferred(i), Kind::of(&d.resource));
                 }
             }
             if plan.outputs.iter().any(|o| o.diff.action != Action::NoOp) {
-                entries.push(Entry {
-                    plan: p,
-                    item: Item::Outputs,
-                    kind: Kind::Update,
-                });
+                push(Item::Outputs, Kind::Update);
             }
         }
         // Natural address order within each rank (`web[2]` before `web[10]`), plan order

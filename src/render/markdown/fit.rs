@@ -7,7 +7,7 @@
 //! be shown is).
 
 use super::budget::{self, effective_limit, measure, Sizes};
-use super::catalog::Catalog;
+use super::catalog::{Catalog, Detail};
 use super::source::Plans;
 use super::{context, escape, phrases, Comment, Extras, Meta, TemplateSet};
 use crate::render::error::Result;
@@ -52,27 +52,23 @@ pub(super) fn fit(
     };
     let with_maps = |plan: budget::Plan| drawn(plan, &maps);
 
-    if let (true, Some(plan)) = (mapped, budget::uniform(0, &mut sizes, limit, max_chars)?) {
-        let comment = with_maps(plan)?;
-        if measure(&comment.markdown) <= limit {
-            return Ok(comment);
-        }
-    }
-    for stage in 0..budget::UNIFORM.len() {
-        if let Some(plan) = budget::uniform(stage, &mut sizes, limit, max_chars)? {
-            let chosen = plan.clone();
-            if stage > 0 && mapped {
-                let comment = with_maps(plan.clone())?;
-                let size = measure(&comment.markdown);
-                if size <= limit {
-                    return restore_context(comment, &chosen, &mut sizes, limit - size, with_maps);
-                }
-            }
-            let comment = attempt(plan)?;
+    // Every diff in full, then without unchanged context (given back to as many as fit),
+    // each first with the change maps.
+    for detail in [Detail::Full, Detail::Compact] {
+        let Some(plan) = budget::uniform(detail, &mut sizes, limit, max_chars)? else {
+            continue;
+        };
+        if mapped {
+            let comment = with_maps(plan.clone())?;
             let size = measure(&comment.markdown);
             if size <= limit {
-                return restore_context(comment, &chosen, &mut sizes, limit - size, attempt);
+                return restore_context(comment, &plan, &mut sizes, limit - size, with_maps);
             }
+        }
+        let comment = attempt(plan.clone())?;
+        let size = measure(&comment.markdown);
+        if size <= limit {
+            return restore_context(comment, &plan, &mut sizes, limit - size, attempt);
         }
     }
     // Greedy fills on the counts-only form: first with the banner and check lists in full,

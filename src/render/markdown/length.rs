@@ -10,20 +10,12 @@ pub fn measure(text: &str) -> usize {
 /// a tenth in the counts-only form, so that they never crowd out the plan's own verdict.
 /// What does not fit is counted, errors before warnings (see `problems.rs`).
 pub(crate) fn diagnostics_room(max_chars: usize, tight: bool) -> usize {
-    if tight {
-        max_chars / 10
-    } else {
-        max_chars / 3
-    }
+    max_chars / if tight { 10 } else { 3 }
 }
 
 /// Characters the apply's resource table and outputs may take (`--applied`): a quarter of
 /// the limit, a twentieth in the counts-only form (the diagnostics have their own share).
 /// What does not fit is counted, failed resources listed first (see `applied.rs`).
 pub(crate) fn applied_room(max_chars: usize, tight: bool) -> usize {
-    if tight {
-        max_chars / 20
-    } else {
-        max_chars / 4
-    }
+    max_chars / if tight { 20 } else { 4 }
 }

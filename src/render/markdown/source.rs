@@ -148,10 +148,7 @@ impl<'a> Plans<'a> {
     /// Each entry's position in the natural order of plan `p`'s `list` (the order the
     /// comment lists them in: [`natural_ranks`]).
     pub(crate) fn ranks(&self, p: usize, list: ChangeList) -> &[u32] {
-        let slot = match list {
-            ChangeList::Changes => 0,
-            ChangeList::Drift => 1,
-        };
+        let slot = usize::from(list == ChangeList::Drift);
         self.ranks[p][slot].get_or_init(|| natural_ranks(self.list(p, list)))
     }
 

@@ -74,37 +74,31 @@ pub(super) fn checks(plan: &PlanHead, tight: usize) -> Checks {
     instances.sort_by(|a, b| natural_cmp(a.0, b.0));
     for (address, kind, status, problems) in instances {
         checks.total += 1;
-        let entry = || CheckEntry {
-            address: address.to_string(),
-            kind: kind.to_string(),
-            status,
-            problems: problems
-                .iter()
-                .map(|p| phrases::shorten(p, CHECK_MESSAGE_CHARS[tight]))
-                .collect(),
-        };
         match status {
             CheckStatus::Pass => checks.pass += 1,
+            CheckStatus::Fail => checks.fail += 1,
+            CheckStatus::Error => checks.error += 1,
+            CheckStatus::Unknown => checks.unknown += 1,
+        }
+        let (list, more) = match status {
+            CheckStatus::Pass => continue,
             CheckStatus::Fail | CheckStatus::Error => {
-                if status == CheckStatus::Fail {
-                    checks.fail += 1;
-                } else {
-                    checks.error += 1;
-                }
-                if checks.problems.len() < CHECK_ITEMS[tight] {
-                    checks.problems.push(entry());
-                } else {
-                    checks.problems_more += 1;
-                }
+                (&mut checks.problems, &mut checks.problems_more)
             }
-            CheckStatus::Unknown => {
-                checks.unknown += 1;
-                if checks.pending.len() < CHECK_ITEMS[tight] {
-                    checks.pending.push(entry());
-                } else {
-                    checks.pending_more += 1;
-                }
-            }
+            CheckStatus::Unknown => (&mut checks.pending, &mut checks.pending_more),
+        };
+        if list.len() < CHECK_ITEMS[tight] {
+            list.push(CheckEntry {
+                address: address.to_string(),
+                kind: kind.to_string(),
+                status,
+                problems: problems
+                    .iter()
+                    .map(|p| phrases::shorten(p, CHECK_MESSAGE_CHARS[tight]))
+                    .collect(),
+            });
+        } else {
+            *more += 1;
         }
     }
     checks.failing = checks.fail + checks.error;

@@ -27,3 +27,12 @@ pub(super) fn action_count(kind: Kind, count: usize) -> ActionCount {
         count,
     }
 }
+
+/// The non-zero counts of `by_risk` (indexed by [`Kind::risk`]), in risk order.
+pub(super) fn action_counts(by_risk: [usize; 9]) -> Vec<ActionCount> {
+    let kinds = Kind::ALL.iter().zip(by_risk);
+    kinds
+        .filter(|(_, n)| *n > 0)
+        .map(|(k, n)| action_count(*k, n))
+        .collect()
+}

@@ -15,7 +15,7 @@ use crate::render::markdown::mermaid::{flowchart, Group};
 use crate::render::markdown::phrases::Kind;
 use crate::render::markdown::source::Plans;
 
-use super::count::{action_count, ActionCount};
+use super::count::{action_counts, ActionCount};
 
 /// When a plan's comment draws its change map (`--map`; each variant's line is its
 /// `--help` text).
@@ -114,9 +114,7 @@ pub(super) fn change_map(plans: &Plans<'_>, p: usize, mode: MapMode) -> Option<C
     groups.sort_by(|a, b| {
         path_cmp(&a.module, &b.module).then_with(|| natural_cmp(&a.type_label, &b.type_label))
     });
-    let mut modules = groups.iter().map(|g| &g.module).collect::<Vec<_>>();
-    modules.dedup();
-    let modules = modules.len();
+    let modules = groups.chunk_by(|a, b| a.module == b.module).count();
     let wanted = match mode {
         MapMode::Auto => modules > 1,
         _ => modules > 0,
@@ -158,11 +156,6 @@ fn map_group(group: &Group<'_>) -> MapGroup {
             .join("."),
         type_: group.type_label.clone(),
         count: group.total(),
-        actions: Kind::ALL
-            .iter()
-            .zip(group.counts)
-            .filter(|(_, n)| *n > 0)
-            .map(|(k, n)| action_count(*k, n))
-            .collect(),
+        actions: action_counts(group.counts),
     }
 }

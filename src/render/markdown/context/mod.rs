@@ -271,67 +271,45 @@ fn place_entries(
         };
         let source = plans.head(entry.plan);
         match entry.item {
+            Item::Resource(_) if detail == Detail::Omitted => {
+                plan.omitted_total += 1;
+                bump(&mut plan.omitted, entry.kind);
+            }
+            Item::Resource(r) if detail == Detail::Listed => {
+                let resource = listed(plans, entry.plan, ChangeList::Changes, r, entry.kind)?;
+                plan.listed
+                    .push(entry_context(plans, entry.plan, &resource, None, false));
+            }
+            // Named in its group, with its leader.
+            Item::Resource(_) if matches!(detail, Detail::Grouped(_)) => {}
             Item::Resource(r) => {
-                let dangerous_count = plan.danger.count;
-                match detail {
-                    Detail::Omitted => {
-                        plan.omitted_total += 1;
-                        bump(&mut plan.omitted, entry.kind);
+                let resource = plans.resource(entry.plan, ChangeList::Changes, r)?;
+                let (group, diff) = match members.get(&i) {
+                    Some(members) => {
+                        let (group, diff) = grouped::group(plans, catalog, i, members, diff)?;
+                        (Some(group), diff)
                     }
-                    Detail::Listed => {
-                        let resource =
-                            listed(plans, entry.plan, ChangeList::Changes, r, entry.kind)?;
-                        plan.listed
-                            .push(entry_context(plans, entry.plan, &resource, None, false));
-                    }
-                    // Named in its group, with its leader.
-                    Detail::Grouped(_) => {}
-                    _ => {
-                        let resource = plans.resource(entry.plan, ChangeList::Changes, r)?;
-                        let mut e = match members.get(&i) {
-                            Some(members) => {
-                                let (group, diff) =
-                                    grouped::group(plans, catalog, i, members, diff)?;
-                                let mut e =
-                                    entry_context(plans, entry.plan, &resource, diff, compact);
-                                e.group = Some(group);
-                                e
-                            }
-                            None => entry_context(plans, entry.plan, &resource, diff, compact),
-                        };
-                        e.open = e.dangerous
-                            && dangerous_count <= OPEN_DANGEROUS
-                            && e.diff
-                                .as_deref()
-                                .is_some_and(|d| d.lines().count() <= OPEN_LINES);
-                        plan.changes.push(e);
-                    }
-                }
+                    None => (None, diff),
+                };
+                let mut e = entry_context(plans, entry.plan, &resource, diff, compact);
+                e.group = group;
+                e.open = e.dangerous
+                    && plan.danger.count <= OPEN_DANGEROUS
+                    && e.diff
+                        .as_deref()
+                        .is_some_and(|d| d.lines().count() <= OPEN_LINES);
+                plan.changes.push(e);
             }
             // Only counted: not diffed (a plan may drift as much as it changes).
             Item::Drift(_) if detail == Detail::Omitted => plan.drift.omitted += 1,
-            Item::Drift(r) if detail == Detail::Listed => place(
-                &mut plan.drift,
-                entry_context(
-                    plans,
-                    entry.plan,
-                    &*listed(plans, entry.plan, ChangeList::Drift, r, entry.kind)?,
-                    None,
-                    false,
-                ),
-                detail,
-            ),
-            Item::Drift(r) => place(
-                &mut plan.drift,
-                entry_context(
-                    plans,
-                    entry.plan,
-                    &*plans.resource(entry.plan, ChangeList::Drift, r)?,
-                    diff,
-                    compact,
-                ),
-                detail,
-            ),
+            Item::Drift(r) => {
+                let resource = match detail {
+                    Detail::Listed => listed(plans, entry.plan, ChangeList::Drift, r, entry.kind)?,
+                    _ => plans.resource(entry.plan, ChangeList::Drift, r)?,
+                };
+                let e = entry_context(plans, entry.plan, &resource, diff, compact);
+                place(&mut plan.drift, e, detail);
+            }
             Item::Deferred(d) => {
                 let deferred = &source.deferred[d];
                 let mut e = entry_context(plans, entry.plan, &deferred.resource, diff, compact);
@@ -404,16 +382,11 @@ fn totals(contexts: &[PlanContext], extras: &Extras<'_>) -> (Counts, StatusCount
             _ => statuses.no_changes += 1,
         }
     }
-    let unreadable = !extras.unreadable.is_empty();
-    let status = if statuses.failed > 0 || extras.failed.is_some() || unreadable {
-        "failed"
-    } else if statuses.destructive > 0 {
-        "destructive"
-    } else if statuses.changes > 0 {
-        "changes"
-    } else {
-        "no-changes"
-    };
+    let status = plan::status(
+        statuses.failed > 0 || extras.failed.is_some() || !extras.unreadable.is_empty(),
+        statuses.destructive > 0,
+        statuses.changes > 0,
+    );
     (totals, statuses, status)
 }
 

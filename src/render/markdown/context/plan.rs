@@ -5,7 +5,7 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::diff::{OutputDiff, PlanHead, PlanMode};
+use crate::diff::{Action, PlanHead, PlanMode};
 use crate::input::plan::{ChangeList, ResourceAction, Tool};
 use crate::render::error::Result;
 use crate::render::markdown::invocations::Invocations;
@@ -13,7 +13,7 @@ use crate::render::markdown::phrases::{self, icon, Kind};
 use crate::render::markdown::{escape, source::Plans};
 
 use super::checks::{checks, Checks};
-use super::count::{action_count, ActionCount};
+use super::count::{action_count, action_counts, ActionCount};
 use super::entry::{entry_context, listed, EntryContext, Section};
 use super::map::ChangeMap;
 use super::rego::RegoContext;
@@ -140,12 +140,9 @@ pub(super) fn plan_context(
     let mut shown = Vec::with_capacity(summaries.len());
     shown.extend((0..summaries.len()).filter(|i| summaries[*i].is_shown()));
     let mut counts = Counts::default();
-    let mut by_kind: Vec<(Kind, usize)> = Kind::ALL.iter().map(|k| (*k, 0)).collect();
+    let mut by_risk = [0; 9];
     for r in shown.iter().map(|i| &summaries[*i]) {
-        let kind = Kind::of_summary(r);
-        if let Some(slot) = by_kind.iter_mut().find(|(k, _)| *k == kind) {
-            slot.1 += 1;
-        }
+        by_risk[Kind::of_summary(r).risk()] += 1;
         match &r.action {
             ResourceAction::Create => counts.add += 1,
             ResourceAction::Update => counts.change += 1,
@@ -181,11 +178,13 @@ pub(super) fn plan_context(
         0
     };
     counts.drift = drift_entries;
-    counts.outputs = plan
+    let outputs: Vec<String> = plan
         .outputs
         .iter()
-        .filter(|o| o.diff.action != crate::diff::Action::NoOp)
-        .count();
+        .filter(|o| o.diff.action != Action::NoOp)
+        .map(|o| o.name.clone())
+        .collect();
+    counts.outputs = outputs.len();
     counts.deferred = plan.deferred.len();
     counts.invoke = plan.invocations.len();
 
@@ -209,14 +208,8 @@ pub(super) fn plan_context(
         .collect::<Result<Vec<_>>>()?;
     let danger = Danger {
         count: dangerous.len(),
-        destroy: dangerous
-            .iter()
-            .filter(|i| kind(**i) == Kind::Delete)
-            .count(),
-        replace: dangerous
-            .iter()
-            .filter(|i| kind(**i) == Kind::Replace)
-            .count(),
+        destroy: by_risk[Kind::Delete.risk()],
+        replace: by_risk[Kind::Replace.risk()],
         items,
         more: dangerous.len().saturating_sub(BANNER_ITEMS[tight]),
     };
@@ -224,15 +217,7 @@ pub(super) fn plan_context(
         || counts.outputs > 0
         || counts.invoke > 0
         || (plan.mode == PlanMode::RefreshOnly && drift_entries > 0);
-    let status = if plan.errored {
-        "failed"
-    } else if danger.count > 0 {
-        "destructive"
-    } else if has_changes {
-        "changes"
-    } else {
-        "no-changes"
-    };
+    let status = status(plan.errored, danger.count > 0, has_changes);
     Ok(PlanContext {
         name: named.name.to_string(),
         tool: plan.tool,
@@ -246,11 +231,7 @@ pub(super) fn plan_context(
         icon: icon(status).to_string(),
         has_changes,
         headline: headline(plan, &counts, has_changes),
-        actions: by_kind
-            .into_iter()
-            .filter(|(_, n)| *n > 0)
-            .map(|(k, n)| action_count(k, n))
-            .collect(),
+        actions: action_counts(by_risk),
         counts,
         danger,
         map: None,
@@ -268,13 +249,8 @@ pub(super) fn plan_context(
             ..Section::default()
         },
         outputs: Outputs {
-            count: plan.outputs.iter().filter(|o| changed(o)).count(),
-            names: plan
-                .outputs
-                .iter()
-                .filter(|o| changed(o))
-                .map(|o| o.name.clone())
-                .collect(),
+            count: outputs.len(),
+            names: outputs,
             diff: None,
         },
         invocations: Invocations {
@@ -286,8 +262,18 @@ pub(super) fn plan_context(
     })
 }
 
-fn changed(output: &OutputDiff) -> bool {
-    output.diff.action != crate::diff::Action::NoOp
+/// A plan's status, or the comment's: the first of `failed`, `destructive` and `changes`
+/// that is true, else `no-changes`.
+pub(super) fn status(failed: bool, destructive: bool, changes: bool) -> &'static str {
+    if failed {
+        "failed"
+    } else if destructive {
+        "destructive"
+    } else if changes {
+        "changes"
+    } else {
+        "no-changes"
+    }
 }
 
 /// `Plan: 1 to import, 2 to add, 1 to change, 2 to destroy, 1 to move, 1 to forget, 1
@@ -337,17 +323,19 @@ fn headline(plan: &PlanHead, counts: &Counts, has_changes: bool) -> String {
     if unknown > 0 {
         parts.push(unknown_actions(plan));
     }
-    if counts.import > 0 {
-        parts.push(format!("{} to import", phrases::thousands(counts.import)));
-    }
-    parts.push(format!("{} to add", phrases::thousands(counts.add)));
-    parts.push(format!("{} to change", phrases::thousands(counts.change)));
-    parts.push(format!("{} to destroy", phrases::thousands(counts.destroy)));
-    if counts.moved > 0 {
-        parts.push(format!("{} to move", phrases::thousands(counts.moved)));
-    }
-    if counts.forget > 0 {
-        parts.push(format!("{} to forget", phrases::thousands(counts.forget)));
+    // Adds, changes and destroys are said even when none; the others only when some.
+    let said = [
+        (counts.import, "import", false),
+        (counts.add, "add", true),
+        (counts.change, "change", true),
+        (counts.destroy, "destroy", true),
+        (counts.moved, "move", false),
+        (counts.forget, "forget", false),
+    ];
+    for (n, verb, always) in said {
+        if always || n > 0 {
+            parts.push(format!("{} to {verb}", phrases::thousands(n)));
+        }
     }
     if counts.invoke > 0 {
         parts.push(invoke);
@@ -388,17 +376,14 @@ fn unknown_actions(plan: &PlanHead) -> String {
     }
     let more = names.len() > 3;
     names.truncate(3);
-    let noun = match plan.unknown_actions.len() {
-        1 => "change",
-        _ => "changes",
-    };
-    let actions = match names.len() {
-        1 => "action",
-        _ => "actions",
+    let changes = phrases::count_noun(plan.unknown_actions.len(), "change", "changes");
+    let actions = if names.len() == 1 {
+        "action"
+    } else {
+        "actions"
     };
     format!(
-        "{} {noun} planmark does not know ({actions} {}{})",
-        phrases::thousands(plan.unknown_actions.len()),
+        "{changes} planmark does not know ({actions} {}{})",
         names.join(" / "),
         if more { " / …" } else { "" }
     )

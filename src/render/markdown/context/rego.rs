@@ -189,6 +189,8 @@ pub(super) fn rego_context(
     };
     let (failures, failures_more) = list(&report.failures, &found.groups[0], FAILURE_ITEMS);
     let (warnings, warnings_more) = list(&report.warnings, &found.groups[1], WARNING_ITEMS);
+    let message = |text: &str| phrases::shorten(&escape::one_line(text), MESSAGE_CHARS[tight]);
+    let items = WARNING_ITEMS[tight];
     RegoContext {
         rules: report.rules,
         passed: report.passed,
@@ -203,40 +205,37 @@ pub(super) fn rego_context(
         exceptions: report
             .exceptions
             .iter()
-            .take(WARNING_ITEMS[tight])
+            .take(items)
             .map(|e| ExceptionContext {
                 rule: escape::one_line(&e.rule),
                 namespace: escape::one_line(&e.namespace),
-                message: phrases::shorten(&escape::one_line(&e.message), MESSAGE_CHARS[tight]),
+                message: message(&e.message),
             })
             .collect(),
         builtin_errors: report
             .builtin_errors
             .iter()
-            .take(WARNING_ITEMS[tight])
+            .take(items)
             .map(|e| BuiltinErrorContext {
                 rule: escape::one_line(&e.rule),
                 namespace: escape::one_line(&e.namespace),
                 builtin: e.builtin.as_deref().map(escape::one_line),
                 location: e.location.as_deref().map(escape::one_line),
-                message: phrases::shorten(&escape::one_line(&e.message), MESSAGE_CHARS[tight]),
+                message: message(&e.message),
             })
             .collect(),
-        builtin_errors_more: report
-            .builtin_errors
-            .len()
-            .saturating_sub(WARNING_ITEMS[tight]),
+        builtin_errors_more: report.builtin_errors.len().saturating_sub(items),
         skipped: report
             .skipped
             .iter()
-            .take(WARNING_ITEMS[tight])
+            .take(items)
             .map(|s| SkippedContext {
                 rule: escape::one_line(&s.rule),
                 namespace: escape::one_line(&s.namespace),
-                what: phrases::shorten(&escape::one_line(&s.what), MESSAGE_CHARS[tight]),
+                what: message(&s.what),
             })
             .collect(),
-        skipped_more: report.skipped.len().saturating_sub(WARNING_ITEMS[tight]),
+        skipped_more: report.skipped.len().saturating_sub(items),
     }
 }
 

@@ -98,42 +98,37 @@ impl SinceList {
 
 /// The template context of `since`.
 pub(crate) fn since_context(since: &Since) -> SinceContext {
-    let empty = SinceList::default;
-    let (status, new, changed, gone, gone_unnamed, reason) = match &since.found {
-        SinceFound::Unchanged => ("unchanged", empty(), empty(), empty(), 0, None),
+    let mut context = SinceContext {
+        status: "unchanged".to_string(),
+        commit_short: since.commit.as_ref().map(|c| c.chars().take(7).collect()),
+        commit: since.commit.clone(),
+        time: since.time.clone(),
+        new: SinceList::default(),
+        changed: SinceList::default(),
+        gone: SinceList::default(),
+        gone_unnamed: 0,
+        reason: None,
+    };
+    match &since.found {
+        SinceFound::Unchanged => {}
         SinceFound::Moved {
             new,
             changed,
             gone,
             gone_unnamed,
-        } => (
-            "moved",
-            SinceList::of(new),
-            SinceList::of(changed),
-            SinceList::of(gone),
-            *gone_unnamed,
-            None,
-        ),
-        SinceFound::NotCompared(reason) => (
-            "not-compared",
-            empty(),
-            empty(),
-            empty(),
-            0,
-            Some(reason.clone()),
-        ),
-    };
-    SinceContext {
-        status: status.to_string(),
-        commit_short: since.commit.as_ref().map(|c| c.chars().take(7).collect()),
-        commit: since.commit.clone(),
-        time: since.time.clone(),
-        new,
-        changed,
-        gone,
-        gone_unnamed,
-        reason,
+        } => {
+            context.status = "moved".to_string();
+            context.new = SinceList::of(new);
+            context.changed = SinceList::of(changed);
+            context.gone = SinceList::of(gone);
+            context.gone_unnamed = *gone_unnamed;
+        }
+        SinceFound::NotCompared(reason) => {
+            context.status = "not-compared".to_string();
+            context.reason = Some(reason.clone());
+        }
     }
+    context
 }
 
 /// What an entry is since the last plan.

@@ -79,18 +79,6 @@ struct Group {
     differences: Differences,
 }
 
-/// What [`Grouping::add`] reads of an entry.
-pub(crate) struct Candidate<'t> {
-    /// Its plan.
-    pub(crate) plan: usize,
-    /// Its kind.
-    pub(crate) kind: Kind,
-    /// Its address.
-    pub(crate) address: &'t str,
-    /// Its diff text without unchanged context (Terraform's, symbols in place).
-    pub(crate) text: &'t str,
-}
-
 /// May changes of `kind` differ in a few values of their own (shown in a table)?
 pub(crate) fn near(kind: Kind) -> bool {
     matches!(kind, Kind::Update | Kind::Delete)
@@ -114,20 +102,21 @@ impl Grouping {
         (group.leader != i).then_some(group.leader)
     }
 
-    /// Places entry `i` (measured for the first time): in the group it looks like, or
-    /// leading a new one; nowhere when its text does not name its address first, or once
-    /// [`MAX_JOINED`] entries have joined groups.
-    pub(crate) fn add(&mut self, i: usize, entry: &Candidate<'_>) {
+    /// Places entry `i` (measured for the first time), a change of `kind` in plan `plan`
+    /// at `address` whose diff without unchanged context is `text` (Terraform's, symbols
+    /// in place): in the group it looks like, or leading a new one; nowhere when its text
+    /// does not name its address first, or once [`MAX_JOINED`] entries have joined groups.
+    pub(crate) fn add(&mut self, i: usize, plan: usize, kind: Kind, address: &str, text: &str) {
         if self.of[i] != NONE || self.joined >= MAX_JOINED {
             return;
         }
-        let Some(text) = normalized(entry.text, entry.address) else {
+        let Some(text) = normalized(text, address) else {
             return;
         };
-        let near = near(entry.kind);
-        let keys = instance_keys(entry.address);
+        let near = near(kind);
+        let keys = instance_keys(address);
         let mut hasher = DefaultHasher::new();
-        (entry.plan, entry.kind as u8, module_names(entry.address)).hash(&mut hasher);
+        (plan, kind as u8, module_names(address)).hash(&mut hasher);
         let mut body = Heredoc::default();
         for line in text.lines() {
             let held = body.holds(line);

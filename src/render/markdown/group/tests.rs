@@ -16,13 +16,7 @@ fn web(i: usize, env: &str) -> String {
 }
 
 fn add(g: &mut Grouping, i: usize, kind: Kind, text: &str, address: &str) {
-    let candidate = Candidate {
-        plan: 0,
-        kind,
-        address,
-        text,
-    };
-    g.add(i, &candidate);
+    g.add(i, 0, kind, address, text);
 }
 
 /// A replacement of `address` as Terraform 1.0.3 shows it, its id `id` and its trigger
