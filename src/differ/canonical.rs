@@ -283,18 +283,18 @@ pub(crate) trait CanonicalForms: Sync {
 
 impl<'p> CanonicalForms for Differ<'p, '_> {
     fn reads_schemas(&self) -> bool {
-        self.old_masks() && self.schemas().is_some()
+        self.old_masks && self.schemas.is_some()
     }
 
     fn resource(&self, i: usize, schemas: bool, out: &mut Vec<u8>) -> Result<String> {
         let read = self.read_entry(ChangeList::Changes, i)?;
         let (rc, v) = (&read.change, &read.values);
         let inferred;
-        let place = match self.old_masks() {
+        let place = match self.old_masks {
             false => Place::Free,
             true => {
                 let schema = self
-                    .schemas()
+                    .schemas
                     .filter(|_| schemas)
                     .and_then(|s| s.resource(&rc.provider_name, &rc.mode, &rc.type_));
                 match schema {
@@ -376,12 +376,12 @@ impl<'p> CanonicalForms for Differ<'p, '_> {
     }
 
     fn invocation(&self, n: usize, out: &mut Vec<u8>) -> Result<()> {
-        let Some(invocation) = self.plan().action_invocations.get(n) else {
+        let Some(invocation) = self.plan.action_invocations.get(n) else {
             return Ok(());
         };
         let parse = |raw: Option<&'p serde_json::value::RawValue>| {
             raw.map_or(Ok(Value::Null), |r| Value::parse(r.get()))
-                .map_err(|e| super::resource::value_error(self.path(), &invocation.address, e))
+                .map_err(|e| super::resource::value_error(self.path, &invocation.address, e))
         };
         let config = parse(invocation.config_values)?;
         let sensitive = parse(invocation.config_sensitive)?;

@@ -85,26 +85,25 @@ impl<'v, 'a> Matcher<'v, 'a> {
         }
     }
 
-    /// Matches the given paths; `propagate` extends a match to the matched value's children.
-    pub(crate) fn paths(paths: Vec<&'v [Value<'a>]>, propagate: bool) -> Self {
+    /// Matches those of `paths` that are JSON arrays of steps (the others name nothing);
+    /// `propagate` extends a match to the matched value's children.
+    pub(crate) fn paths(paths: impl IntoIterator<Item = &'v Value<'a>>, propagate: bool) -> Self {
+        let paths = paths.into_iter().filter_map(|p| match p {
+            Value::Array(steps) => Some(steps.as_slice()),
+            _ => None,
+        });
         Matcher {
             always: false,
             propagate,
-            paths,
+            paths: paths.collect(),
         }
     }
 
     /// Builds a matcher from a JSON array of paths (`replace_paths`).
     pub(crate) fn from_value(value: &'v Value<'a>, propagate: bool) -> Self {
         let paths = match value {
-            Value::Array(paths) => paths
-                .iter()
-                .filter_map(|p| match p {
-                    Value::Array(steps) => Some(steps.as_slice()),
-                    _ => None,
-                })
-                .collect(),
-            _ => Vec::new(),
+            Value::Array(paths) => paths.as_slice(),
+            _ => &[],
         };
         Matcher::paths(paths, propagate)
     }

@@ -12,7 +12,8 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 
 use super::plan::summary;
-use super::{Differ, Relevance};
+use super::resource::Relevance;
+use super::Differ;
 use crate::diff::{Action, PlanMode, ResourceChanges, ResourceDiff, ResourceSummary};
 use crate::input::error::Result;
 use crate::input::json::Value;
@@ -81,7 +82,7 @@ impl<'p, 'a> Differ<'p, 'a> {
     /// Outside refresh-only mode each drifted resource is diffed once here to learn
     /// whether it is shown (a value that cannot be read fails here).
     pub fn drift(&self, mode: PlanMode) -> Result<Drift<'_, 'p, 'a>> {
-        let entries = &self.plan().resource_drift;
+        let entries = &self.plan.resource_drift;
         let mut drift = Drift {
             differ: self,
             relevant: None,
@@ -91,7 +92,7 @@ impl<'p, 'a> Differ<'p, 'a> {
         let shown = if mode == PlanMode::RefreshOnly {
             (0..entries.len()).collect()
         } else {
-            drift.relevant = Some(Relevant::new(self.plan()));
+            drift.relevant = Some(Relevant::new(self.plan));
             let mut shown = Vec::new();
             // With no relevant attribute every attribute reads as unchanged, so the
             // entry's computed action is no-op and it drops out: only drift that matters
@@ -125,7 +126,7 @@ impl Drift<'_, '_, '_> {
         match &self.relevant {
             None => self.differ.diff_entry(ChangeList::Drift, k, Relevance::All),
             Some(relevant) => {
-                let address = &self.differ.plan().resource_drift[k].address;
+                let address = &self.differ.plan.resource_drift[k].address;
                 let paths = relevant.of(address);
                 self.differ
                     .diff_entry(ChangeList::Drift, k, Relevance::Paths(&paths))
@@ -140,11 +141,11 @@ impl ResourceChanges for Drift<'_, '_, '_> {
     }
 
     fn address(&self, i: usize) -> &str {
-        &self.differ.plan().resource_drift[self.shown[i]].address
+        &self.differ.plan.resource_drift[self.shown[i]].address
     }
 
     fn type_name(&self, i: usize) -> &str {
-        &self.differ.plan().resource_drift[self.shown[i]].type_
+        &self.differ.plan.resource_drift[self.shown[i]].type_
     }
 
     fn diff(&self, i: usize) -> Result<Cow<'_, ResourceDiff>> {

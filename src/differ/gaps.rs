@@ -14,14 +14,14 @@ impl Differ<'_, '_> {
     /// deferred changes (see [`PlanHead::undescribed`]): each change read again, a part
     /// at a time on every core. Nothing without schemas.
     pub(super) fn undescribed(&self) -> Result<Vec<Undescribed>> {
-        let Some(schemas) = self.schemas() else {
+        let Some(schemas) = self.schemas else {
             return Ok(Vec::new());
         };
         let mut found = Vec::new();
-        for d in &self.plan().deferred_changes {
+        for d in &self.plan.deferred_changes {
             let rc = &d.resource_change;
             let values = ParsedChange::parse(&rc.change)
-                .map_err(|e| value_error(self.path(), &rc.address, e))?;
+                .map_err(|e| value_error(self.path, &rc.address, e))?;
             found.extend(of_change(
                 schemas,
                 &rc.provider_name,
@@ -31,7 +31,7 @@ impl Differ<'_, '_> {
             ));
         }
         for list in [ChangeList::Changes, ChangeList::Drift] {
-            let indexes = to_read(schemas, self.plan().entries(list));
+            let indexes = to_read(schemas, self.plan.entries(list));
             let parts: Vec<&[usize]> = indexes.chunks(crate::concurrency::PART).collect();
             let scan = |part: &&[usize]| -> Result<Vec<Undescribed>> {
                 let mut gaps = Vec::new();

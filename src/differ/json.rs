@@ -31,12 +31,8 @@ fn kind(value: Option<&Value<'_>>) -> Kind {
     }
 }
 
-/// A `dynamic` attribute (sensitivity and unknown-ness were handled by the caller).
-pub(crate) fn diff_dynamic(change: Change<'_, '_>) -> Diff {
-    transform(change)
-}
-
-/// The JSON differ. Replacement is never marked inside JSON.
+/// The JSON differ (also of a `dynamic` attribute, whose sensitivity and unknown-ness the
+/// caller handled). Replacement is never marked inside JSON.
 pub(crate) fn transform(change: Change<'_, '_>) -> Diff {
     let (before_sensitive, after_sensitive) =
         (change.is_before_sensitive(), change.is_after_sensitive());

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use serde_json::value::RawValue;
 
-use super::resource::{diff_output_paired, diff_resource_values, value_error, Relevance, Values};
+use super::resource::{diff_output_paired, diff_resource_values, value_error, Relevance};
 use super::sequence::Pairing;
 use crate::diff::address::module_names;
 use crate::diff::{
@@ -16,7 +16,7 @@ use crate::diff::{
     ResourceSummary,
 };
 use crate::input::error::{InputError, Result};
-use crate::input::json::{ParseError, Value};
+use crate::input::json::Value;
 use crate::input::plan::{
     sensitive_outputs, ChangeEntry, ChangeList, ParsedChange, Plan, ReadChange, ResourceAction,
     ResourceChange, Tool,
@@ -74,14 +74,16 @@ fn diff_every(list: &dyn ResourceChanges) -> Result<Vec<ResourceDiff>> {
 /// diffs one. [`Differ::lazy`] offers them all as [`ResourceChanges`] for the renderers,
 /// and [`Differ::drift`] the drift shown, the same way.
 pub struct Differ<'p, 'a> {
-    path: &'p str,
-    plan: &'p Plan<'a>,
-    schemas: Option<&'p ProviderSchemas>,
+    /// The file the plan was read from, as errors name it.
+    pub(super) path: &'p str,
+    pub(super) plan: &'p Plan<'a>,
+    /// The provider schemas given, if any.
+    pub(super) schemas: Option<&'p ProviderSchemas>,
     /// The tool whose wording and list pairing the diffs follow.
     tool: Tool,
     /// The plan's masks may lack what providers declare sensitive (Terraform before
     /// 0.15.2): resources without a schema hide attributes named like secrets.
-    old_masks: bool,
+    pub(super) old_masks: bool,
     /// The configuration's resource blocks, read on first use (only resources without a
     /// schema need them).
     config_index: OnceLock<ConfigIndex<'a>>,
@@ -110,34 +112,9 @@ impl<'p, 'a> Differ<'p, 'a> {
         self
     }
 
-    /// How list elements are paired: decided by the tool, here only.
-    fn pairing(&self) -> Pairing {
-        Pairing::of(self.tool)
-    }
-
-    /// The plan being diffed.
-    pub(super) fn plan(&self) -> &'p Plan<'a> {
-        self.plan
-    }
-
-    /// The file the plan was read from, as errors name it.
-    pub(super) fn path(&self) -> &'p str {
-        self.path
-    }
-
-    /// The provider schemas given, if any.
-    pub(super) fn schemas(&self) -> Option<&'p ProviderSchemas> {
-        self.schemas
-    }
-
-    /// Whether the plan's masks may lack what providers declare sensitive.
-    pub(super) fn old_masks(&self) -> bool {
-        self.old_masks
-    }
-
     /// The plan's output changes in name order: name, parsed values, actions, and whether
     /// the configuration declares it sensitive (Terraform before 0.14 wrote no
-    /// sensitivity for outputs).
+    /// sensitivity for outputs; newer plans mark such outputs in the masks too).
     pub(super) fn output_values(
         &self,
     ) -> Result<Vec<(&'p str, ParsedChange<'a>, ResourceAction, bool)>> {
@@ -180,34 +157,31 @@ impl<'p, 'a> Differ<'p, 'a> {
             .deferred_changes
             .iter()
             .map(|d| {
+                let rc = &d.resource_change;
+                let values = ParsedChange::parse(&rc.change)
+                    .map_err(|e| value_error(path, &rc.address, e))?;
                 Ok(DeferredDiff {
                     reason: d.reason.to_string(),
-                    resource: self.diff_change(&d.resource_change, Relevance::All)?,
+                    resource: self.diff_values(rc, &values, Relevance::All),
                 })
             })
             .collect::<Result<Vec<_>>>()?;
-        // Terraform before 0.14 wrote no sensitivity for outputs: the configuration's
-        // `sensitive = true` hides them (newer plans mark them so in the masks too).
-        let declared_sensitive = match plan.output_changes.is_empty() {
-            true => Default::default(),
-            false => sensitive_outputs(plan),
-        };
-        let outputs = plan
-            .output_changes
-            .iter()
-            .map(|(name, change)| {
-                let mut values =
-                    ParsedChange::parse(change).map_err(|e| value_error(path, name, e))?;
-                if declared_sensitive.contains(name.as_ref()) {
+        let outputs = self.output_values()?.into_iter();
+        let outputs = outputs
+            .map(|(name, mut values, _, declared)| {
+                // Terraform before 0.14 wrote no sensitivity for outputs: the
+                // configuration's `sensitive = true` hides them (newer plans mark them so
+                // in the masks too).
+                if declared {
                     values.before_sensitive = Value::Bool(true);
                     values.after_sensitive = Value::Bool(true);
                 }
-                Ok(OutputDiff {
+                OutputDiff {
                     name: name.to_string(),
-                    diff: diff_output_paired(&values, self.pairing()),
-                })
+                    diff: diff_output_paired(&values, Pairing::of(self.tool)),
+                }
             })
-            .collect::<Result<Vec<_>>>()?;
+            .collect();
         Ok(PlanHead {
             tool: self.tool,
             format_version: plan
@@ -268,16 +242,7 @@ impl<'p, 'a> Differ<'p, 'a> {
         relevance: Relevance<'_, '_>,
     ) -> Result<ResourceDiff> {
         let read = self.read_entry(list, i)?;
-        let v = &read.values;
-        let values = Values {
-            before: &v.before,
-            after: &v.after,
-            after_unknown: &v.after_unknown,
-            before_sensitive: &v.before_sensitive,
-            after_sensitive: &v.after_sensitive,
-            replace_paths: &v.replace_paths,
-        };
-        Ok(self.diff_values(&read.change, values, relevance))
+        Ok(self.diff_values(&read.change, &read.values, relevance))
     }
 }
 
@@ -349,72 +314,12 @@ fn infer_mode(plan: &Plan<'_>) -> PlanMode {
     }
 }
 
-/// Parses a change member (absent is null).
-fn parse_member<'a>(raw: Option<&'a RawValue>) -> std::result::Result<Value<'a>, ParseError> {
-    match raw {
-        Some(raw) => Value::parse(raw.get()),
-        None => Ok(Value::Null),
-    }
-}
-
-/// Parses `raw` unless its text is the same as `same_as`'s, whose value then serves for
-/// both (unchanged resources have identical `before` and `after`, and usually identical
-/// sensitivity masks: parsing them once halves the work).
-fn parse_unless_same<'a>(
-    raw: Option<&'a RawValue>,
-    same_as: Option<&'a RawValue>,
-) -> std::result::Result<Option<Value<'a>>, ParseError> {
-    match (raw, same_as) {
-        (Some(raw), Some(other)) if raw.get() == other.get() => Ok(None),
-        _ => parse_member(raw).map(Some),
-    }
-}
-
 impl Differ<'_, '_> {
-    /// One resource change's diff.
-    fn diff_change(
-        &self,
-        rc: &ResourceChange<'_>,
-        relevance: Relevance<'_, '_>,
-    ) -> Result<ResourceDiff> {
-        let change = &rc.change;
-        // Parsed in the order `ParsedChange::parse` uses, so the first error is the same.
-        let parsed = (|| {
-            let before = parse_member(change.before)?;
-            let after = parse_unless_same(change.after, change.before)?;
-            let after_unknown = parse_member(change.after_unknown)?;
-            let before_sensitive = parse_member(change.before_sensitive)?;
-            let after_sensitive =
-                parse_unless_same(change.after_sensitive, change.before_sensitive)?;
-            let replace_paths = parse_member(change.replace_paths)?;
-            Ok((
-                before,
-                after,
-                after_unknown,
-                before_sensitive,
-                after_sensitive,
-                replace_paths,
-            ))
-        })()
-        .map_err(|e| value_error(self.path, &rc.address, e))?;
-        let (before, after, after_unknown, before_sensitive, after_sensitive, replace_paths) =
-            parsed;
-        let values = Values {
-            before: &before,
-            after: after.as_ref().unwrap_or(&before),
-            after_unknown: &after_unknown,
-            before_sensitive: &before_sensitive,
-            after_sensitive: after_sensitive.as_ref().unwrap_or(&before_sensitive),
-            replace_paths: &replace_paths,
-        };
-        Ok(self.diff_values(rc, values, relevance))
-    }
-
     /// The diff of `rc` given its parsed values.
     fn diff_values(
         &self,
         rc: &ResourceChange<'_>,
-        values: Values<'_, '_>,
+        values: &ParsedChange<'_>,
         relevance: Relevance<'_, '_>,
     ) -> ResourceDiff {
         let action = rc.change.action;
@@ -432,7 +337,7 @@ impl Differ<'_, '_> {
             relevance,
             // Terraform shows a forgotten object as unchanged, OpenTofu as deleted.
             action == ResourceAction::Forget && self.tool == Tool::Terraform,
-            self.pairing(),
+            Pairing::of(self.tool),
             self.old_masks,
         );
         with_body(rc, body)

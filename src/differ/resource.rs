@@ -18,18 +18,6 @@ pub(crate) enum Relevance<'v, 'a> {
     Paths(&'v [&'v Value<'a>]),
 }
 
-/// The parsed members of a change, borrowed (the two sides may be the very same value
-/// when their JSON texts are equal, see [`crate::input::plan`]).
-#[derive(Clone, Copy)]
-pub(crate) struct Values<'v, 'a> {
-    pub(crate) before: &'v Value<'a>,
-    pub(crate) after: &'v Value<'a>,
-    pub(crate) after_unknown: &'v Value<'a>,
-    pub(crate) before_sensitive: &'v Value<'a>,
-    pub(crate) after_sensitive: &'v Value<'a>,
-    pub(crate) replace_paths: &'v Value<'a>,
-}
-
 /// Computes the diff tree of a resource change.
 ///
 /// `schema` is the resource's provider schema block; without it one is inferred from the
@@ -39,7 +27,7 @@ pub(crate) struct Values<'v, 'a> {
 /// names read like secrets where no schema describes them (plans whose masks may lack what providers
 /// declare sensitive, see [`crate::input::plan::Plan::masks_omit_provider_sensitivity`]).
 pub(crate) fn diff_resource_values<'v, 'a>(
-    values: Values<'v, 'a>,
+    values: &'v ParsedChange<'a>,
     schema: Option<&Block>,
     expressions: Option<&Value<'_>>,
     relevance: Relevance<'v, 'a>,
@@ -49,55 +37,30 @@ pub(crate) fn diff_resource_values<'v, 'a>(
 ) -> Diff {
     let relevant = match relevance {
         Relevance::All => Matcher::always(),
-        Relevance::Paths(paths) => Matcher::paths(
-            paths
-                .iter()
-                .filter_map(|p| match p {
-                    Value::Array(steps) => Some(steps.as_slice()),
-                    _ => None,
-                })
-                .collect(),
-            true,
-        ),
+        Relevance::Paths(paths) => Matcher::paths(paths.iter().copied(), true),
     };
     let mut change = Change::new(
-        values.before,
-        values.after,
-        values.after_unknown,
-        values.before_sensitive,
-        values.after_sensitive,
-        Matcher::from_value(values.replace_paths, false),
+        &values.before,
+        &values.after,
+        &values.after_unknown,
+        &values.before_sensitive,
+        &values.after_sensitive,
+        Matcher::from_value(&values.replace_paths, false),
         relevant,
     );
     change.pairing = pairing;
+    // What is sensitive is left out of what a schema is inferred (or completed) from.
+    let redacted = undescribed::Redacted::new(values);
+    let (objects, unknown) = redacted.parts();
     match schema {
-        Some(block) => {
-            // What the schema does not declare is shown as without a schema, never left
-            // out (a schema older than the provider that made the plan).
-            let redacted = undescribed::Redacted::new(
-                [values.before, values.after, values.after_unknown],
-                values.before_sensitive,
-                values.after_sensitive,
-            );
-            let (objects, unknown) = redacted.parts();
-            match undescribed::complete(block, &objects, unknown, hide_secret_names) {
-                Some(completed) => block::diff_root(change, &completed, forget_only),
-                None => block::diff_root(change, block, forget_only),
-            }
-        }
+        // What the schema does not declare is shown as without a schema, never left out
+        // (a schema older than the provider that made the plan).
+        Some(block) => match undescribed::complete(block, &objects, unknown, hide_secret_names) {
+            Some(completed) => block::diff_root(change, &completed, forget_only),
+            None => block::diff_root(change, block, forget_only),
+        },
         None => {
-            // What is sensitive is left out of what the schema is inferred from.
-            let before = infer::redacted(values.before, values.before_sensitive);
-            let after = infer::redacted(values.after, values.after_sensitive);
-            let unknown = infer::redacted(values.after_unknown, values.after_sensitive);
-            let mut inferred = infer::infer_block(
-                &[
-                    before.as_ref().unwrap_or(values.before),
-                    after.as_ref().unwrap_or(values.after),
-                ],
-                Some(unknown.as_ref().unwrap_or(values.after_unknown)),
-                expressions,
-            );
+            let mut inferred = infer::infer_block(&objects, Some(unknown), expressions);
             if hide_secret_names {
                 infer::mark_secret_names(&mut inferred);
             }

@@ -46,7 +46,7 @@ pub(crate) fn diff_typed(mut change: Change<'_, '_>, ty: &CtyType) -> Diff {
         return diff;
     }
     match ty {
-        CtyType::Dynamic => json::diff_dynamic(change),
+        CtyType::Dynamic => json::transform(change),
         CtyType::String => strings::diff_string(&change, json::transform),
         CtyType::Number | CtyType::Bool => primitive(&change),
         CtyType::Object(attrs) => object(&change, attrs),

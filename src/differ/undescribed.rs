@@ -33,15 +33,12 @@ pub(crate) struct Redacted<'v, 'a> {
 
 impl<'v, 'a> Redacted<'v, 'a> {
     /// `before`, `after` and `after_unknown` with what their masks mark left out.
-    pub(crate) fn new(
-        [before, after, unknown]: [&'v Value<'a>; 3],
-        before_sensitive: &Value<'_>,
-        after_sensitive: &Value<'_>,
-    ) -> Self {
+    pub(crate) fn new(values: &'v ParsedChange<'a>) -> Self {
+        let (before, after, unknown) = (&values.before, &values.after, &values.after_unknown);
         Redacted {
-            before: infer::redacted(before, before_sensitive),
-            after: infer::redacted(after, after_sensitive),
-            unknown: infer::redacted(unknown, after_sensitive),
+            before: infer::redacted(before, &values.before_sensitive),
+            after: infer::redacted(after, &values.after_sensitive),
+            unknown: infer::redacted(unknown, &values.after_sensitive),
             values: [before, after, unknown],
         }
     }
@@ -108,11 +105,7 @@ pub(crate) fn of_change(
     let Some(block) = schemas.resource(provider, mode, type_) else {
         return Some(gap(true, Vec::new()));
     };
-    let redacted = Redacted::new(
-        [&values.before, &values.after, &values.after_unknown],
-        &values.before_sensitive,
-        &values.after_sensitive,
-    );
+    let redacted = Redacted::new(values);
     let (objects, unknown) = redacted.parts();
     let attributes = paths(block, &objects, unknown);
     (!attributes.is_empty()).then(|| gap(false, attributes))
