@@ -39,14 +39,6 @@ impl<'v, 'a> Mask<'v, 'a> {
         matches!(self, Mask::True)
     }
 
-    fn key(self, key: &str) -> Self {
-        match self {
-            Mask::Value(v) => v.get(key).map_or(Mask::Absent, Mask::from_value),
-            Mask::Attributes(attrs) if attrs.contains_key(key) => Mask::True,
-            _ => Mask::Absent,
-        }
-    }
-
     fn index(self, ix: usize) -> Self {
         match self {
             Mask::Value(Value::Array(items)) => {
@@ -259,34 +251,24 @@ impl<'v, 'a> Change<'v, 'a> {
     /// The same change seen as unchanged (after := before).
     pub(crate) fn as_noop(&self) -> Self {
         Change {
-            before: self.before,
             after: self.before,
-            before_explicit: self.before_explicit,
             after_explicit: self.before_explicit,
             unknown: Mask::Absent,
-            before_sensitive: self.before_sensitive,
             after_sensitive: self.before_sensitive,
-            replace: self.replace.clone(),
-            relevant: self.relevant.clone(),
             non_legacy: false,
-            pairing: self.pairing,
+            ..self.clone()
         }
     }
 
     /// The same change seen as a deletion of the before value.
     pub(crate) fn as_delete(&self) -> Self {
         Change {
-            before: self.before,
             after: None,
-            before_explicit: self.before_explicit,
             after_explicit: false,
             unknown: Mask::Absent,
-            before_sensitive: self.before_sensitive,
             after_sensitive: Mask::Absent,
-            replace: self.replace.clone(),
-            relevant: self.relevant.clone(),
             non_legacy: false,
-            pairing: self.pairing,
+            ..self.clone()
         }
     }
 
@@ -294,16 +276,10 @@ impl<'v, 'a> Change<'v, 'a> {
     pub(crate) fn as_create(&self) -> Self {
         Change {
             before: None,
-            after: self.after,
             before_explicit: false,
-            after_explicit: self.after_explicit,
-            unknown: self.unknown,
             before_sensitive: Mask::Absent,
-            after_sensitive: self.after_sensitive,
-            replace: self.replace.clone(),
-            relevant: self.relevant.clone(),
             non_legacy: false,
-            pairing: self.pairing,
+            ..self.clone()
         }
     }
 
@@ -344,24 +320,6 @@ impl<'v, 'a> Change<'v, 'a> {
         }
     }
 
-    /// The child at `key` of an object or map.
-    pub(crate) fn key(&self, key: &str) -> Self {
-        let before = self
-            .before_object()
-            .map(|_| self.before.and_then(|v| v.get(key)));
-        let after = self
-            .after_object()
-            .map(|_| self.after.and_then(|v| v.get(key)));
-        self.child_at(
-            key,
-            before.flatten(),
-            after.flatten(),
-            self.unknown.key(key),
-            self.before_sensitive.key(key),
-            self.after_sensitive.key(key),
-        )
-    }
-
     /// The child at `key` given what each side and mask holds there.
     fn child_at(
         &self,
@@ -393,11 +351,6 @@ impl<'v, 'a> Change<'v, 'a> {
             non_legacy: self.non_legacy,
             pairing: self.pairing,
         }
-    }
-
-    /// The child at `key`, seen as unchanged when no relevant path reaches it.
-    pub(crate) fn relevant_key(&self, key: &str) -> Self {
-        relevant(self.key(key))
     }
 
     /// A walker over this change's children for keys in strictly ascending order.
@@ -438,6 +391,12 @@ impl<'v, 'a> Change<'v, 'a> {
             non_legacy: self.non_legacy,
             pairing: self.pairing,
         }
+    }
+
+    /// The longer side's length, for elements paired by position.
+    pub(crate) fn longest_array(&self) -> usize {
+        let len = |items: Option<&[Value<'a>]>| items.map_or(0, <[_]>::len);
+        len(self.before_array()).max(len(self.after_array()))
     }
 
     /// All keys of a map: from both values and from every mask (a key can exist only as
@@ -495,8 +454,7 @@ fn relevant<'v, 'a>(child: Change<'v, 'a>) -> Change<'v, 'a> {
 
 /// The children of one change, looked up by keys in strictly ascending (bytewise) order,
 /// as schema attributes and merged key lists come: each side's sorted members are walked
-/// once instead of binary-searched for every key. Gives exactly what
-/// [`Change::key`] / [`Change::relevant_key`] give.
+/// once instead of binary-searched for every key.
 pub(crate) struct Children<'c, 'v, 'a> {
     change: &'c Change<'v, 'a>,
     before: Walk<'v, 'a>,
@@ -507,7 +465,8 @@ pub(crate) struct Children<'c, 'v, 'a> {
 }
 
 impl<'v, 'a> Children<'_, 'v, 'a> {
-    /// [`Change::key`]; `key` must be greater than every key asked before.
+    /// The child at `key` of an object or map; `key` must be greater than every key
+    /// asked before.
     pub(crate) fn key(&mut self, key: &str) -> Change<'v, 'a> {
         let change = self.change;
         let before = self.before.seek(key);
@@ -525,13 +484,14 @@ impl<'v, 'a> Children<'_, 'v, 'a> {
         )
     }
 
-    /// [`Change::relevant_key`]; `key` must be greater than every key asked before.
+    /// The child at `key`, seen as unchanged when no relevant path reaches it; `key` must
+    /// be greater than every key asked before.
     pub(crate) fn relevant_key(&mut self, key: &str) -> Change<'v, 'a> {
         relevant(self.key(key))
     }
 }
 
-/// [`Mask::key`] through a walker over the mask's members.
+/// The mask of member `key`, through a walker over the mask's members.
 fn mask_child<'v, 'a>(mask: Mask<'v, 'a>, walk: &mut Walk<'v, 'a>, key: &str) -> Mask<'v, 'a> {
     match mask {
         Mask::Value(_) => walk.seek(key).map_or(Mask::Absent, Mask::from_value),

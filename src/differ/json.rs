@@ -3,7 +3,7 @@
 //! JSON type as a type change.
 
 use super::change::Change;
-use super::collections::{collection_action, multiline_strings_share_a_line, pair_slice};
+use super::collections::{by_key, multiline_strings_share_a_line, pair_slice};
 use super::masked::sensitive_action;
 use super::sequence;
 use super::strings::{self, scalar_text};
@@ -122,18 +122,7 @@ fn primitive(change: &Change<'_, '_>, kind: Kind) -> Diff {
 }
 
 fn object(change: &Change<'_, '_>) -> Diff {
-    let mut action = collection_action(
-        change.before_object().is_some(),
-        change.after_object().is_some(),
-    );
-    let keys = change.all_keys();
-    let mut attributes = Vec::with_capacity(keys.len());
-    let mut children = change.children();
-    for key in keys {
-        let diff = transform(children.relevant_key(key));
-        action = action.fold(diff.action);
-        attributes.push((key.to_string(), diff));
-    }
+    let (attributes, action) = by_key(change, change.all_keys(), transform);
     Diff {
         action,
         replace: false,
