@@ -298,11 +298,6 @@ fn line(out: &mut String, text: &str) {
     out.push('\n');
 }
 
-/// Resources with nothing to say (no-op, not moved, not imported) are not shown.
-fn is_shown(r: &crate::diff::ResourceDiff) -> bool {
-    has_news(&ResourceSummary::of(r))
-}
-
 /// A change other than no-op, or a move or an import.
 fn has_news(r: &ResourceSummary) -> bool {
     r.action != ResourceAction::NoOp || r.moved || r.importing
@@ -401,7 +396,8 @@ fn render_deferred_section(out: &mut Out, plan: &PlanHead) -> bool {
     }
     out.push_str("\nNote: This is a partial plan, parts can only be known in the next plan / apply cycle.\n\n");
     for d in &plan.deferred {
-        if is_shown(&d.resource) {
+        // Resources with nothing to say (no-op, not moved, not imported) are not shown.
+        if has_news(&ResourceSummary::of(&d.resource)) {
             out.push('\n');
             render_deferred(out, d, false);
             out.push('\n');
