@@ -42,7 +42,7 @@ pub trait ResourceChanges: Sync {
 }
 
 /// A plan's two lists of resource changes, as renderers read them: the
-/// differ's lazy ones (`crate::differ::Lazy`, `crate::differ::Drift`) or a whole
+/// differ's lazy ones (`crate::differ::Lazy`) or a whole
 /// [`PlanDiff`]'s ([`DiffedPlan`]).
 #[derive(Clone, Copy)]
 pub struct Changes<'a> {

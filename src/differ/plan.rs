@@ -13,13 +13,12 @@ use crate::diff::address::module_names;
 use crate::diff::{
     Action, ActionReason, Block, CheckInstanceResult, CheckStatus, CheckSummary, DeferredDiff,
     Diff, Node, OutputDiff, PlanDiff, PlanHead, PlanMode, ResourceChanges, ResourceDiff,
-    ResourceSummary,
 };
 use crate::input::error::{InputError, Result};
 use crate::input::json::Value;
 use crate::input::plan::{
-    sensitive_outputs, ChangeEntry, ChangeList, ParsedChange, Plan, ReadChange, ResourceAction,
-    ResourceChange, Tool,
+    sensitive_outputs, ChangeList, ParsedChange, Plan, ReadChange, ResourceAction, ResourceChange,
+    Tool,
 };
 use crate::input::schema::ProviderSchemas;
 
@@ -69,10 +68,9 @@ fn diff_every(list: &dyn ResourceChanges) -> Result<Vec<ResourceDiff>> {
 }
 
 /// A plan being diffed in parts, so that a huge plan never holds all its diff trees:
-/// [`Differ::head`] diffs everything but the resource changes and drift,
-/// `Differ::summaries` describes the changes without diffing them, `Differ::resource`
-/// diffs one. [`Differ::lazy`] offers them all as [`ResourceChanges`] for the renderers,
-/// and [`Differ::drift`] the drift shown, the same way.
+/// [`Differ::head`] diffs everything but the resource changes and drift;
+/// [`Differ::lazy`] offers those as [`ResourceChanges`] for the renderers, described up
+/// front and each diffed when asked, and [`Differ::drift`] the drift shown, the same way.
 pub struct Differ<'p, 'a> {
     /// The file the plan was read from, as errors name it.
     pub(super) path: &'p str,
@@ -138,12 +136,10 @@ impl<'p, 'a> Differ<'p, 'a> {
     /// The configuration expressions of the resource behind `rc` (what tells blocks
     /// apart when no schema describes it).
     pub(super) fn expressions(&self, rc: &ResourceChange<'_>) -> Option<&Value<'a>> {
-        self.config_index().expressions(rc)
-    }
-
-    fn config_index(&self) -> &ConfigIndex<'a> {
-        self.config_index
-            .get_or_init(|| ConfigIndex::new(self.plan.configuration))
+        let index = self
+            .config_index
+            .get_or_init(|| ConfigIndex::new(self.plan.configuration));
+        index.expressions(rc)
     }
 
     /// The plan's diff but its resource changes and drift ([`Differ::lazy`] and
@@ -208,24 +204,6 @@ impl<'p, 'a> Differ<'p, 'a> {
         })
     }
 
-    /// One summary per resource change, in plan order, without diffing any.
-    pub(crate) fn summaries(&self) -> Vec<ResourceSummary> {
-        self.plan.resource_changes.iter().map(summary).collect()
-    }
-
-    /// The resource changes as a renderer reads them, each diffed only when asked.
-    pub fn lazy(&self) -> Lazy<'_, 'p, 'a> {
-        Lazy {
-            differ: self,
-            summaries: self.summaries(),
-        }
-    }
-
-    /// Resource change `i`, diffed.
-    pub(crate) fn resource(&self, i: usize) -> Result<ResourceDiff> {
-        self.diff_entry(ChangeList::Changes, i, Relevance::All)
-    }
-
     /// Entry `i` of `list`, read again from the plan text, its values parsed.
     pub(super) fn read_entry(&self, list: ChangeList, i: usize) -> Result<ReadChange<'a>> {
         // Read once already, so only a plan not read by `parse_plan` fails here.
@@ -243,47 +221,6 @@ impl<'p, 'a> Differ<'p, 'a> {
     ) -> Result<ResourceDiff> {
         let read = self.read_entry(list, i)?;
         Ok(self.diff_values(&read.change, &read.values, relevance))
-    }
-}
-
-/// A plan's resource changes read through a [`Differ`]: summaries up front, each diff
-/// computed when asked (and not kept: callers that ask twice keep what they need).
-pub struct Lazy<'d, 'p, 'a> {
-    differ: &'d Differ<'p, 'a>,
-    summaries: Vec<ResourceSummary>,
-}
-
-impl ResourceChanges for Lazy<'_, '_, '_> {
-    fn summaries(&self) -> &[ResourceSummary] {
-        &self.summaries
-    }
-
-    fn address(&self, i: usize) -> &str {
-        &self.differ.plan.resource_changes[i].address
-    }
-
-    fn type_name(&self, i: usize) -> &str {
-        &self.differ.plan.resource_changes[i].type_
-    }
-
-    fn diff(&self, i: usize) -> Result<Cow<'_, ResourceDiff>> {
-        self.differ.resource(i).map(Cow::Owned)
-    }
-
-    fn header(&self, i: usize) -> Result<Cow<'_, ResourceDiff>> {
-        self.differ
-            .header_entry(ChangeList::Changes, i)
-            .map(Cow::Owned)
-    }
-}
-
-/// What a plan's summary needs of a resource change entry (read without diffing it).
-pub(super) fn summary(entry: &ChangeEntry<'_>) -> ResourceSummary {
-    ResourceSummary {
-        action: entry.action,
-        data_source: entry.data_source,
-        moved: entry.moved,
-        importing: entry.importing,
     }
 }
 
@@ -328,7 +265,7 @@ impl Differ<'_, '_> {
             .and_then(|s| s.resource(&rc.provider_name, &rc.mode, &rc.type_));
         let expressions = match schema {
             Some(_) => None,
-            None => self.config_index().expressions(rc),
+            None => self.expressions(rc),
         };
         let body = diff_resource_values(
             values,
