@@ -223,9 +223,9 @@ impl Walk {
                 continue;
             }
             let inner = &block_type.block;
-            let len = self.enter(name);
-            let done = self.level(&inner.attributes, &inner.block_types, &objs, &unk);
-            self.path.truncate(len);
+            let done = self.at(name, |w| {
+                w.level(&inner.attributes, &inner.block_types, &objs, &unk)
+            });
             if let Some(done) = done {
                 let out = completed.get_or_insert_with(copy);
                 if let Some(b) = out.block_types.get_mut(name) {
@@ -242,9 +242,9 @@ impl Walk {
             if objs.is_empty() && unk.is_empty() {
                 continue;
             }
-            let len = self.enter(name);
-            let done = self.level(&nested.attributes, &NO_BLOCK_TYPES, &objs, &unk);
-            self.path.truncate(len);
+            let done = self.at(name, |w| {
+                w.level(&nested.attributes, &NO_BLOCK_TYPES, &objs, &unk)
+            });
             if let Some(done) = done {
                 let out = completed.get_or_insert_with(copy);
                 let inner = out
@@ -264,9 +264,7 @@ impl Walk {
             if values.is_empty() && unk.is_empty() {
                 continue;
             }
-            let len = self.enter(name);
-            let done = self.typed(ty, &values, &unk);
-            self.path.truncate(len);
+            let done = self.at(name, |w| w.typed(ty, &values, &unk));
             if let Some(done) = done {
                 let out = completed.get_or_insert_with(copy);
                 if let Some(a) = out.attributes.get_mut(name) {
@@ -297,9 +295,7 @@ impl Walk {
                 }
                 for (field, field_type) in fields.iter().filter(|(_, t)| has_object(t)) {
                     let (vs, us) = (members(values, field), members(unknown, field));
-                    let len = self.enter(field);
-                    let done = self.typed(field_type, &vs, &us);
-                    self.path.truncate(len);
+                    let done = self.at(field, |w| w.typed(field_type, &vs, &us));
                     if let Some(done) = done {
                         out.get_or_insert_with(|| fields.clone())
                             .insert(field.clone(), done);
@@ -320,14 +316,16 @@ impl Walk {
         }
     }
 
-    /// Steps into `name`; returns the path's length to go back to.
-    fn enter(&mut self, name: &str) -> usize {
+    /// What `inner` finds one level down, at `name`.
+    fn at<T>(&mut self, name: &str, inner: impl FnOnce(&mut Self) -> T) -> T {
         let len = self.path.len();
         if len > 0 {
             self.path.push('.');
         }
         self.path.push_str(name);
-        len
+        let found = inner(self);
+        self.path.truncate(len);
+        found
     }
 
     fn note(&mut self, key: &str) {
