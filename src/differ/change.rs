@@ -320,39 +320,6 @@ impl<'v, 'a> Change<'v, 'a> {
         }
     }
 
-    /// The child at `key` given what each side and mask holds there.
-    fn child_at(
-        &self,
-        key: &str,
-        before: Option<&'v Value<'a>>,
-        after: Option<&'v Value<'a>>,
-        unknown: Mask<'v, 'a>,
-        before_sensitive: Mask<'v, 'a>,
-        after_sensitive: Mask<'v, 'a>,
-    ) -> Self {
-        let (before, before_explicit) = match before {
-            Some(v) => (non_null(v), true),
-            None => (None, false),
-        };
-        let (after, after_explicit) = match after {
-            Some(v) => (non_null(v), true),
-            None => (None, false),
-        };
-        Change {
-            before,
-            after,
-            before_explicit,
-            after_explicit,
-            unknown,
-            before_sensitive,
-            after_sensitive,
-            replace: self.replace.key(key),
-            relevant: self.relevant.key(key),
-            non_legacy: self.non_legacy,
-            pairing: self.pairing,
-        }
-    }
-
     /// A walker over this change's children for keys in strictly ascending order.
     pub(crate) fn children<'c>(&'c self) -> Children<'c, 'v, 'a> {
         Children {
@@ -469,19 +436,20 @@ impl<'v, 'a> Children<'_, 'v, 'a> {
     /// asked before.
     pub(crate) fn key(&mut self, key: &str) -> Change<'v, 'a> {
         let change = self.change;
-        let before = self.before.seek(key);
-        let after = self.after.seek(key);
-        let unknown = mask_child(change.unknown, &mut self.unknown, key);
-        let before_sensitive = mask_child(change.before_sensitive, &mut self.before_sensitive, key);
-        let after_sensitive = mask_child(change.after_sensitive, &mut self.after_sensitive, key);
-        change.child_at(
-            key,
-            before,
-            after,
-            unknown,
-            before_sensitive,
-            after_sensitive,
-        )
+        let (before, after) = (self.before.seek(key), self.after.seek(key));
+        Change {
+            before: before.and_then(non_null),
+            after: after.and_then(non_null),
+            before_explicit: before.is_some(),
+            after_explicit: after.is_some(),
+            unknown: mask_child(change.unknown, &mut self.unknown, key),
+            before_sensitive: mask_child(change.before_sensitive, &mut self.before_sensitive, key),
+            after_sensitive: mask_child(change.after_sensitive, &mut self.after_sensitive, key),
+            replace: change.replace.key(key),
+            relevant: change.relevant.key(key),
+            non_legacy: change.non_legacy,
+            pairing: change.pairing,
+        }
     }
 
     /// The child at `key`, seen as unchanged when no relevant path reaches it; `key` must
