@@ -11,7 +11,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use super::resource::Relevance;
+use super::change::Matcher;
 use super::Differ;
 use crate::diff::{Action, PlanMode, ResourceChanges, ResourceDiff, ResourceSummary};
 use crate::input::error::Result;
@@ -27,8 +27,8 @@ pub struct Lazy<'d, 'p, 'a> {
     /// The attributes that matter, or `None` when all do (planned changes, refresh-only
     /// drift).
     relevant: Option<Relevant<'p, 'a>>,
-    /// The shown entries' indexes in the list, ascending.
-    shown: Vec<usize>,
+    /// The shown entries' indexes in the list, ascending (`None`: every entry).
+    shown: Option<Vec<usize>>,
     summaries: Vec<ResourceSummary>,
 }
 
@@ -87,7 +87,7 @@ impl<'p, 'a> Differ<'p, 'a> {
             differ: self,
             list: ChangeList::Changes,
             relevant: None,
-            shown: (0..entries.len()).collect(),
+            shown: None,
             summaries: entries.iter().map(summary).collect(),
         }
     }
@@ -101,7 +101,7 @@ impl<'p, 'a> Differ<'p, 'a> {
             differ: self,
             list: ChangeList::Drift,
             relevant: None,
-            shown: Vec::new(),
+            shown: None,
             summaries: Vec::new(),
         };
         let shown = if mode == PlanMode::RefreshOnly {
@@ -130,7 +130,7 @@ impl<'p, 'a> Differ<'p, 'a> {
             shown
         };
         drift.summaries = shown.iter().map(|&k| summary(&entries[k])).collect();
-        drift.shown = shown;
+        drift.shown = Some(shown);
         Ok(drift)
     }
 }
@@ -138,19 +138,21 @@ impl<'p, 'a> Differ<'p, 'a> {
 impl Lazy<'_, '_, '_> {
     /// Entry `k` of the list, diffed with the attributes that matter.
     fn diff_entry(&self, k: usize) -> Result<ResourceDiff> {
-        let paths;
-        let relevance = match &self.relevant {
-            None => Relevance::All,
-            Some(relevant) => {
-                paths = relevant.of(&self.entry(k).address);
-                Relevance::Paths(&paths)
-            }
+        let relevant = match &self.relevant {
+            None => Matcher::always(),
+            // A path and its descendants matter.
+            Some(relevant) => Matcher::paths(relevant.of(&self.entry(k).address), true),
         };
-        self.differ.diff_entry(self.list, k, relevance)
+        self.differ.diff_entry(self.list, k, relevant)
     }
 
     fn entry(&self, k: usize) -> &ChangeEntry<'_> {
         &self.differ.plan.entries(self.list)[k]
+    }
+
+    /// The index in the list of shown entry `i`.
+    fn shown(&self, i: usize) -> usize {
+        self.shown.as_ref().map_or(i, |shown| shown[i])
     }
 }
 
@@ -160,19 +162,19 @@ impl ResourceChanges for Lazy<'_, '_, '_> {
     }
 
     fn address(&self, i: usize) -> &str {
-        &self.entry(self.shown[i]).address
+        &self.entry(self.shown(i)).address
     }
 
     fn type_name(&self, i: usize) -> &str {
-        &self.entry(self.shown[i]).type_
+        &self.entry(self.shown(i)).type_
     }
 
     fn diff(&self, i: usize) -> Result<Cow<'_, ResourceDiff>> {
-        self.diff_entry(self.shown[i]).map(Cow::Owned)
+        self.diff_entry(self.shown(i)).map(Cow::Owned)
     }
 
     fn header(&self, i: usize) -> Result<Cow<'_, ResourceDiff>> {
-        let header = self.differ.header_entry(self.list, self.shown[i]);
+        let header = self.differ.header_entry(self.list, self.shown(i));
         header.map(Cow::Owned)
     }
 }
