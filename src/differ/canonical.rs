@@ -345,33 +345,21 @@ impl<'p> CanonicalForms for Differ<'p, '_> {
 
     fn outputs(&self) -> Result<Vec<Vec<u8>>> {
         let outputs = self.output_values()?;
-        let canonical =
-            |(name, v, action, declared): &(&str, ParsedChange<'_>, ResourceAction, bool)| {
-                fn mask<'m, 'a>(m: &'m Value<'a>, declared: bool) -> &'m Value<'a> {
-                    match declared {
-                        true => &TRUE,
-                        false => m,
-                    }
-                }
-                let mut out = Vec::new();
-                let mut w = Writer { out: &mut out };
-                w.raw(b"output ");
-                w.string(name);
-                w.raw(b"\nactions ");
-                w.raw(action_name(*action).as_bytes());
-                w.raw(b"\nbefore ");
-                let before = before_side(mask(&v.before_sensitive, *declared));
-                w.value(&v.before, before, Place::Free);
-                w.raw(b"\nafter ");
-                let after = after_side(
-                    mask(&v.after_sensitive, *declared),
-                    &v.after_unknown,
-                    &v.before,
-                );
-                w.value(&v.after, after, Place::Free);
-                w.raw(b"\n");
-                out
-            };
+        let canonical = |(name, v, action): &(&str, ParsedChange<'_>, ResourceAction)| {
+            let mut out = Vec::new();
+            let mut w = Writer { out: &mut out };
+            w.raw(b"output ");
+            w.string(name);
+            w.raw(b"\nactions ");
+            w.raw(action_name(*action).as_bytes());
+            w.raw(b"\nbefore ");
+            w.value(&v.before, before_side(&v.before_sensitive), Place::Free);
+            w.raw(b"\nafter ");
+            let after = after_side(&v.after_sensitive, &v.after_unknown, &v.before);
+            w.value(&v.after, after, Place::Free);
+            w.raw(b"\n");
+            out
+        };
         Ok(outputs.iter().map(canonical).collect())
     }
 

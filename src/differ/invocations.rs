@@ -3,7 +3,8 @@
 //! attribute shown, unknown and sensitive parts as such) against the action's schema, or
 //! a schema inferred from the values when there is none.
 
-use super::resource::{diff_resource_values, value_error, Relevance};
+use super::change::Matcher;
+use super::resource::{diff_resource_values, value_error};
 use crate::diff::{InvocationDiff, InvocationTrigger};
 use crate::input::error::Result;
 use crate::input::json::{ParseError, Value};
@@ -57,7 +58,7 @@ fn diff_invocation(
                 &values,
                 schema,
                 None,
-                Relevance::All,
+                Matcher::always(),
                 false,
                 // Action invocations are Terraform's alone (1.14+); a new config pairs nothing.
                 super::sequence::Pairing::Terraform,

@@ -7,7 +7,8 @@ use std::sync::OnceLock;
 
 use serde_json::value::RawValue;
 
-use super::resource::{diff_output_paired, diff_resource_values, value_error, Relevance};
+use super::change::Matcher;
+use super::resource::{diff_output_paired, diff_resource_values, value_error};
 use super::sequence::Pairing;
 use crate::diff::address::module_names;
 use crate::diff::{
@@ -110,25 +111,22 @@ impl<'p, 'a> Differ<'p, 'a> {
         self
     }
 
-    /// The plan's output changes in name order: name, parsed values, actions, and whether
-    /// the configuration declares it sensitive (Terraform before 0.14 wrote no
-    /// sensitivity for outputs; newer plans mark such outputs in the masks too).
-    pub(super) fn output_values(
-        &self,
-    ) -> Result<Vec<(&'p str, ParsedChange<'a>, ResourceAction, bool)>> {
+    /// The plan's output changes in name order: name, parsed values and actions. An
+    /// output the configuration declares sensitive is masked whole: Terraform before 0.14
+    /// wrote no sensitivity for outputs (newer plans mark such outputs so in the masks too).
+    pub(super) fn output_values(&self) -> Result<Vec<(&'p str, ParsedChange<'a>, ResourceAction)>> {
         let declared = match self.plan.output_changes.is_empty() {
             true => Default::default(),
             false => sensitive_outputs(self.plan),
         };
         let output = |(name, change): (&'p Cow<'a, str>, &'p crate::input::plan::Change<'a>)| {
-            let values =
+            let mut values =
                 ParsedChange::parse(change).map_err(|e| value_error(self.path, name, e))?;
-            Ok((
-                name.as_ref(),
-                values,
-                change.action,
-                declared.contains(name.as_ref()),
-            ))
+            if declared.contains(name.as_ref()) {
+                values.before_sensitive = Value::Bool(true);
+                values.after_sensitive = Value::Bool(true);
+            }
+            Ok((name.as_ref(), values, change.action))
         };
         self.plan.output_changes.iter().map(output).collect()
     }
@@ -158,24 +156,15 @@ impl<'p, 'a> Differ<'p, 'a> {
                     .map_err(|e| value_error(path, &rc.address, e))?;
                 Ok(DeferredDiff {
                     reason: d.reason.to_string(),
-                    resource: self.diff_values(rc, &values, Relevance::All),
+                    resource: self.diff_values(rc, &values, Matcher::always()),
                 })
             })
             .collect::<Result<Vec<_>>>()?;
         let outputs = self.output_values()?.into_iter();
         let outputs = outputs
-            .map(|(name, mut values, _, declared)| {
-                // Terraform before 0.14 wrote no sensitivity for outputs: the
-                // configuration's `sensitive = true` hides them (newer plans mark them so
-                // in the masks too).
-                if declared {
-                    values.before_sensitive = Value::Bool(true);
-                    values.after_sensitive = Value::Bool(true);
-                }
-                OutputDiff {
-                    name: name.to_string(),
-                    diff: diff_output_paired(&values, Pairing::of(self.tool)),
-                }
+            .map(|(name, values, _)| OutputDiff {
+                name: name.to_string(),
+                diff: diff_output_paired(&values, Pairing::of(self.tool)),
             })
             .collect();
         Ok(PlanHead {
@@ -217,10 +206,10 @@ impl<'p, 'a> Differ<'p, 'a> {
         &self,
         list: ChangeList,
         i: usize,
-        relevance: Relevance<'_, '_>,
+        relevant: Matcher<'_, '_>,
     ) -> Result<ResourceDiff> {
         let read = self.read_entry(list, i)?;
-        Ok(self.diff_values(&read.change, &read.values, relevance))
+        Ok(self.diff_values(&read.change, &read.values, relevant))
     }
 }
 
@@ -257,7 +246,7 @@ impl Differ<'_, '_> {
         &self,
         rc: &ResourceChange<'_>,
         values: &ParsedChange<'_>,
-        relevance: Relevance<'_, '_>,
+        relevant: Matcher<'_, '_>,
     ) -> ResourceDiff {
         let action = rc.change.action;
         let schema = self
@@ -271,7 +260,7 @@ impl Differ<'_, '_> {
             values,
             schema,
             expressions,
-            relevance,
+            relevant,
             // Terraform shows a forgotten object as unchanged, OpenTofu as deleted.
             action == ResourceAction::Forget && self.tool == Tool::Terraform,
             Pairing::of(self.tool),

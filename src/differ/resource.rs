@@ -9,36 +9,24 @@ use crate::input::json::Value;
 use crate::input::plan::ParsedChange;
 use crate::input::schema::Block;
 
-/// Which attributes of a change matter (drift shows only the relevant ones).
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Relevance<'v, 'a> {
-    /// Every attribute is relevant (planned changes, refresh-only drift).
-    All,
-    /// Only these attribute paths (each a JSON array of steps) and their descendants.
-    Paths(&'v [&'v Value<'a>]),
-}
-
 /// Computes the diff tree of a resource change.
 ///
 /// `schema` is the resource's provider schema block; without it one is inferred from the
 /// values and the resource's configuration `expressions` (which tell blocks apart).
-/// `forget_only` marks a `["forget"]` action, which Terraform shows as unchanged.
-/// `hide_secret_names`: hide the attributes whose
-/// names read like secrets where no schema describes them (plans whose masks may lack what providers
-/// declare sensitive, see [`crate::input::plan::Plan::masks_omit_provider_sensitivity`]).
+/// `relevant` follows the attribute paths that matter (drift shows only those; a planned
+/// change, every one). `forget_only` marks a `["forget"]` action, which Terraform shows as
+/// unchanged. `hide_secret_names`: hide the attributes whose names read like secrets where
+/// no schema describes them (plans whose masks may lack what providers declare sensitive,
+/// see [`crate::input::plan::Plan::masks_omit_provider_sensitivity`]).
 pub(crate) fn diff_resource_values<'v, 'a>(
     values: &'v ParsedChange<'a>,
     schema: Option<&Block>,
     expressions: Option<&Value<'_>>,
-    relevance: Relevance<'v, 'a>,
+    relevant: Matcher<'v, 'a>,
     forget_only: bool,
     pairing: sequence::Pairing,
     hide_secret_names: bool,
 ) -> Diff {
-    let relevant = match relevance {
-        Relevance::All => Matcher::always(),
-        Relevance::Paths(paths) => Matcher::paths(paths.iter().copied(), true),
-    };
     let mut change = Change::new(
         &values.before,
         &values.after,
