@@ -4,7 +4,7 @@
 
 use super::change::Change;
 use super::collections::{by_key, multiline_strings_share_a_line, pair_slice};
-use super::masked::sensitive_action;
+use super::masked;
 use super::sequence;
 use super::strings::{self, scalar_text};
 use crate::diff::{Action, Diff, Node};
@@ -34,19 +34,9 @@ fn kind(value: Option<&Value<'_>>) -> Kind {
 /// The JSON differ (also of a `dynamic` attribute, whose sensitivity and unknown-ness the
 /// caller handled). Replacement is never marked inside JSON.
 pub(crate) fn transform(change: Change<'_, '_>) -> Diff {
-    let (before_sensitive, after_sensitive) =
-        (change.is_before_sensitive(), change.is_after_sensitive());
-    if before_sensitive || after_sensitive {
-        let inner_action = transform(change.without_sensitivity()).action;
-        return Diff {
-            action: sensitive_action(&change, inner_action, before_sensitive, after_sensitive),
-            replace: false,
-            node: Node::Sensitive {
-                before_sensitive,
-                after_sensitive,
-                inner_action,
-            },
-        };
+    if let Some(mut diff) = masked::sensitive(&change, transform) {
+        diff.replace = false;
+        return diff;
     }
     if change.is_unknown() {
         let (action, before) = match change.before {
