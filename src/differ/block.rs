@@ -108,9 +108,8 @@ fn write_only(change: &Change<'_, '_>, container_action: Action) -> Diff {
 }
 
 fn sensitive_block(change: &Change<'_, '_>, block: &Block) -> Option<Diff> {
-    let (before_sensitive, after_sensitive) =
-        (change.is_before_sensitive(), change.is_after_sensitive());
-    if !before_sensitive && !after_sensitive {
+    let marks = (change.is_before_sensitive(), change.is_after_sensitive());
+    if marks == (false, false) {
         return None;
     }
     let inner_action = diff_block(change.without_sensitivity(), block).action;
@@ -118,7 +117,7 @@ fn sensitive_block(change: &Change<'_, '_>, block: &Block) -> Option<Diff> {
         inner_action,
         change.replace.matches(),
         false,
-        (before_sensitive, after_sensitive),
+        marks,
     ))
 }
 

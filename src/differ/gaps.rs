@@ -22,13 +22,7 @@ impl Differ<'_, '_> {
             let rc = &d.resource_change;
             let values = ParsedChange::parse(&rc.change)
                 .map_err(|e| value_error(self.path, &rc.address, e))?;
-            found.extend(of_change(
-                schemas,
-                &rc.provider_name,
-                &rc.mode,
-                &rc.type_,
-                &values,
-            ));
+            found.extend(of_change(schemas, rc, &values));
         }
         for list in [ChangeList::Changes, ChangeList::Drift] {
             let indexes = to_read(schemas, self.plan.entries(list));
@@ -37,14 +31,7 @@ impl Differ<'_, '_> {
                 let mut gaps = Vec::new();
                 for &i in *part {
                     let read = self.read_entry(list, i)?;
-                    let rc = &read.change;
-                    gaps.extend(of_change(
-                        schemas,
-                        &rc.provider_name,
-                        &rc.mode,
-                        &rc.type_,
-                        &read.values,
-                    ));
+                    gaps.extend(of_change(schemas, &read.change, &read.values));
                 }
                 Ok(gaps)
             };

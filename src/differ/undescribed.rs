@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use super::infer;
 use crate::diff::Undescribed;
 use crate::input::json::Value;
-use crate::input::plan::{ChangeEntry, ParsedChange};
+use crate::input::plan::{ChangeEntry, ParsedChange, ResourceChange};
 use crate::input::schema::{Attribute, Block, BlockType, CtyType, NestingMode, ProviderSchemas};
 
 type Attributes = BTreeMap<String, Attribute>;
@@ -90,19 +90,17 @@ pub(crate) fn paths(block: &Block, objects: &[&Value<'_>], unknown: &Value<'_>) 
 /// attributes; `None` when they describe it all.
 pub(crate) fn of_change(
     schemas: &ProviderSchemas,
-    provider: &str,
-    mode: &str,
-    type_: &str,
+    rc: &ResourceChange<'_>,
     values: &ParsedChange<'_>,
 ) -> Option<Undescribed> {
     let gap = |missing, attributes| Undescribed {
-        provider: provider.to_string(),
-        data_source: mode == "data",
-        type_: type_.to_string(),
+        provider: rc.provider_name.to_string(),
+        data_source: rc.mode == "data",
+        type_: rc.type_.to_string(),
         missing,
         attributes,
     };
-    let Some(block) = schemas.resource(provider, mode, type_) else {
+    let Some(block) = schemas.resource(&rc.provider_name, &rc.mode, &rc.type_) else {
         return Some(gap(true, Vec::new()));
     };
     let redacted = Redacted::new(values);
@@ -137,14 +135,13 @@ pub(crate) fn to_read(schemas: &ProviderSchemas, entries: &[ChangeEntry<'_>]) ->
 /// without objects
 /// (a type no schema has is missing alike from every instance).
 fn is_flat(schemas: &ProviderSchemas, type_: &str, data_source: bool) -> bool {
-    let blocks = schemas.provider_schemas.values().filter_map(|p| {
+    let mut blocks = schemas.provider_schemas.values().filter_map(|p| {
         let table = match data_source {
             true => &p.data_source_schemas,
             false => &p.resource_schemas,
         };
         table.get(type_).map(|s| &s.block)
     });
-    let mut blocks = blocks;
     blocks
         .all(|b| b.block_types.is_empty() && b.attributes.values().all(|a| a.nested_type.is_none()))
 }
