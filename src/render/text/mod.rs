@@ -33,7 +33,7 @@ use invocations::{write_cli_section, Triggered};
 use nodes::{attribute_name, render, Opts};
 use out::Out;
 use resource::{render_deferred, render_resource, Cause};
-use wrap::{horizontal_rule, word_wrap};
+use wrap::{push_rule, word_wrap};
 
 pub(crate) use log::log_text;
 pub(crate) use out::MarkedText;
@@ -105,8 +105,7 @@ pub fn write_plan(plan: &PlanHead, lists: Changes<'_>, sink: &mut dyn io::Write)
     if changes.is_empty() && outputs.is_empty() && invoking == 0 {
         let rule_first = |out: &mut Out| {
             if drift_shown {
-                out.push_str(&horizontal_rule());
-                out.push('\n');
+                push_rule(out);
             }
         };
         if plan.errored {
@@ -157,12 +156,10 @@ pub fn write_plan(plan: &PlanHead, lists: Changes<'_>, sink: &mut dyn io::Write)
     }
 
     if drift_shown {
-        out.push_str(&horizontal_rule());
-        out.push('\n');
+        push_rule(&mut out);
     }
     if render_deferred_section(&mut out, plan) {
-        out.push_str(&horizontal_rule());
-        out.push('\n');
+        push_rule(&mut out);
     }
     if counts.any {
         line(&mut out, &word_wrap(&format!("\n{name} used the selected providers to generate the following execution plan. Resource actions are indicated with the following symbols:")));
