@@ -42,7 +42,7 @@ pub trait ResourceChanges: Sync {
 }
 
 /// A plan's two lists of resource changes, as renderers read them: the
-/// differ's lazy ones (`crate::differ::Lazy`, `crate::differ::Drift`) or a whole
+/// differ's lazy ones (`crate::differ::Lazy`) or a whole
 /// [`PlanDiff`]'s ([`DiffedPlan`]).
 #[derive(Clone, Copy)]
 pub struct Changes<'a> {
@@ -69,8 +69,8 @@ impl<'a> DiffedPlan<'a> {
     pub fn new(plan: &'a PlanDiff) -> Self {
         DiffedPlan {
             head: &plan.head,
-            resources: Diffed::new(plan),
-            drift: Diffed::drift(plan),
+            resources: Diffed::of(&plan.resources),
+            drift: Diffed::of(&plan.drift),
         }
     }
 
@@ -90,19 +90,11 @@ pub(crate) struct Diffed<'a> {
 }
 
 impl<'a> Diffed<'a> {
-    /// The resource changes of `plan`.
-    pub(crate) fn new(plan: &'a PlanDiff) -> Self {
+    /// `resources` with their summaries.
+    fn of(resources: &'a [ResourceDiff]) -> Self {
         Diffed {
-            resources: &plan.resources,
-            summaries: plan.resources.iter().map(ResourceSummary::of).collect(),
-        }
-    }
-
-    /// The drift of `plan` (what it shows).
-    pub(crate) fn drift(plan: &'a PlanDiff) -> Self {
-        Diffed {
-            resources: &plan.drift,
-            summaries: plan.drift.iter().map(ResourceSummary::of).collect(),
+            resources,
+            summaries: resources.iter().map(ResourceSummary::of).collect(),
         }
     }
 }

@@ -11,7 +11,7 @@ mod changes;
 pub(crate) mod quote;
 pub(crate) mod undescribed;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::input::plan::{ResourceAction, Tool};
 pub use changes::{Changes, DiffedPlan, ResourceChanges};
@@ -235,7 +235,7 @@ pub enum PlanMode {
 }
 
 /// Why Terraform chose an action (`action_reason`); unknown values read as `None`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub(crate) enum ActionReason {
     /// The provider cannot update the changed attributes in place.
@@ -271,23 +271,8 @@ pub(crate) enum ActionReason {
 impl ActionReason {
     /// Parses a reason; anything unrecognised means "no special reason".
     pub(crate) fn parse(reason: &str) -> Option<Self> {
-        Some(match reason {
-            "replace_because_cannot_update" => Self::ReplaceBecauseCannotUpdate,
-            "replace_because_tainted" => Self::ReplaceBecauseTainted,
-            "replace_by_request" => Self::ReplaceByRequest,
-            "replace_by_triggers" => Self::ReplaceByTriggers,
-            "delete_because_no_resource_config" => Self::DeleteBecauseNoResourceConfig,
-            "delete_because_wrong_repetition" => Self::DeleteBecauseWrongRepetition,
-            "delete_because_count_index" => Self::DeleteBecauseCountIndex,
-            "delete_because_each_key" => Self::DeleteBecauseEachKey,
-            "delete_because_no_module" => Self::DeleteBecauseNoModule,
-            "delete_because_no_move_target" => Self::DeleteBecauseNoMoveTarget,
-            "delete_because_enabled_false" => Self::DeleteBecauseEnabledFalse,
-            "read_because_config_unknown" => Self::ReadBecauseConfigUnknown,
-            "read_because_dependency_pending" => Self::ReadBecauseDependencyPending,
-            "read_because_check_nested" => Self::ReadBecauseCheckNested,
-            _ => return None,
-        })
+        use serde::de::{value::Error, IntoDeserializer};
+        Self::deserialize(IntoDeserializer::<Error>::into_deserializer(reason)).ok()
     }
 }
 

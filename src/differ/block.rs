@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::change::{Change, Mask};
-use super::collections::{self, match_set};
+use super::collections::{by_index, by_key, match_set};
 use super::masked;
 use super::typed::{diff_typed, object_attributes};
 use crate::diff::{Action, Block as BlockDiff, BlockGroup, Diff, Node};
@@ -44,14 +44,19 @@ pub(crate) fn diff_block(change: Change<'_, '_>, block: &Block) -> Diff {
                 (vec![(None, diff)], a)
             }
             NestingMode::List => {
-                let (diffs, a) = by_index(&child, |c| diff_block(c, &block_type.block));
+                let count = child.longest_array();
+                let (diffs, a) = by_index(&child, count, |_, c| diff_block(c, &block_type.block));
                 (diffs.into_iter().map(|d| (None, d)).collect(), a)
             }
             NestingMode::Set => {
                 let (diffs, a) = match_set(&child, |c| diff_block(c, &block_type.block));
                 (diffs.into_iter().map(|d| (None, d)).collect(), a)
             }
-            NestingMode::Map => by_key(&child, |c| diff_block(c, &block_type.block)),
+            NestingMode::Map => {
+                let keys = child.explicit_keys();
+                let (entries, a) = by_key(&child, keys, |c| diff_block(c, &block_type.block));
+                (entries.into_iter().map(|(k, d)| (Some(k), d)).collect(), a)
+            }
         };
         if group_action == Action::NoOp && both_null && !unknown {
             continue;
@@ -103,9 +108,8 @@ fn write_only(change: &Change<'_, '_>, container_action: Action) -> Diff {
 }
 
 fn sensitive_block(change: &Change<'_, '_>, block: &Block) -> Option<Diff> {
-    let (before_sensitive, after_sensitive) =
-        (change.is_before_sensitive(), change.is_after_sensitive());
-    if !before_sensitive && !after_sensitive {
+    let marks = (change.is_before_sensitive(), change.is_after_sensitive());
+    if marks == (false, false) {
         return None;
     }
     let inner_action = diff_block(change.without_sensitivity(), block).action;
@@ -113,7 +117,7 @@ fn sensitive_block(change: &Change<'_, '_>, block: &Block) -> Option<Diff> {
         inner_action,
         change.replace.matches(),
         false,
-        (before_sensitive, after_sensitive),
+        marks,
     ))
 }
 
@@ -238,7 +242,8 @@ fn diff_nested(change: Change<'_, '_>, attrs: &Attributes, mode: NestingMode) ->
     match mode {
         NestingMode::Single | NestingMode::Group => nested_object(&change, attrs),
         NestingMode::List => {
-            let (elements, action) = by_index(&change, element);
+            let count = change.longest_array();
+            let (elements, action) = by_index(&change, count, |_, c| element(c));
             Diff {
                 action,
                 replace,
@@ -260,15 +265,12 @@ fn diff_nested(change: Change<'_, '_>, attrs: &Attributes, mode: NestingMode) ->
             }
         }
         NestingMode::Map => {
-            let (entries, action) = by_key(&change, element);
+            let (entries, action) = by_key(&change, change.explicit_keys(), element);
             Diff {
                 action,
                 replace,
                 node: Node::Map {
-                    entries: entries
-                        .into_iter()
-                        .map(|(k, d)| (k.unwrap_or_default(), d))
-                        .collect(),
+                    entries,
                     nested: true,
                 },
             }
@@ -282,8 +284,13 @@ fn nested_object(change: &Change<'_, '_>, attrs: &Attributes) -> Diff {
         attrs.iter().filter(|(_, a)| !a.write_only),
         diff_attribute,
     );
+    // Attribute names come sorted (`BTreeMap` order).
+    let mut children = change.children();
     for (name, _) in attrs.iter().filter(|(_, a)| a.write_only) {
-        attributes.push((name.clone(), write_only(&change.relevant_key(name), action)));
+        attributes.push((
+            name.clone(),
+            write_only(&children.relevant_key(name), action),
+        ));
     }
     attributes.sort_by(|a, b| a.0.cmp(&b.0));
     Diff {
@@ -294,49 +301,6 @@ fn nested_object(change: &Change<'_, '_>, attrs: &Attributes) -> Diff {
             nested: true,
         },
     }
-}
-
-/// Nested lists and list blocks pair elements by position, never by LCS.
-fn by_index<'v, 'a>(
-    change: &Change<'v, 'a>,
-    mut element: impl FnMut(Change<'v, 'a>) -> Diff,
-) -> (Vec<Diff>, Action) {
-    let mut action = change.default_action();
-    let count = change
-        .before_array()
-        .map_or(0, <[_]>::len)
-        .max(change.after_array().map_or(0, <[_]>::len));
-    let mut elements = Vec::with_capacity(count);
-    for ix in 0..count {
-        let mut child = change.index(ix, ix);
-        if !child.relevant.matches_partial() {
-            child = child.as_noop();
-        }
-        let diff = element(child);
-        action = action.fold(diff.action);
-        elements.push(diff);
-    }
-    (elements, action)
-}
-
-/// Nested maps and map blocks: one element per key present in either value.
-fn by_key<'v, 'a>(
-    change: &Change<'v, 'a>,
-    mut element: impl FnMut(Change<'v, 'a>) -> Diff,
-) -> (Vec<(Option<String>, Diff)>, Action) {
-    let mut action = collections::collection_action(
-        change.before_object().is_some(),
-        change.after_object().is_some(),
-    );
-    let keys = change.explicit_keys();
-    let mut entries = Vec::with_capacity(keys.len());
-    let mut children = change.children();
-    for key in keys {
-        let diff = element(children.relevant_key(key));
-        action = action.fold(diff.action);
-        entries.push((Some(key.to_string()), diff));
-    }
-    (entries, action)
 }
 
 /// A resource-level change as Terraform computes it.

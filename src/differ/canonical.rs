@@ -283,18 +283,18 @@ pub(crate) trait CanonicalForms: Sync {
 
 impl<'p> CanonicalForms for Differ<'p, '_> {
     fn reads_schemas(&self) -> bool {
-        self.old_masks() && self.schemas().is_some()
+        self.old_masks && self.schemas.is_some()
     }
 
     fn resource(&self, i: usize, schemas: bool, out: &mut Vec<u8>) -> Result<String> {
         let read = self.read_entry(ChangeList::Changes, i)?;
         let (rc, v) = (&read.change, &read.values);
         let inferred;
-        let place = match self.old_masks() {
+        let place = match self.old_masks {
             false => Place::Free,
             true => {
                 let schema = self
-                    .schemas()
+                    .schemas
                     .filter(|_| schemas)
                     .and_then(|s| s.resource(&rc.provider_name, &rc.mode, &rc.type_));
                 match schema {
@@ -345,43 +345,31 @@ impl<'p> CanonicalForms for Differ<'p, '_> {
 
     fn outputs(&self) -> Result<Vec<Vec<u8>>> {
         let outputs = self.output_values()?;
-        let canonical =
-            |(name, v, action, declared): &(&str, ParsedChange<'_>, ResourceAction, bool)| {
-                fn mask<'m, 'a>(m: &'m Value<'a>, declared: bool) -> &'m Value<'a> {
-                    match declared {
-                        true => &TRUE,
-                        false => m,
-                    }
-                }
-                let mut out = Vec::new();
-                let mut w = Writer { out: &mut out };
-                w.raw(b"output ");
-                w.string(name);
-                w.raw(b"\nactions ");
-                w.raw(action_name(*action).as_bytes());
-                w.raw(b"\nbefore ");
-                let before = before_side(mask(&v.before_sensitive, *declared));
-                w.value(&v.before, before, Place::Free);
-                w.raw(b"\nafter ");
-                let after = after_side(
-                    mask(&v.after_sensitive, *declared),
-                    &v.after_unknown,
-                    &v.before,
-                );
-                w.value(&v.after, after, Place::Free);
-                w.raw(b"\n");
-                out
-            };
+        let canonical = |(name, v, action): &(&str, ParsedChange<'_>, ResourceAction)| {
+            let mut out = Vec::new();
+            let mut w = Writer { out: &mut out };
+            w.raw(b"output ");
+            w.string(name);
+            w.raw(b"\nactions ");
+            w.raw(action_name(*action).as_bytes());
+            w.raw(b"\nbefore ");
+            w.value(&v.before, before_side(&v.before_sensitive), Place::Free);
+            w.raw(b"\nafter ");
+            let after = after_side(&v.after_sensitive, &v.after_unknown, &v.before);
+            w.value(&v.after, after, Place::Free);
+            w.raw(b"\n");
+            out
+        };
         Ok(outputs.iter().map(canonical).collect())
     }
 
     fn invocation(&self, n: usize, out: &mut Vec<u8>) -> Result<()> {
-        let Some(invocation) = self.plan().action_invocations.get(n) else {
+        let Some(invocation) = self.plan.action_invocations.get(n) else {
             return Ok(());
         };
         let parse = |raw: Option<&'p serde_json::value::RawValue>| {
             raw.map_or(Ok(Value::Null), |r| Value::parse(r.get()))
-                .map_err(|e| super::resource::value_error(self.path(), &invocation.address, e))
+                .map_err(|e| super::resource::value_error(self.path, &invocation.address, e))
         };
         let config = parse(invocation.config_values)?;
         let sensitive = parse(invocation.config_sensitive)?;

@@ -39,14 +39,6 @@ impl<'v, 'a> Mask<'v, 'a> {
         matches!(self, Mask::True)
     }
 
-    fn key(self, key: &str) -> Self {
-        match self {
-            Mask::Value(v) => v.get(key).map_or(Mask::Absent, Mask::from_value),
-            Mask::Attributes(attrs) if attrs.contains_key(key) => Mask::True,
-            _ => Mask::Absent,
-        }
-    }
-
     fn index(self, ix: usize) -> Self {
         match self {
             Mask::Value(Value::Array(items)) => {
@@ -85,26 +77,25 @@ impl<'v, 'a> Matcher<'v, 'a> {
         }
     }
 
-    /// Matches the given paths; `propagate` extends a match to the matched value's children.
-    pub(crate) fn paths(paths: Vec<&'v [Value<'a>]>, propagate: bool) -> Self {
+    /// Matches those of `paths` that are JSON arrays of steps (the others name nothing);
+    /// `propagate` extends a match to the matched value's children.
+    pub(crate) fn paths(paths: impl IntoIterator<Item = &'v Value<'a>>, propagate: bool) -> Self {
+        let paths = paths.into_iter().filter_map(|p| match p {
+            Value::Array(steps) => Some(steps.as_slice()),
+            _ => None,
+        });
         Matcher {
             always: false,
             propagate,
-            paths,
+            paths: paths.collect(),
         }
     }
 
     /// Builds a matcher from a JSON array of paths (`replace_paths`).
     pub(crate) fn from_value(value: &'v Value<'a>, propagate: bool) -> Self {
         let paths = match value {
-            Value::Array(paths) => paths
-                .iter()
-                .filter_map(|p| match p {
-                    Value::Array(steps) => Some(steps.as_slice()),
-                    _ => None,
-                })
-                .collect(),
-            _ => Vec::new(),
+            Value::Array(paths) => paths.as_slice(),
+            _ => &[],
         };
         Matcher::paths(paths, propagate)
     }
@@ -260,34 +251,24 @@ impl<'v, 'a> Change<'v, 'a> {
     /// The same change seen as unchanged (after := before).
     pub(crate) fn as_noop(&self) -> Self {
         Change {
-            before: self.before,
             after: self.before,
-            before_explicit: self.before_explicit,
             after_explicit: self.before_explicit,
             unknown: Mask::Absent,
-            before_sensitive: self.before_sensitive,
             after_sensitive: self.before_sensitive,
-            replace: self.replace.clone(),
-            relevant: self.relevant.clone(),
             non_legacy: false,
-            pairing: self.pairing,
+            ..self.clone()
         }
     }
 
     /// The same change seen as a deletion of the before value.
     pub(crate) fn as_delete(&self) -> Self {
         Change {
-            before: self.before,
             after: None,
-            before_explicit: self.before_explicit,
             after_explicit: false,
             unknown: Mask::Absent,
-            before_sensitive: self.before_sensitive,
             after_sensitive: Mask::Absent,
-            replace: self.replace.clone(),
-            relevant: self.relevant.clone(),
             non_legacy: false,
-            pairing: self.pairing,
+            ..self.clone()
         }
     }
 
@@ -295,16 +276,10 @@ impl<'v, 'a> Change<'v, 'a> {
     pub(crate) fn as_create(&self) -> Self {
         Change {
             before: None,
-            after: self.after,
             before_explicit: false,
-            after_explicit: self.after_explicit,
-            unknown: self.unknown,
             before_sensitive: Mask::Absent,
-            after_sensitive: self.after_sensitive,
-            replace: self.replace.clone(),
-            relevant: self.relevant.clone(),
             non_legacy: false,
-            pairing: self.pairing,
+            ..self.clone()
         }
     }
 
@@ -345,62 +320,6 @@ impl<'v, 'a> Change<'v, 'a> {
         }
     }
 
-    /// The child at `key` of an object or map.
-    pub(crate) fn key(&self, key: &str) -> Self {
-        let before = self
-            .before_object()
-            .map(|_| self.before.and_then(|v| v.get(key)));
-        let after = self
-            .after_object()
-            .map(|_| self.after.and_then(|v| v.get(key)));
-        self.child_at(
-            key,
-            before.flatten(),
-            after.flatten(),
-            self.unknown.key(key),
-            self.before_sensitive.key(key),
-            self.after_sensitive.key(key),
-        )
-    }
-
-    /// The child at `key` given what each side and mask holds there.
-    fn child_at(
-        &self,
-        key: &str,
-        before: Option<&'v Value<'a>>,
-        after: Option<&'v Value<'a>>,
-        unknown: Mask<'v, 'a>,
-        before_sensitive: Mask<'v, 'a>,
-        after_sensitive: Mask<'v, 'a>,
-    ) -> Self {
-        let (before, before_explicit) = match before {
-            Some(v) => (non_null(v), true),
-            None => (None, false),
-        };
-        let (after, after_explicit) = match after {
-            Some(v) => (non_null(v), true),
-            None => (None, false),
-        };
-        Change {
-            before,
-            after,
-            before_explicit,
-            after_explicit,
-            unknown,
-            before_sensitive,
-            after_sensitive,
-            replace: self.replace.key(key),
-            relevant: self.relevant.key(key),
-            non_legacy: self.non_legacy,
-            pairing: self.pairing,
-        }
-    }
-
-    /// The child at `key`, seen as unchanged when no relevant path reaches it.
-    pub(crate) fn relevant_key(&self, key: &str) -> Self {
-        relevant(self.key(key))
-    }
-
     /// A walker over this change's children for keys in strictly ascending order.
     pub(crate) fn children<'c>(&'c self) -> Children<'c, 'v, 'a> {
         Children {
@@ -439,6 +358,12 @@ impl<'v, 'a> Change<'v, 'a> {
             non_legacy: self.non_legacy,
             pairing: self.pairing,
         }
+    }
+
+    /// The longer side's length, for elements paired by position.
+    pub(crate) fn longest_array(&self) -> usize {
+        let len = |items: Option<&[Value<'a>]>| items.map_or(0, <[_]>::len);
+        len(self.before_array()).max(len(self.after_array()))
     }
 
     /// All keys of a map: from both values and from every mask (a key can exist only as
@@ -496,8 +421,7 @@ fn relevant<'v, 'a>(child: Change<'v, 'a>) -> Change<'v, 'a> {
 
 /// The children of one change, looked up by keys in strictly ascending (bytewise) order,
 /// as schema attributes and merged key lists come: each side's sorted members are walked
-/// once instead of binary-searched for every key. Gives exactly what
-/// [`Change::key`] / [`Change::relevant_key`] give.
+/// once instead of binary-searched for every key.
 pub(crate) struct Children<'c, 'v, 'a> {
     change: &'c Change<'v, 'a>,
     before: Walk<'v, 'a>,
@@ -508,31 +432,34 @@ pub(crate) struct Children<'c, 'v, 'a> {
 }
 
 impl<'v, 'a> Children<'_, 'v, 'a> {
-    /// [`Change::key`]; `key` must be greater than every key asked before.
+    /// The child at `key` of an object or map; `key` must be greater than every key
+    /// asked before.
     pub(crate) fn key(&mut self, key: &str) -> Change<'v, 'a> {
         let change = self.change;
-        let before = self.before.seek(key);
-        let after = self.after.seek(key);
-        let unknown = mask_child(change.unknown, &mut self.unknown, key);
-        let before_sensitive = mask_child(change.before_sensitive, &mut self.before_sensitive, key);
-        let after_sensitive = mask_child(change.after_sensitive, &mut self.after_sensitive, key);
-        change.child_at(
-            key,
-            before,
-            after,
-            unknown,
-            before_sensitive,
-            after_sensitive,
-        )
+        let (before, after) = (self.before.seek(key), self.after.seek(key));
+        Change {
+            before: before.and_then(non_null),
+            after: after.and_then(non_null),
+            before_explicit: before.is_some(),
+            after_explicit: after.is_some(),
+            unknown: mask_child(change.unknown, &mut self.unknown, key),
+            before_sensitive: mask_child(change.before_sensitive, &mut self.before_sensitive, key),
+            after_sensitive: mask_child(change.after_sensitive, &mut self.after_sensitive, key),
+            replace: change.replace.key(key),
+            relevant: change.relevant.key(key),
+            non_legacy: change.non_legacy,
+            pairing: change.pairing,
+        }
     }
 
-    /// [`Change::relevant_key`]; `key` must be greater than every key asked before.
+    /// The child at `key`, seen as unchanged when no relevant path reaches it; `key` must
+    /// be greater than every key asked before.
     pub(crate) fn relevant_key(&mut self, key: &str) -> Change<'v, 'a> {
         relevant(self.key(key))
     }
 }
 
-/// [`Mask::key`] through a walker over the mask's members.
+/// The mask of member `key`, through a walker over the mask's members.
 fn mask_child<'v, 'a>(mask: Mask<'v, 'a>, walk: &mut Walk<'v, 'a>, key: &str) -> Mask<'v, 'a> {
     match mask {
         Mask::Value(_) => walk.seek(key).map_or(Mask::Absent, Mask::from_value),

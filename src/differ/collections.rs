@@ -16,6 +16,48 @@ pub(crate) fn collection_action(before: bool, after: bool) -> Action {
     }
 }
 
+/// The first `count` elements of a change paired by position (nested lists, list blocks,
+/// tuples: never by LCS), each diffed by `element` given its index; those no relevant
+/// path reaches are seen as unchanged.
+pub(crate) fn by_index<'v, 'a>(
+    change: &Change<'v, 'a>,
+    count: usize,
+    mut element: impl FnMut(usize, Change<'v, 'a>) -> Diff,
+) -> (Vec<Diff>, Action) {
+    let mut action = change.default_action();
+    let mut elements = Vec::with_capacity(count);
+    for ix in 0..count {
+        let mut child = change.index(ix, ix);
+        if !child.relevant.matches_partial() {
+            child = child.as_noop();
+        }
+        let diff = element(ix, child);
+        action = action.fold(diff.action);
+        elements.push(diff);
+    }
+    (elements, action)
+}
+
+/// The members of a map-like change at `keys` (ascending), each diffed by `element`.
+pub(crate) fn by_key<'v, 'a>(
+    change: &Change<'v, 'a>,
+    keys: Vec<&'v str>,
+    mut element: impl FnMut(Change<'v, 'a>) -> Diff,
+) -> (Vec<(String, Diff)>, Action) {
+    let mut action = collection_action(
+        change.before_object().is_some(),
+        change.after_object().is_some(),
+    );
+    let mut entries = Vec::with_capacity(keys.len());
+    let mut children = change.children();
+    for key in keys {
+        let diff = element(children.relevant_key(key));
+        action = action.fold(diff.action);
+        entries.push((key.to_string(), diff));
+    }
+    (entries, action)
+}
+
 /// Pairs the elements of a list-like change as Terraform does (see [`sequence`]) and
 /// diffs each pair. `pairable` says whether a changed before/after pair is one update.
 pub(crate) fn pair_slice<'v, 'a>(

@@ -1,8 +1,8 @@
-//! Differ: a plan's `resource_drift` → the drifted resources Terraform shows, as a
-//! [`ResourceChanges`] ([`Drift`]) whose diffs are made when asked, like the resource
-//! changes' ([`super::Lazy`]): a plan may drift as much as it changes (a refresh-only plan
-//! after an out-of-band change to everything), and holding every drifted resource's diff
-//! tree until the render ends would cost such a plan several times its input's size.
+//! Differ: a plan's `resource_changes`, and the drifted resources of its `resource_drift`
+//! that Terraform shows, each as a [`ResourceChanges`] ([`Lazy`]) whose diffs are made
+//! when asked: a plan may drift as much as it changes (a refresh-only plan after an
+//! out-of-band change to everything), and holding every resource's diff tree until the
+//! render ends would cost such a plan several times its input's size.
 //!
 //! Which entries are shown: all of them in a refresh-only plan; otherwise those whose diff,
 //! limited to the attributes the plan's `relevant_attributes` name, still changes
@@ -11,21 +11,24 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use super::plan::summary;
-use super::{Differ, Relevance};
+use super::change::Matcher;
+use super::Differ;
 use crate::diff::{Action, PlanMode, ResourceChanges, ResourceDiff, ResourceSummary};
 use crate::input::error::Result;
 use crate::input::json::Value;
-use crate::input::plan::ChangeList;
+use crate::input::plan::{ChangeEntry, ChangeList};
 
-/// A plan's drift as renderers read it: the shown entries' summaries, addresses and
-/// types up front, each diff computed when asked (and not kept).
-pub struct Drift<'d, 'p, 'a> {
+/// A list of a plan's changes (its resource changes or the drift shown) as renderers read
+/// it: the shown entries' summaries up front, each diff computed when asked (and not kept:
+/// callers that ask twice keep what they need).
+pub struct Lazy<'d, 'p, 'a> {
     differ: &'d Differ<'p, 'a>,
-    /// The attributes that matter, or `None` when all do (refresh-only plans).
+    list: ChangeList,
+    /// The attributes that matter, or `None` when all do (planned changes, refresh-only
+    /// drift).
     relevant: Option<Relevant<'p, 'a>>,
-    /// The shown entries' indexes in `resource_drift`, ascending.
-    shown: Vec<usize>,
+    /// The shown entries' indexes in the list, ascending (`None`: every entry).
+    shown: Option<Vec<usize>>,
     summaries: Vec<ResourceSummary>,
 }
 
@@ -77,21 +80,34 @@ impl<'p, 'a> Relevant<'p, 'a> {
 }
 
 impl<'p, 'a> Differ<'p, 'a> {
+    /// The resource changes, all of them.
+    pub fn lazy(&self) -> Lazy<'_, 'p, 'a> {
+        let entries = &self.plan.resource_changes;
+        Lazy {
+            differ: self,
+            list: ChangeList::Changes,
+            relevant: None,
+            shown: None,
+            summaries: entries.iter().map(summary).collect(),
+        }
+    }
+
     /// The drift Terraform shows for a plan in `mode` (the head's, given or inferred).
     /// Outside refresh-only mode each drifted resource is diffed once here to learn
     /// whether it is shown (a value that cannot be read fails here).
-    pub fn drift(&self, mode: PlanMode) -> Result<Drift<'_, 'p, 'a>> {
-        let entries = &self.plan().resource_drift;
-        let mut drift = Drift {
+    pub fn drift(&self, mode: PlanMode) -> Result<Lazy<'_, 'p, 'a>> {
+        let entries = &self.plan.resource_drift;
+        let mut drift = Lazy {
             differ: self,
+            list: ChangeList::Drift,
             relevant: None,
-            shown: Vec::new(),
+            shown: None,
             summaries: Vec::new(),
         };
         let shown = if mode == PlanMode::RefreshOnly {
             (0..entries.len()).collect()
         } else {
-            drift.relevant = Some(Relevant::new(self.plan()));
+            drift.relevant = Some(Relevant::new(self.plan));
             let mut shown = Vec::new();
             // With no relevant attribute every attribute reads as unchanged, so the
             // entry's computed action is no-op and it drops out: only drift that matters
@@ -114,46 +130,62 @@ impl<'p, 'a> Differ<'p, 'a> {
             shown
         };
         drift.summaries = shown.iter().map(|&k| summary(&entries[k])).collect();
-        drift.shown = shown;
+        drift.shown = Some(shown);
         Ok(drift)
     }
 }
 
-impl Drift<'_, '_, '_> {
-    /// Entry `k` of `resource_drift`, diffed with the attributes that matter.
+impl Lazy<'_, '_, '_> {
+    /// Entry `k` of the list, diffed with the attributes that matter.
     fn diff_entry(&self, k: usize) -> Result<ResourceDiff> {
-        match &self.relevant {
-            None => self.differ.diff_entry(ChangeList::Drift, k, Relevance::All),
-            Some(relevant) => {
-                let address = &self.differ.plan().resource_drift[k].address;
-                let paths = relevant.of(address);
-                self.differ
-                    .diff_entry(ChangeList::Drift, k, Relevance::Paths(&paths))
-            }
-        }
+        let relevant = match &self.relevant {
+            None => Matcher::always(),
+            // A path and its descendants matter.
+            Some(relevant) => Matcher::paths(relevant.of(&self.entry(k).address), true),
+        };
+        self.differ.diff_entry(self.list, k, relevant)
+    }
+
+    fn entry(&self, k: usize) -> &ChangeEntry<'_> {
+        &self.differ.plan.entries(self.list)[k]
+    }
+
+    /// The index in the list of shown entry `i`.
+    fn shown(&self, i: usize) -> usize {
+        self.shown.as_ref().map_or(i, |shown| shown[i])
     }
 }
 
-impl ResourceChanges for Drift<'_, '_, '_> {
+impl ResourceChanges for Lazy<'_, '_, '_> {
     fn summaries(&self) -> &[ResourceSummary] {
         &self.summaries
     }
 
     fn address(&self, i: usize) -> &str {
-        &self.differ.plan().resource_drift[self.shown[i]].address
+        &self.entry(self.shown(i)).address
     }
 
     fn type_name(&self, i: usize) -> &str {
-        &self.differ.plan().resource_drift[self.shown[i]].type_
+        &self.entry(self.shown(i)).type_
     }
 
     fn diff(&self, i: usize) -> Result<Cow<'_, ResourceDiff>> {
-        self.diff_entry(self.shown[i]).map(Cow::Owned)
+        self.diff_entry(self.shown(i)).map(Cow::Owned)
     }
 
     fn header(&self, i: usize) -> Result<Cow<'_, ResourceDiff>> {
-        let header = self.differ.header_entry(ChangeList::Drift, self.shown[i]);
+        let header = self.differ.header_entry(self.list, self.shown(i));
         header.map(Cow::Owned)
+    }
+}
+
+/// What a plan's summary needs of a resource change entry (read without diffing it).
+fn summary(entry: &ChangeEntry<'_>) -> ResourceSummary {
+    ResourceSummary {
+        action: entry.action,
+        data_source: entry.data_source,
+        moved: entry.moved,
+        importing: entry.importing,
     }
 }
 

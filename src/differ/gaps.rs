@@ -14,37 +14,24 @@ impl Differ<'_, '_> {
     /// deferred changes (see [`PlanHead::undescribed`]): each change read again, a part
     /// at a time on every core. Nothing without schemas.
     pub(super) fn undescribed(&self) -> Result<Vec<Undescribed>> {
-        let Some(schemas) = self.schemas() else {
+        let Some(schemas) = self.schemas else {
             return Ok(Vec::new());
         };
         let mut found = Vec::new();
-        for d in &self.plan().deferred_changes {
+        for d in &self.plan.deferred_changes {
             let rc = &d.resource_change;
             let values = ParsedChange::parse(&rc.change)
-                .map_err(|e| value_error(self.path(), &rc.address, e))?;
-            found.extend(of_change(
-                schemas,
-                &rc.provider_name,
-                &rc.mode,
-                &rc.type_,
-                &values,
-            ));
+                .map_err(|e| value_error(self.path, &rc.address, e))?;
+            found.extend(of_change(schemas, rc, &values));
         }
         for list in [ChangeList::Changes, ChangeList::Drift] {
-            let indexes = to_read(schemas, self.plan().entries(list));
+            let indexes = to_read(schemas, self.plan.entries(list));
             let parts: Vec<&[usize]> = indexes.chunks(crate::concurrency::PART).collect();
             let scan = |part: &&[usize]| -> Result<Vec<Undescribed>> {
                 let mut gaps = Vec::new();
                 for &i in *part {
                     let read = self.read_entry(list, i)?;
-                    let rc = &read.change;
-                    gaps.extend(of_change(
-                        schemas,
-                        &rc.provider_name,
-                        &rc.mode,
-                        &rc.type_,
-                        &read.values,
-                    ));
+                    gaps.extend(of_change(schemas, &read.change, &read.values));
                 }
                 Ok(gaps)
             };

@@ -3,11 +3,12 @@
 //! attribute shown, unknown and sensitive parts as such) against the action's schema, or
 //! a schema inferred from the values when there is none.
 
-use super::resource::{diff_resource_values, value_error, Relevance, Values};
+use super::change::Matcher;
+use super::resource::{diff_resource_values, value_error};
 use crate::diff::{InvocationDiff, InvocationTrigger};
 use crate::input::error::Result;
 use crate::input::json::{ParseError, Value};
-use crate::input::plan::{ActionInvocation, Plan};
+use crate::input::plan::{ActionInvocation, ParsedChange, Plan};
 use crate::input::schema::ProviderSchemas;
 use serde_json::value::RawValue;
 
@@ -41,31 +42,23 @@ fn diff_invocation(
     let config = match config_values {
         None => None,
         Some(values) => {
+            // The config is new: nothing before it, nothing forcing a replacement.
             let read = (|| {
-                Ok::<_, ParseError>((
-                    parse(Some(values))?,
-                    parse(invocation.config_unknown)?,
-                    parse(invocation.config_sensitive)?,
-                ))
+                Ok::<_, ParseError>(ParsedChange {
+                    after: parse(Some(values))?,
+                    after_unknown: parse(invocation.config_unknown)?,
+                    after_sensitive: parse(invocation.config_sensitive)?,
+                    ..ParsedChange::default()
+                })
             })();
-            let (after, after_unknown, after_sensitive) =
-                read.map_err(|e| value_error(path, address, e))?;
+            let values = read.map_err(|e| value_error(path, address, e))?;
             let schema = schemas
                 .and_then(|s| s.resource(&invocation.provider_name, "action", &invocation.type_));
-            // The config is new: nothing before it, nothing forcing a replacement.
-            let values = Values {
-                before: &Value::Null,
-                after: &after,
-                after_unknown: &after_unknown,
-                before_sensitive: &Value::Null,
-                after_sensitive: &after_sensitive,
-                replace_paths: &Value::Null,
-            };
             Some(diff_resource_values(
-                values,
+                &values,
                 schema,
                 None,
-                Relevance::All,
+                Matcher::always(),
                 false,
                 // Action invocations are Terraform's alone (1.14+); a new config pairs nothing.
                 super::sequence::Pairing::Terraform,

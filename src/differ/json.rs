@@ -3,8 +3,8 @@
 //! JSON type as a type change.
 
 use super::change::Change;
-use super::collections::{collection_action, multiline_strings_share_a_line, pair_slice};
-use super::masked::sensitive_action;
+use super::collections::{by_key, multiline_strings_share_a_line, pair_slice};
+use super::masked;
 use super::sequence;
 use super::strings::{self, scalar_text};
 use crate::diff::{Action, Diff, Node};
@@ -31,26 +31,12 @@ fn kind(value: Option<&Value<'_>>) -> Kind {
     }
 }
 
-/// A `dynamic` attribute (sensitivity and unknown-ness were handled by the caller).
-pub(crate) fn diff_dynamic(change: Change<'_, '_>) -> Diff {
-    transform(change)
-}
-
-/// The JSON differ. Replacement is never marked inside JSON.
+/// The JSON differ (also of a `dynamic` attribute, whose sensitivity and unknown-ness the
+/// caller handled). Replacement is never marked inside JSON.
 pub(crate) fn transform(change: Change<'_, '_>) -> Diff {
-    let (before_sensitive, after_sensitive) =
-        (change.is_before_sensitive(), change.is_after_sensitive());
-    if before_sensitive || after_sensitive {
-        let inner_action = transform(change.without_sensitivity()).action;
-        return Diff {
-            action: sensitive_action(&change, inner_action, before_sensitive, after_sensitive),
-            replace: false,
-            node: Node::Sensitive {
-                before_sensitive,
-                after_sensitive,
-                inner_action,
-            },
-        };
+    if let Some(mut diff) = masked::sensitive(&change, transform) {
+        diff.replace = false;
+        return diff;
     }
     if change.is_unknown() {
         let (action, before) = match change.before {
@@ -126,18 +112,7 @@ fn primitive(change: &Change<'_, '_>, kind: Kind) -> Diff {
 }
 
 fn object(change: &Change<'_, '_>) -> Diff {
-    let mut action = collection_action(
-        change.before_object().is_some(),
-        change.after_object().is_some(),
-    );
-    let keys = change.all_keys();
-    let mut attributes = Vec::with_capacity(keys.len());
-    let mut children = change.children();
-    for key in keys {
-        let diff = transform(children.relevant_key(key));
-        action = action.fold(diff.action);
-        attributes.push((key.to_string(), diff));
-    }
+    let (attributes, action) = by_key(change, change.all_keys(), transform);
     Diff {
         action,
         replace: false,

@@ -16,8 +16,17 @@ pub(crate) fn sensitive<'v, 'a>(
         return None;
     }
     let inner_action = inner(change.without_sensitivity()).action;
+    // A change of sensitivity alone is an update, unless both sides are simply absent.
+    let null_noop = change.before.is_none()
+        && !change.before_explicit
+        && change.after.is_none()
+        && !change.after_explicit;
+    let action = match inner_action {
+        Action::NoOp if before_sensitive != after_sensitive && !null_noop => Action::Update,
+        action => action,
+    };
     Some(Diff {
-        action: sensitive_action(change, inner_action, before_sensitive, after_sensitive),
+        action,
         replace: change.replace.matches(),
         node: Node::Sensitive {
             before_sensitive,
@@ -25,24 +34,6 @@ pub(crate) fn sensitive<'v, 'a>(
             inner_action,
         },
     })
-}
-
-/// A change of sensitivity alone is an update, unless both sides are simply absent.
-pub(crate) fn sensitive_action(
-    change: &Change<'_, '_>,
-    inner: Action,
-    before_sensitive: bool,
-    after_sensitive: bool,
-) -> Action {
-    let null_noop = change.before.is_none()
-        && !change.before_explicit
-        && change.after.is_none()
-        && !change.after_explicit;
-    if inner == Action::NoOp && before_sensitive != after_sensitive && !null_noop {
-        Action::Update
-    } else {
-        inner
-    }
 }
 
 /// Wraps a value that will be known after apply. With an old value, that value is shown

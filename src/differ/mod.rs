@@ -27,4 +27,3 @@ mod undescribed;
 
 pub(crate) use canonical::{CanonicalForms, VERSION as CANONICAL_VERSION};
 pub use plan::{diff_plan, Differ};
-pub(crate) use resource::Relevance;

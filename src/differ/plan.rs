@@ -7,19 +7,19 @@ use std::sync::OnceLock;
 
 use serde_json::value::RawValue;
 
-use super::resource::{diff_output_paired, diff_resource_values, value_error, Relevance, Values};
+use super::change::Matcher;
+use super::resource::{diff_output_paired, diff_resource_values, value_error};
 use super::sequence::Pairing;
 use crate::diff::address::module_names;
 use crate::diff::{
     Action, ActionReason, Block, CheckInstanceResult, CheckStatus, CheckSummary, DeferredDiff,
     Diff, Node, OutputDiff, PlanDiff, PlanHead, PlanMode, ResourceChanges, ResourceDiff,
-    ResourceSummary,
 };
 use crate::input::error::{InputError, Result};
-use crate::input::json::{ParseError, Value};
+use crate::input::json::Value;
 use crate::input::plan::{
-    sensitive_outputs, ChangeEntry, ChangeList, ParsedChange, Plan, ReadChange, ResourceAction,
-    ResourceChange, Tool,
+    sensitive_outputs, ChangeList, ParsedChange, Plan, ReadChange, ResourceAction, ResourceChange,
+    Tool,
 };
 use crate::input::schema::ProviderSchemas;
 
@@ -69,19 +69,20 @@ fn diff_every(list: &dyn ResourceChanges) -> Result<Vec<ResourceDiff>> {
 }
 
 /// A plan being diffed in parts, so that a huge plan never holds all its diff trees:
-/// [`Differ::head`] diffs everything but the resource changes and drift,
-/// `Differ::summaries` describes the changes without diffing them, `Differ::resource`
-/// diffs one. [`Differ::lazy`] offers them all as [`ResourceChanges`] for the renderers,
-/// and [`Differ::drift`] the drift shown, the same way.
+/// [`Differ::head`] diffs everything but the resource changes and drift;
+/// [`Differ::lazy`] offers those as [`ResourceChanges`] for the renderers, described up
+/// front and each diffed when asked, and [`Differ::drift`] the drift shown, the same way.
 pub struct Differ<'p, 'a> {
-    path: &'p str,
-    plan: &'p Plan<'a>,
-    schemas: Option<&'p ProviderSchemas>,
+    /// The file the plan was read from, as errors name it.
+    pub(super) path: &'p str,
+    pub(super) plan: &'p Plan<'a>,
+    /// The provider schemas given, if any.
+    pub(super) schemas: Option<&'p ProviderSchemas>,
     /// The tool whose wording and list pairing the diffs follow.
     tool: Tool,
     /// The plan's masks may lack what providers declare sensitive (Terraform before
     /// 0.15.2): resources without a schema hide attributes named like secrets.
-    old_masks: bool,
+    pub(super) old_masks: bool,
     /// The configuration's resource blocks, read on first use (only resources without a
     /// schema need them).
     config_index: OnceLock<ConfigIndex<'a>>,
@@ -110,50 +111,22 @@ impl<'p, 'a> Differ<'p, 'a> {
         self
     }
 
-    /// How list elements are paired: decided by the tool, here only.
-    fn pairing(&self) -> Pairing {
-        Pairing::of(self.tool)
-    }
-
-    /// The plan being diffed.
-    pub(super) fn plan(&self) -> &'p Plan<'a> {
-        self.plan
-    }
-
-    /// The file the plan was read from, as errors name it.
-    pub(super) fn path(&self) -> &'p str {
-        self.path
-    }
-
-    /// The provider schemas given, if any.
-    pub(super) fn schemas(&self) -> Option<&'p ProviderSchemas> {
-        self.schemas
-    }
-
-    /// Whether the plan's masks may lack what providers declare sensitive.
-    pub(super) fn old_masks(&self) -> bool {
-        self.old_masks
-    }
-
-    /// The plan's output changes in name order: name, parsed values, actions, and whether
-    /// the configuration declares it sensitive (Terraform before 0.14 wrote no
-    /// sensitivity for outputs).
-    pub(super) fn output_values(
-        &self,
-    ) -> Result<Vec<(&'p str, ParsedChange<'a>, ResourceAction, bool)>> {
+    /// The plan's output changes in name order: name, parsed values and actions. An
+    /// output the configuration declares sensitive is masked whole: Terraform before 0.14
+    /// wrote no sensitivity for outputs (newer plans mark such outputs so in the masks too).
+    pub(super) fn output_values(&self) -> Result<Vec<(&'p str, ParsedChange<'a>, ResourceAction)>> {
         let declared = match self.plan.output_changes.is_empty() {
             true => Default::default(),
             false => sensitive_outputs(self.plan),
         };
         let output = |(name, change): (&'p Cow<'a, str>, &'p crate::input::plan::Change<'a>)| {
-            let values =
+            let mut values =
                 ParsedChange::parse(change).map_err(|e| value_error(self.path, name, e))?;
-            Ok((
-                name.as_ref(),
-                values,
-                change.action,
-                declared.contains(name.as_ref()),
-            ))
+            if declared.contains(name.as_ref()) {
+                values.before_sensitive = Value::Bool(true);
+                values.after_sensitive = Value::Bool(true);
+            }
+            Ok((name.as_ref(), values, change.action))
         };
         self.plan.output_changes.iter().map(output).collect()
     }
@@ -161,12 +134,10 @@ impl<'p, 'a> Differ<'p, 'a> {
     /// The configuration expressions of the resource behind `rc` (what tells blocks
     /// apart when no schema describes it).
     pub(super) fn expressions(&self, rc: &ResourceChange<'_>) -> Option<&Value<'a>> {
-        self.config_index().expressions(rc)
-    }
-
-    fn config_index(&self) -> &ConfigIndex<'a> {
-        self.config_index
-            .get_or_init(|| ConfigIndex::new(self.plan.configuration))
+        let index = self
+            .config_index
+            .get_or_init(|| ConfigIndex::new(self.plan.configuration));
+        index.expressions(rc)
     }
 
     /// The plan's diff but its resource changes and drift ([`Differ::lazy`] and
@@ -180,34 +151,22 @@ impl<'p, 'a> Differ<'p, 'a> {
             .deferred_changes
             .iter()
             .map(|d| {
+                let rc = &d.resource_change;
+                let values = ParsedChange::parse(&rc.change)
+                    .map_err(|e| value_error(path, &rc.address, e))?;
                 Ok(DeferredDiff {
                     reason: d.reason.to_string(),
-                    resource: self.diff_change(&d.resource_change, Relevance::All)?,
+                    resource: self.diff_values(rc, &values, Matcher::always()),
                 })
             })
             .collect::<Result<Vec<_>>>()?;
-        // Terraform before 0.14 wrote no sensitivity for outputs: the configuration's
-        // `sensitive = true` hides them (newer plans mark them so in the masks too).
-        let declared_sensitive = match plan.output_changes.is_empty() {
-            true => Default::default(),
-            false => sensitive_outputs(plan),
-        };
-        let outputs = plan
-            .output_changes
-            .iter()
-            .map(|(name, change)| {
-                let mut values =
-                    ParsedChange::parse(change).map_err(|e| value_error(path, name, e))?;
-                if declared_sensitive.contains(name.as_ref()) {
-                    values.before_sensitive = Value::Bool(true);
-                    values.after_sensitive = Value::Bool(true);
-                }
-                Ok(OutputDiff {
-                    name: name.to_string(),
-                    diff: diff_output_paired(&values, self.pairing()),
-                })
+        let outputs = self.output_values()?.into_iter();
+        let outputs = outputs
+            .map(|(name, values, _)| OutputDiff {
+                name: name.to_string(),
+                diff: diff_output_paired(&values, Pairing::of(self.tool)),
             })
-            .collect::<Result<Vec<_>>>()?;
+            .collect();
         Ok(PlanHead {
             tool: self.tool,
             format_version: plan
@@ -234,24 +193,6 @@ impl<'p, 'a> Differ<'p, 'a> {
         })
     }
 
-    /// One summary per resource change, in plan order, without diffing any.
-    pub(crate) fn summaries(&self) -> Vec<ResourceSummary> {
-        self.plan.resource_changes.iter().map(summary).collect()
-    }
-
-    /// The resource changes as a renderer reads them, each diffed only when asked.
-    pub fn lazy(&self) -> Lazy<'_, 'p, 'a> {
-        Lazy {
-            differ: self,
-            summaries: self.summaries(),
-        }
-    }
-
-    /// Resource change `i`, diffed.
-    pub(crate) fn resource(&self, i: usize) -> Result<ResourceDiff> {
-        self.diff_entry(ChangeList::Changes, i, Relevance::All)
-    }
-
     /// Entry `i` of `list`, read again from the plan text, its values parsed.
     pub(super) fn read_entry(&self, list: ChangeList, i: usize) -> Result<ReadChange<'a>> {
         // Read once already, so only a plan not read by `parse_plan` fails here.
@@ -265,60 +206,10 @@ impl<'p, 'a> Differ<'p, 'a> {
         &self,
         list: ChangeList,
         i: usize,
-        relevance: Relevance<'_, '_>,
+        relevant: Matcher<'_, '_>,
     ) -> Result<ResourceDiff> {
         let read = self.read_entry(list, i)?;
-        let v = &read.values;
-        let values = Values {
-            before: &v.before,
-            after: &v.after,
-            after_unknown: &v.after_unknown,
-            before_sensitive: &v.before_sensitive,
-            after_sensitive: &v.after_sensitive,
-            replace_paths: &v.replace_paths,
-        };
-        Ok(self.diff_values(&read.change, values, relevance))
-    }
-}
-
-/// A plan's resource changes read through a [`Differ`]: summaries up front, each diff
-/// computed when asked (and not kept: callers that ask twice keep what they need).
-pub struct Lazy<'d, 'p, 'a> {
-    differ: &'d Differ<'p, 'a>,
-    summaries: Vec<ResourceSummary>,
-}
-
-impl ResourceChanges for Lazy<'_, '_, '_> {
-    fn summaries(&self) -> &[ResourceSummary] {
-        &self.summaries
-    }
-
-    fn address(&self, i: usize) -> &str {
-        &self.differ.plan.resource_changes[i].address
-    }
-
-    fn type_name(&self, i: usize) -> &str {
-        &self.differ.plan.resource_changes[i].type_
-    }
-
-    fn diff(&self, i: usize) -> Result<Cow<'_, ResourceDiff>> {
-        self.differ.resource(i).map(Cow::Owned)
-    }
-
-    fn header(&self, i: usize) -> Result<Cow<'_, ResourceDiff>> {
-        self.differ
-            .header_entry(ChangeList::Changes, i)
-            .map(Cow::Owned)
-    }
-}
-
-/// What a plan's summary needs of a resource change entry (read without diffing it).
-pub(super) fn summary(entry: &ChangeEntry<'_>) -> ResourceSummary {
-    ResourceSummary {
-        action: entry.action,
-        data_source: entry.data_source,
-        moved: entry.moved,
-        importing: entry.importing,
+        Ok(self.diff_values(&read.change, &read.values, relevant))
     }
 }
 
@@ -349,73 +240,13 @@ fn infer_mode(plan: &Plan<'_>) -> PlanMode {
     }
 }
 
-/// Parses a change member (absent is null).
-fn parse_member<'a>(raw: Option<&'a RawValue>) -> std::result::Result<Value<'a>, ParseError> {
-    match raw {
-        Some(raw) => Value::parse(raw.get()),
-        None => Ok(Value::Null),
-    }
-}
-
-/// Parses `raw` unless its text is the same as `same_as`'s, whose value then serves for
-/// both (unchanged resources have identical `before` and `after`, and usually identical
-/// sensitivity masks: parsing them once halves the work).
-fn parse_unless_same<'a>(
-    raw: Option<&'a RawValue>,
-    same_as: Option<&'a RawValue>,
-) -> std::result::Result<Option<Value<'a>>, ParseError> {
-    match (raw, same_as) {
-        (Some(raw), Some(other)) if raw.get() == other.get() => Ok(None),
-        _ => parse_member(raw).map(Some),
-    }
-}
-
 impl Differ<'_, '_> {
-    /// One resource change's diff.
-    fn diff_change(
-        &self,
-        rc: &ResourceChange<'_>,
-        relevance: Relevance<'_, '_>,
-    ) -> Result<ResourceDiff> {
-        let change = &rc.change;
-        // Parsed in the order `ParsedChange::parse` uses, so the first error is the same.
-        let parsed = (|| {
-            let before = parse_member(change.before)?;
-            let after = parse_unless_same(change.after, change.before)?;
-            let after_unknown = parse_member(change.after_unknown)?;
-            let before_sensitive = parse_member(change.before_sensitive)?;
-            let after_sensitive =
-                parse_unless_same(change.after_sensitive, change.before_sensitive)?;
-            let replace_paths = parse_member(change.replace_paths)?;
-            Ok((
-                before,
-                after,
-                after_unknown,
-                before_sensitive,
-                after_sensitive,
-                replace_paths,
-            ))
-        })()
-        .map_err(|e| value_error(self.path, &rc.address, e))?;
-        let (before, after, after_unknown, before_sensitive, after_sensitive, replace_paths) =
-            parsed;
-        let values = Values {
-            before: &before,
-            after: after.as_ref().unwrap_or(&before),
-            after_unknown: &after_unknown,
-            before_sensitive: &before_sensitive,
-            after_sensitive: after_sensitive.as_ref().unwrap_or(&before_sensitive),
-            replace_paths: &replace_paths,
-        };
-        Ok(self.diff_values(rc, values, relevance))
-    }
-
     /// The diff of `rc` given its parsed values.
     fn diff_values(
         &self,
         rc: &ResourceChange<'_>,
-        values: Values<'_, '_>,
-        relevance: Relevance<'_, '_>,
+        values: &ParsedChange<'_>,
+        relevant: Matcher<'_, '_>,
     ) -> ResourceDiff {
         let action = rc.change.action;
         let schema = self
@@ -423,16 +254,16 @@ impl Differ<'_, '_> {
             .and_then(|s| s.resource(&rc.provider_name, &rc.mode, &rc.type_));
         let expressions = match schema {
             Some(_) => None,
-            None => self.config_index().expressions(rc),
+            None => self.expressions(rc),
         };
         let body = diff_resource_values(
             values,
             schema,
             expressions,
-            relevance,
+            relevant,
             // Terraform shows a forgotten object as unchanged, OpenTofu as deleted.
             action == ResourceAction::Forget && self.tool == Tool::Terraform,
-            self.pairing(),
+            Pairing::of(self.tool),
             self.old_masks,
         );
         with_body(rc, body)

@@ -9,95 +9,46 @@ use crate::input::json::Value;
 use crate::input::plan::ParsedChange;
 use crate::input::schema::Block;
 
-/// Which attributes of a change matter (drift shows only the relevant ones).
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Relevance<'v, 'a> {
-    /// Every attribute is relevant (planned changes, refresh-only drift).
-    All,
-    /// Only these attribute paths (each a JSON array of steps) and their descendants.
-    Paths(&'v [&'v Value<'a>]),
-}
-
-/// The parsed members of a change, borrowed (the two sides may be the very same value
-/// when their JSON texts are equal, see [`crate::input::plan`]).
-#[derive(Clone, Copy)]
-pub(crate) struct Values<'v, 'a> {
-    pub(crate) before: &'v Value<'a>,
-    pub(crate) after: &'v Value<'a>,
-    pub(crate) after_unknown: &'v Value<'a>,
-    pub(crate) before_sensitive: &'v Value<'a>,
-    pub(crate) after_sensitive: &'v Value<'a>,
-    pub(crate) replace_paths: &'v Value<'a>,
-}
-
 /// Computes the diff tree of a resource change.
 ///
 /// `schema` is the resource's provider schema block; without it one is inferred from the
 /// values and the resource's configuration `expressions` (which tell blocks apart).
-/// `forget_only` marks a `["forget"]` action, which Terraform shows as unchanged.
-/// `hide_secret_names`: hide the attributes whose
-/// names read like secrets where no schema describes them (plans whose masks may lack what providers
-/// declare sensitive, see [`crate::input::plan::Plan::masks_omit_provider_sensitivity`]).
+/// `relevant` follows the attribute paths that matter (drift shows only those; a planned
+/// change, every one). `forget_only` marks a `["forget"]` action, which Terraform shows as
+/// unchanged. `hide_secret_names`: hide the attributes whose names read like secrets where
+/// no schema describes them (plans whose masks may lack what providers declare sensitive,
+/// see [`crate::input::plan::Plan::masks_omit_provider_sensitivity`]).
 pub(crate) fn diff_resource_values<'v, 'a>(
-    values: Values<'v, 'a>,
+    values: &'v ParsedChange<'a>,
     schema: Option<&Block>,
     expressions: Option<&Value<'_>>,
-    relevance: Relevance<'v, 'a>,
+    relevant: Matcher<'v, 'a>,
     forget_only: bool,
     pairing: sequence::Pairing,
     hide_secret_names: bool,
 ) -> Diff {
-    let relevant = match relevance {
-        Relevance::All => Matcher::always(),
-        Relevance::Paths(paths) => Matcher::paths(
-            paths
-                .iter()
-                .filter_map(|p| match p {
-                    Value::Array(steps) => Some(steps.as_slice()),
-                    _ => None,
-                })
-                .collect(),
-            true,
-        ),
-    };
     let mut change = Change::new(
-        values.before,
-        values.after,
-        values.after_unknown,
-        values.before_sensitive,
-        values.after_sensitive,
-        Matcher::from_value(values.replace_paths, false),
+        &values.before,
+        &values.after,
+        &values.after_unknown,
+        &values.before_sensitive,
+        &values.after_sensitive,
+        Matcher::from_value(&values.replace_paths, false),
         relevant,
     );
     change.pairing = pairing;
+    // What is sensitive is left out of what a schema is inferred (or completed) from.
+    let redacted = undescribed::Redacted::new(values);
+    let (objects, unknown) = redacted.parts();
     match schema {
-        Some(block) => {
-            // What the schema does not declare is shown as without a schema, never left
-            // out (a schema older than the provider that made the plan).
-            let redacted = undescribed::Redacted::new(
-                [values.before, values.after, values.after_unknown],
-                values.before_sensitive,
-                values.after_sensitive,
-            );
-            let (objects, unknown) = redacted.parts();
-            match undescribed::complete(block, &objects, unknown, hide_secret_names) {
-                Some(completed) => block::diff_root(change, &completed, forget_only),
-                None => block::diff_root(change, block, forget_only),
-            }
-        }
+        // What the schema does not declare is shown as without a schema, never left out
+        // (a schema older than the provider that made the plan).
+        Some(block) => match undescribed::complete(block, &objects, unknown, hide_secret_names) {
+            Some(completed) => block::diff_root(change, &completed, forget_only),
+            None => block::diff_root(change, block, forget_only),
+        },
         None => {
-            // What is sensitive is left out of what the schema is inferred from.
-            let before = infer::redacted(values.before, values.before_sensitive);
-            let after = infer::redacted(values.after, values.after_sensitive);
-            let unknown = infer::redacted(values.after_unknown, values.after_sensitive);
-            let mut inferred = infer::infer_block(
-                &[
-                    before.as_ref().unwrap_or(values.before),
-                    after.as_ref().unwrap_or(values.after),
-                ],
-                Some(unknown.as_ref().unwrap_or(values.after_unknown)),
-                expressions,
-            );
+            let mut inferred = infer::infer_block(&objects, Some(unknown), expressions);
             if hide_secret_names {
                 infer::mark_secret_names(&mut inferred);
             }

@@ -118,13 +118,7 @@ pub(crate) fn string_node(
                     node: string_node(None, after, Action::Create, pairing, json),
                 }),
             },
-            (
-                b @ (Reading::Null | Reading::Simple(_)),
-                a @ (Reading::Null | Reading::Simple(_)),
-            ) => {
-                let _ = (b, a);
-                text()
-            }
+            (Reading::Null | Reading::Simple(_), Reading::Null | Reading::Simple(_)) => text(),
             (b, a) => Node::Heredoc {
                 lines: diff_lines(&lines_of(&b), &lines_of(&a), pairing),
             },

@@ -6,9 +6,7 @@
 //! value goes to the JSON differ ([`json`]), a string to [`strings`]; neither calls back.
 
 use super::change::{Change, Mask, Matcher};
-use super::collections::{
-    collection_action, match_set, multiline_strings_share_a_line, pair_slice,
-};
+use super::collections::{by_index, by_key, match_set, multiline_strings_share_a_line, pair_slice};
 use super::masked::{sensitive, unknown};
 use super::strings::scalar_text;
 use super::{json, sequence, strings};
@@ -46,7 +44,7 @@ pub(crate) fn diff_typed(mut change: Change<'_, '_>, ty: &CtyType) -> Diff {
         return diff;
     }
     match ty {
-        CtyType::Dynamic => json::diff_dynamic(change),
+        CtyType::Dynamic => json::transform(change),
         CtyType::String => strings::diff_string(&change, json::transform),
         CtyType::Number | CtyType::Bool => primitive(&change),
         CtyType::Object(attrs) => object(&change, attrs),
@@ -110,18 +108,7 @@ pub(crate) fn object_attributes<'v, 'a, 's, T>(
 }
 
 fn map(change: &Change<'_, '_>, element: &CtyType) -> Diff {
-    let mut action = collection_action(
-        change.before_object().is_some(),
-        change.after_object().is_some(),
-    );
-    let keys = change.all_keys();
-    let mut entries = Vec::with_capacity(keys.len());
-    let mut children = change.children();
-    for key in keys {
-        let diff = diff_typed(children.relevant_key(key), element);
-        action = action.fold(diff.action);
-        entries.push((key.to_string(), diff));
-    }
+    let (entries, action) = by_key(change, change.all_keys(), |c| diff_typed(c, element));
     Diff {
         action,
         replace: change.replace.matches(),
@@ -155,17 +142,7 @@ fn list(change: &Change<'_, '_>, element: &CtyType) -> Diff {
 }
 
 fn tuple(change: &Change<'_, '_>, types: &[CtyType]) -> Diff {
-    let mut action = change.default_action();
-    let mut elements = Vec::with_capacity(types.len());
-    for (ix, ty) in types.iter().enumerate() {
-        let mut child = change.index(ix, ix);
-        if !child.relevant.matches_partial() {
-            child = child.as_noop();
-        }
-        let diff = diff_typed(child, ty);
-        action = action.fold(diff.action);
-        elements.push(diff);
-    }
+    let (elements, action) = by_index(change, types.len(), |ix, c| diff_typed(c, &types[ix]));
     Diff {
         action,
         replace: change.replace.matches(),

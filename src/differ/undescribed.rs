@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use super::infer;
 use crate::diff::Undescribed;
 use crate::input::json::Value;
-use crate::input::plan::{ChangeEntry, ParsedChange};
+use crate::input::plan::{ChangeEntry, ParsedChange, ResourceChange};
 use crate::input::schema::{Attribute, Block, BlockType, CtyType, NestingMode, ProviderSchemas};
 
 type Attributes = BTreeMap<String, Attribute>;
@@ -33,15 +33,12 @@ pub(crate) struct Redacted<'v, 'a> {
 
 impl<'v, 'a> Redacted<'v, 'a> {
     /// `before`, `after` and `after_unknown` with what their masks mark left out.
-    pub(crate) fn new(
-        [before, after, unknown]: [&'v Value<'a>; 3],
-        before_sensitive: &Value<'_>,
-        after_sensitive: &Value<'_>,
-    ) -> Self {
+    pub(crate) fn new(values: &'v ParsedChange<'a>) -> Self {
+        let (before, after, unknown) = (&values.before, &values.after, &values.after_unknown);
         Redacted {
-            before: infer::redacted(before, before_sensitive),
-            after: infer::redacted(after, after_sensitive),
-            unknown: infer::redacted(unknown, after_sensitive),
+            before: infer::redacted(before, &values.before_sensitive),
+            after: infer::redacted(after, &values.after_sensitive),
+            unknown: infer::redacted(unknown, &values.after_sensitive),
             values: [before, after, unknown],
         }
     }
@@ -93,26 +90,20 @@ pub(crate) fn paths(block: &Block, objects: &[&Value<'_>], unknown: &Value<'_>) 
 /// attributes; `None` when they describe it all.
 pub(crate) fn of_change(
     schemas: &ProviderSchemas,
-    provider: &str,
-    mode: &str,
-    type_: &str,
+    rc: &ResourceChange<'_>,
     values: &ParsedChange<'_>,
 ) -> Option<Undescribed> {
     let gap = |missing, attributes| Undescribed {
-        provider: provider.to_string(),
-        data_source: mode == "data",
-        type_: type_.to_string(),
+        provider: rc.provider_name.to_string(),
+        data_source: rc.mode == "data",
+        type_: rc.type_.to_string(),
         missing,
         attributes,
     };
-    let Some(block) = schemas.resource(provider, mode, type_) else {
+    let Some(block) = schemas.resource(&rc.provider_name, &rc.mode, &rc.type_) else {
         return Some(gap(true, Vec::new()));
     };
-    let redacted = Redacted::new(
-        [&values.before, &values.after, &values.after_unknown],
-        &values.before_sensitive,
-        &values.after_sensitive,
-    );
+    let redacted = Redacted::new(values);
     let (objects, unknown) = redacted.parts();
     let attributes = paths(block, &objects, unknown);
     (!attributes.is_empty()).then(|| gap(false, attributes))
@@ -144,14 +135,13 @@ pub(crate) fn to_read(schemas: &ProviderSchemas, entries: &[ChangeEntry<'_>]) ->
 /// without objects
 /// (a type no schema has is missing alike from every instance).
 fn is_flat(schemas: &ProviderSchemas, type_: &str, data_source: bool) -> bool {
-    let blocks = schemas.provider_schemas.values().filter_map(|p| {
+    let mut blocks = schemas.provider_schemas.values().filter_map(|p| {
         let table = match data_source {
             true => &p.data_source_schemas,
             false => &p.resource_schemas,
         };
         table.get(type_).map(|s| &s.block)
     });
-    let mut blocks = blocks;
     blocks
         .all(|b| b.block_types.is_empty() && b.attributes.values().all(|a| a.nested_type.is_none()))
 }
@@ -230,9 +220,9 @@ impl Walk {
                 continue;
             }
             let inner = &block_type.block;
-            let len = self.enter(name);
-            let done = self.level(&inner.attributes, &inner.block_types, &objs, &unk);
-            self.path.truncate(len);
+            let done = self.at(name, |w| {
+                w.level(&inner.attributes, &inner.block_types, &objs, &unk)
+            });
             if let Some(done) = done {
                 let out = completed.get_or_insert_with(copy);
                 if let Some(b) = out.block_types.get_mut(name) {
@@ -249,9 +239,9 @@ impl Walk {
             if objs.is_empty() && unk.is_empty() {
                 continue;
             }
-            let len = self.enter(name);
-            let done = self.level(&nested.attributes, &NO_BLOCK_TYPES, &objs, &unk);
-            self.path.truncate(len);
+            let done = self.at(name, |w| {
+                w.level(&nested.attributes, &NO_BLOCK_TYPES, &objs, &unk)
+            });
             if let Some(done) = done {
                 let out = completed.get_or_insert_with(copy);
                 let inner = out
@@ -271,9 +261,7 @@ impl Walk {
             if values.is_empty() && unk.is_empty() {
                 continue;
             }
-            let len = self.enter(name);
-            let done = self.typed(ty, &values, &unk);
-            self.path.truncate(len);
+            let done = self.at(name, |w| w.typed(ty, &values, &unk));
             if let Some(done) = done {
                 let out = completed.get_or_insert_with(copy);
                 if let Some(a) = out.attributes.get_mut(name) {
@@ -304,9 +292,7 @@ impl Walk {
                 }
                 for (field, field_type) in fields.iter().filter(|(_, t)| has_object(t)) {
                     let (vs, us) = (members(values, field), members(unknown, field));
-                    let len = self.enter(field);
-                    let done = self.typed(field_type, &vs, &us);
-                    self.path.truncate(len);
+                    let done = self.at(field, |w| w.typed(field_type, &vs, &us));
                     if let Some(done) = done {
                         out.get_or_insert_with(|| fields.clone())
                             .insert(field.clone(), done);
@@ -327,14 +313,16 @@ impl Walk {
         }
     }
 
-    /// Steps into `name`; returns the path's length to go back to.
-    fn enter(&mut self, name: &str) -> usize {
+    /// What `inner` finds one level down, at `name`.
+    fn at<T>(&mut self, name: &str, inner: impl FnOnce(&mut Self) -> T) -> T {
         let len = self.path.len();
         if len > 0 {
             self.path.push('.');
         }
         self.path.push_str(name);
-        len
+        let found = inner(self);
+        self.path.truncate(len);
+        found
     }
 
     fn note(&mut self, key: &str) {

@@ -33,7 +33,7 @@ use invocations::{write_cli_section, Triggered};
 use nodes::{attribute_name, render, Opts};
 use out::Out;
 use resource::{render_deferred, render_resource, Cause};
-use wrap::{horizontal_rule, word_wrap};
+use wrap::{push_rule, word_wrap};
 
 pub(crate) use log::log_text;
 pub(crate) use out::MarkedText;
@@ -105,8 +105,7 @@ pub fn write_plan(plan: &PlanHead, lists: Changes<'_>, sink: &mut dyn io::Write)
     if changes.is_empty() && outputs.is_empty() && invoking == 0 {
         let rule_first = |out: &mut Out| {
             if drift_shown {
-                out.push_str(&horizontal_rule());
-                out.push('\n');
+                push_rule(out);
             }
         };
         if plan.errored {
@@ -157,12 +156,10 @@ pub fn write_plan(plan: &PlanHead, lists: Changes<'_>, sink: &mut dyn io::Write)
     }
 
     if drift_shown {
-        out.push_str(&horizontal_rule());
-        out.push('\n');
+        push_rule(&mut out);
     }
     if render_deferred_section(&mut out, plan) {
-        out.push_str(&horizontal_rule());
-        out.push('\n');
+        push_rule(&mut out);
     }
     if counts.any {
         line(&mut out, &word_wrap(&format!("\n{name} used the selected providers to generate the following execution plan. Resource actions are indicated with the following symbols:")));
@@ -298,11 +295,6 @@ fn line(out: &mut String, text: &str) {
     out.push('\n');
 }
 
-/// Resources with nothing to say (no-op, not moved, not imported) are not shown.
-fn is_shown(r: &crate::diff::ResourceDiff) -> bool {
-    has_news(&ResourceSummary::of(r))
-}
-
 /// A change other than no-op, or a move or an import.
 fn has_news(r: &ResourceSummary) -> bool {
     r.action != ResourceAction::NoOp || r.moved || r.importing
@@ -401,7 +393,8 @@ fn render_deferred_section(out: &mut Out, plan: &PlanHead) -> bool {
     }
     out.push_str("\nNote: This is a partial plan, parts can only be known in the next plan / apply cycle.\n\n");
     for d in &plan.deferred {
-        if is_shown(&d.resource) {
+        // Resources with nothing to say (no-op, not moved, not imported) are not shown.
+        if has_news(&ResourceSummary::of(&d.resource)) {
             out.push('\n');
             render_deferred(out, d, false);
             out.push('\n');

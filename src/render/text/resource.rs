@@ -42,12 +42,15 @@ pub(crate) fn mark_top_symbol(out: &mut Out, action: &ResourceAction) {
     }
 }
 
+/// The key of the deposed object the change is about, if it is about one.
+fn deposed(r: &ResourceDiff) -> Option<&str> {
+    r.deposed.as_deref().filter(|d| !d.is_empty())
+}
+
 fn display_address(r: &ResourceDiff) -> Cow<'_, str> {
-    match &r.deposed {
-        Some(deposed) if !deposed.is_empty() => {
-            Cow::Owned(format!("{} (deposed object {deposed})", r.address))
-        }
-        _ => Cow::Borrowed(&r.address),
+    match deposed(r) {
+        Some(key) => Cow::Owned(format!("{} (deposed object {key})", r.address)),
+        None => Cow::Borrowed(&r.address),
     }
 }
 
@@ -167,14 +170,14 @@ fn comment(out: &mut String, r: &ResourceDiff, tool: Tool, cause: Cause) {
                     " will be removed from the OpenTofu state but will not be destroyed",
                 ],
             );
-            if r.deposed.as_deref().is_some_and(|d| !d.is_empty()) {
+            if deposed(r).is_some() {
                 out.push_str(
                     "\n  # (left over from a partially-failed replacement of this instance)",
                 );
             }
         }
         ResourceAction::Forget => {
-            if r.deposed.as_deref().is_some_and(|d| !d.is_empty()) {
+            if deposed(r).is_some() {
                 let _ = write!(
                     out,
                     " # {addr} will be removed from Terraform state, but will not be destroyed\n # (left over from a partially-failed replacement of this instance)"
@@ -194,7 +197,7 @@ fn comment(out: &mut String, r: &ResourceDiff, tool: Tool, cause: Cause) {
             };
             push_all(out, &["  # ", &addr, what]);
             delete_reason(out, r);
-            if r.deposed.as_deref().is_some_and(|d| !d.is_empty()) {
+            if deposed(r).is_some() {
                 out.push_str(
                     "\n  # (left over from a partially-failed replacement of this instance)",
                 );

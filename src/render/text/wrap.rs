@@ -35,11 +35,11 @@ pub(crate) fn word_wrap(text: &str) -> String {
     out
 }
 
-/// A newline and a rule of `COLUMNS - 1` box-drawing characters.
-pub(crate) fn horizontal_rule() -> String {
-    let mut rule = String::from("\n");
-    rule.push_str(&"─".repeat(COLUMNS - 1));
-    rule
+/// A newline, a rule of `COLUMNS - 1` box-drawing characters and a newline.
+pub(crate) fn push_rule(out: &mut String) {
+    out.push('\n');
+    out.push_str(&"─".repeat(COLUMNS - 1));
+    out.push('\n');
 }
 
 #[cfg(test)]

@@ -207,7 +207,7 @@ fn render_attributes(
     level: usize,
     opts: Opts,
     attribute_opts: Opts,
-) -> usize {
+) {
     // Names are made again where they are written (borrowed, for identifiers) rather
     // than collected.
     let width = attributes
@@ -236,7 +236,6 @@ fn render_attributes(
     if hidden > 0 {
         unchanged(out, level + 1, "attribute", hidden, opts);
     }
-    hidden
 }
 
 pub(super) fn render_block(out: &mut Out, diff: &Diff, block: &Block, level: usize, opts: Opts) {
