@@ -125,7 +125,7 @@ impl Policies {
         // The policies as written: parse errors and refusals point at the user's text.
         let mut written = Engine::new();
         for source in sources {
-            add_policy(&mut written, source).map_err(RegoError::one_line)?;
+            add_policy(&mut written, source)?;
         }
         let modules: Vec<_> = sources
             .iter()
@@ -158,27 +158,24 @@ impl Policies {
                 path: source.path.clone(),
                 text,
             };
-            add_policy(&mut engine, &rewritten).map_err(|e| {
-                RegoError::Refused {
-                    file: source.path.clone(),
-                    line: 0,
-                    column: 0,
-                    message: format!(
-                        "planmark could not rewrite it as OPA's compiler reads it ({}): \
-                         please report this policy",
-                        locate(&e.to_string()).message
-                    ),
-                }
-                .one_line()
+            add_policy(&mut engine, &rewritten).map_err(|e| RegoError::Refused {
+                file: source.path.clone(),
+                line: 0,
+                column: 0,
+                message: format!(
+                    "planmark could not rewrite it as OPA's compiler reads it ({}): \
+                     please report this policy",
+                    locate(&e.to_string()).message
+                ),
             })?;
             places.insert(source.path.clone(), map);
         }
         for file in data {
-            add_data(&mut engine, file).map_err(RegoError::one_line)?;
+            add_data(&mut engine, file)?;
         }
-        checks::check(&modules, &settings.namespaces, &mut engine).map_err(RegoError::one_line)?;
-        let ast = syntax_trees(&engine, sources).map_err(RegoError::one_line)?;
-        let rules = rules(&ast, sources, &settings.namespaces).map_err(RegoError::one_line)?;
+        checks::check(&modules, &settings.namespaces, &mut engine)?;
+        let ast = syntax_trees(&engine, sources)?;
+        let rules = rules(&ast, sources, &settings.namespaces)?;
         let exceptions = exception_namespaces(&ast, &settings.namespaces);
         Ok(Policies {
             engine,

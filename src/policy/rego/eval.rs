@@ -25,12 +25,9 @@ impl Policies {
         if self.rules.is_empty() {
             return Ok(PolicyReport::default());
         }
-        let input = self.reads.convert(json).map_err(|e| {
-            RegoError::Input {
-                file: path.to_string(),
-                message: without_strings(&locate(&e.to_string()).message),
-            }
-            .one_line()
+        let input = self.reads.convert(json).map_err(|e| RegoError::Input {
+            file: path.to_string(),
+            message: without_strings(&locate(&e.to_string()).message),
         })?;
         self.evaluate_input(input)
     }
@@ -91,7 +88,7 @@ impl Policies {
                 .transpose()?
                 .unwrap_or(0);
             let value = self.run(rule, report)?;
-            let (findings, skipped) = findings(rule, &value).map_err(RegoError::one_line)?;
+            let (findings, skipped) = findings(rule, &value)?;
             if excepted > 0 {
                 let message = format!(
                     "data.{}.exception[_][_] == \"{}\"",
@@ -127,14 +124,14 @@ impl Policies {
             Err(err) => err,
         };
         if self.strict || err.downcast_ref::<LimitError>().is_some() {
-            return Err(self.failed(rule, &err).one_line());
+            return Err(self.failed(rule, &err));
         }
         self.engine.set_strict_builtin_errors(false);
         self.lenient.set(true);
         let lenient = self.engine.eval_rule(path);
         self.lenient.set(false);
         self.engine.set_strict_builtin_errors(true);
-        let value = lenient.map_err(|e| self.failed(rule, &e).one_line())?;
+        let value = lenient.map_err(|e| self.failed(rule, &e))?;
         let located = self.locate(&err);
         let builtin = located.file.as_ref().and_then(|file| {
             let offset = self
@@ -215,8 +212,7 @@ fn matches(rule: &RuleRef, exception: &Value) -> Result<usize, RegoError> {
                          reads them (`exception contains [\"name\"]`)",
                         kind(other)
                     ),
-                }
-                .one_line())
+                })
             }
         };
     }
