@@ -209,19 +209,12 @@ impl Edits {
 
     /// Every query inside an expression (comprehensions).
     fn expr(&mut self, expr: &Expr, next: &mut usize) {
-        match expr {
-            Expr::ArrayCompr { term, query, .. } | Expr::SetCompr { term, query, .. } => {
-                self.expr(term, next);
-                self.query(query, false, next);
-            }
-            Expr::ObjectCompr {
-                key, value, query, ..
-            } => {
-                self.expr(key, next);
-                self.expr(value, next);
-                self.query(query, false, next);
-            }
-            _ => children(expr, |child| self.expr(child, next)),
+        children(expr, |child| self.expr(child, next));
+        if let Expr::ArrayCompr { query, .. }
+        | Expr::SetCompr { query, .. }
+        | Expr::ObjectCompr { query, .. } = expr
+        {
+            self.query(query, false, next);
         }
     }
 
@@ -439,7 +432,7 @@ fn has_wildcard(term: &Expr) -> bool {
 }
 
 /// The direct sub-expressions of `expr` (not the queries of comprehensions).
-fn children(expr: &Expr, mut f: impl FnMut(&Expr)) {
+pub(super) fn children<'a>(expr: &'a Expr, mut f: impl FnMut(&'a Expr)) {
     match expr {
         Expr::Array { items, .. } | Expr::Set { items, .. } => items.iter().for_each(|i| f(i)),
         Expr::Object { fields, .. } => fields.iter().for_each(|(_, k, v)| {
