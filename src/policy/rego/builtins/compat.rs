@@ -12,8 +12,7 @@ use super::gofmt::{sprintf as go_sprintf, Arg};
 use super::string_arg;
 
 /// `sprintf(format, values)`.
-pub(super) fn sprintf(args: Vec<Value>) -> Result<Value> {
-    let name = "sprintf";
+pub(super) fn sprintf(name: &str, args: Vec<Value>) -> Result<Value> {
     let format = string_arg(name, &args, 0)?;
     let Value::Array(values) = &args[1] else {
         bail!("{name}: operand 2 must be an array");
@@ -23,14 +22,14 @@ pub(super) fn sprintf(args: Vec<Value>) -> Result<Value> {
 }
 
 /// `trace(note)`: true, as in OPA; planmark keeps no trace to add the note to.
-pub(super) fn trace(args: Vec<Value>) -> Result<Value> {
-    string_arg("trace", &args, 0)?;
+pub(super) fn trace(name: &str, args: Vec<Value>) -> Result<Value> {
+    string_arg(name, &args, 0)?;
     Ok(Value::from(true))
 }
 
 /// `glob.quote_meta(pattern)`: each of `* ? [ ] { } \` escaped with a backslash.
-pub(super) fn quote_meta(args: Vec<Value>) -> Result<Value> {
-    let pattern = string_arg("glob.quote_meta", &args, 0)?;
+pub(super) fn quote_meta(name: &str, args: Vec<Value>) -> Result<Value> {
+    let pattern = string_arg(name, &args, 0)?;
     let mut out = String::with_capacity(pattern.len() + 4);
     for c in pattern.chars() {
         if matches!(c, '*' | '?' | '[' | ']' | '{' | '}' | '\\') {
@@ -43,8 +42,7 @@ pub(super) fn quote_meta(args: Vec<Value>) -> Result<Value> {
 
 /// `to_number(x)`: null 0, booleans 0 and 1, numbers themselves, and strings Go's
 /// `strconv.ParseFloat` reads as a finite decimal (`"010"` is 10, `" 1"` is an error).
-pub(super) fn to_number(args: Vec<Value>) -> Result<Value> {
-    let name = "to_number";
+pub(super) fn to_number(name: &str, args: Vec<Value>) -> Result<Value> {
     match &args[0] {
         Value::Null => Ok(Value::from(0)),
         Value::Bool(b) => Ok(Value::from(i64::from(*b))),
@@ -100,7 +98,7 @@ mod tests {
     use super::*;
 
     fn number(text: &str) -> Result<Value> {
-        to_number(vec![Value::from(text)])
+        to_number("to_number", vec![Value::from(text)])
     }
 
     #[test]
@@ -121,7 +119,7 @@ mod tests {
 
     #[test]
     fn glob_metacharacters_are_quoted() {
-        let quoted = quote_meta(vec![Value::from("*.x?[a]{b}\\!")]).unwrap();
+        let quoted = quote_meta("glob.quote_meta", vec![Value::from("*.x?[a]{b}\\!")]).unwrap();
         assert_eq!(quoted, Value::from("\\*.x\\?\\[a\\]\\{b\\}\\\\!"));
     }
 }

@@ -130,8 +130,7 @@ fn cidr(name: &str, args: &[Value], i: usize) -> Result<Cidr> {
 }
 
 /// `net.cidr_contains(cidr, cidr_or_ip)`: the address, or both ends of the network, in it.
-pub(super) fn cidr_contains(args: Vec<Value>) -> Result<Value> {
-    let name = "net.cidr_contains";
+pub(super) fn cidr_contains(name: &str, args: Vec<Value>) -> Result<Value> {
     let network = cidr(name, &args, 0)?;
     let other = string_arg(name, &args, 1)?;
     if let Some(ip) = Ip::parse(other) {
@@ -149,8 +148,7 @@ pub(super) fn cidr_contains(args: Vec<Value>) -> Result<Value> {
 /// network of the first holds the network or address of the second. Each operand is a
 /// string (its own key), or an array (keys: indices), set (keys: elements) or object
 /// (keys: keys) of strings or of arrays starting with one.
-pub(super) fn cidr_contains_matches(args: Vec<Value>) -> Result<Value> {
-    let name = "net.cidr_contains_matches";
+pub(super) fn cidr_contains_matches(name: &str, args: Vec<Value>) -> Result<Value> {
     let networks = keyed(name, &args[0], 1)?;
     let others = keyed(name, &args[1], 2)?;
     let mut pairs = std::collections::BTreeSet::new();
@@ -206,15 +204,14 @@ fn keyed<'a>(name: &str, value: &'a Value, i: usize) -> Result<Vec<(Value, &'a s
 }
 
 /// `net.cidr_intersects(a, b)`: either holds the other's first address.
-pub(super) fn cidr_intersects(args: Vec<Value>) -> Result<Value> {
-    let name = "net.cidr_intersects";
+pub(super) fn cidr_intersects(name: &str, args: Vec<Value>) -> Result<Value> {
     let a = cidr(name, &args, 0)?;
     let b = cidr(name, &args, 1)?;
     Ok(Value::from(a.contains(b.first) || b.contains(a.first)))
 }
 
 /// `net.cidr_is_valid(text)`.
-pub(super) fn cidr_is_valid(args: Vec<Value>) -> Result<Value> {
+pub(super) fn cidr_is_valid(_: &str, args: Vec<Value>) -> Result<Value> {
     Ok(Value::from(match &args[0] {
         Value::String(s) => Cidr::parse(s).is_some(),
         _ => false,
@@ -226,8 +223,7 @@ pub(super) fn cidr_is_valid(args: Vec<Value>) -> Result<Value> {
 const MAX_EXPAND: u128 = 1 << 16;
 
 /// `net.cidr_expand(cidr)`: every address of the network, as a set of strings.
-pub(super) fn cidr_expand(args: Vec<Value>) -> Result<Value> {
-    let name = "net.cidr_expand";
+pub(super) fn cidr_expand(name: &str, args: Vec<Value>) -> Result<Value> {
     let network = cidr(name, &args, 0)?;
     let count = network.last().value() - network.first.value() + 1;
     if count > MAX_EXPAND {
@@ -328,8 +324,7 @@ impl Block {
 
 /// `net.cidr_merge(addresses)`: the fewest networks covering the networks and addresses
 /// given (an array or set of strings), as a set.
-pub(super) fn cidr_merge(args: Vec<Value>) -> Result<Value> {
-    let name = "net.cidr_merge";
+pub(super) fn cidr_merge(name: &str, args: Vec<Value>) -> Result<Value> {
     let items: Vec<&Value> = match &args[0] {
         Value::Array(items) => items.iter().collect(),
         Value::Set(items) => items.iter().collect(),
@@ -372,7 +367,7 @@ mod tests {
     use super::*;
 
     fn contains(a: &str, b: &str) -> bool {
-        let v = cidr_contains(vec![Value::from(a), Value::from(b)]).unwrap();
+        let v = cidr_contains("net.cidr_contains", vec![Value::from(a), Value::from(b)]).unwrap();
         v == Value::from(true)
     }
 
@@ -388,12 +383,16 @@ mod tests {
         assert!(contains("0.0.0.0/0", "255.255.255.255"));
         assert!(Cidr::parse("10.0.0.0/33").is_none());
         assert!(Cidr::parse("10.0.0.1").is_none());
-        assert!(cidr_contains(vec![Value::from("x"), Value::from("10.0.0.1")]).is_err());
+        assert!(cidr_contains(
+            "net.cidr_contains",
+            vec![Value::from("x"), Value::from("10.0.0.1")]
+        )
+        .is_err());
     }
 
     fn merge(items: &[&str]) -> Result<Vec<String>> {
         let items: Vec<Value> = items.iter().map(|i| Value::from(*i)).collect();
-        let merged = cidr_merge(vec![Value::from(items)])?;
+        let merged = cidr_merge("net.cidr_merge", vec![Value::from(items)])?;
         Ok(merged
             .as_set()?
             .iter()
@@ -436,7 +435,8 @@ mod tests {
     #[test]
     fn contains_matches_pairs_the_keys() {
         let v = |json: &str| Value::from_json_str(json).unwrap();
-        let matches = |a: &str, b: &str| cidr_contains_matches(vec![v(a), v(b)]);
+        let matches =
+            |a: &str, b: &str| cidr_contains_matches("net.cidr_contains_matches", vec![v(a), v(b)]);
         let pairs = matches(
             r#"["10.0.0.0/8", "192.168.0.0/16"]"#,
             r#"["10.1.1.1", "8.8.8.8"]"#,

@@ -19,12 +19,10 @@ use yaml_rust2::scanner::{Marker, TScalarStyle};
 
 use super::string_arg;
 
-const NAME: &str = "yaml.unmarshal";
-
 /// `yaml.unmarshal(text)`.
-pub(super) fn unmarshal(args: Vec<Value>) -> Result<Value> {
-    let text = string_arg(NAME, &args, 0)?;
-    read(text).map_err(|e| anyhow!("{NAME}: {e}"))
+pub(super) fn unmarshal(name: &str, args: Vec<Value>) -> Result<Value> {
+    let text = string_arg(name, &args, 0)?;
+    read(text).map_err(|e| anyhow!("{name}: {e}"))
 }
 
 /// The first YAML document of `text` as OPA's reader gives it (for `yaml.unmarshal` and
