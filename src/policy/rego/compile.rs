@@ -125,7 +125,7 @@ impl Policies {
         // The policies as written: parse errors and refusals point at the user's text.
         let mut written = Engine::new();
         for source in sources {
-            add_policy(&mut written, source)?;
+            add_policy(&mut written, &source.path, &source.text)?;
         }
         let modules: Vec<_> = sources
             .iter()
@@ -148,17 +148,11 @@ impl Policies {
         for source in sources {
             let (text, map) = negation::rewrite(&source.text, |text| {
                 let mut engine = Engine::new();
-                let source = Source {
-                    path: source.path.clone(),
-                    text: text.to_string(),
-                };
-                add_policy(&mut engine, &source).ok().map(|_| engine)
+                add_policy(&mut engine, &source.path, text)
+                    .ok()
+                    .map(|_| engine)
             });
-            let rewritten = Source {
-                path: source.path.clone(),
-                text,
-            };
-            add_policy(&mut engine, &rewritten).map_err(|e| RegoError::Refused {
+            add_policy(&mut engine, &source.path, &text).map_err(|e| RegoError::Refused {
                 file: source.path.clone(),
                 line: 0,
                 column: 0,
@@ -175,8 +169,7 @@ impl Policies {
         }
         checks::check(&modules, &settings.namespaces, &mut engine)?;
         let ast = syntax_trees(&engine, sources)?;
-        let rules = rules(&ast, sources, &settings.namespaces)?;
-        let exceptions = exception_namespaces(&ast, &settings.namespaces);
+        let (rules, exceptions) = rules(&ast, sources, &settings.namespaces)?;
         Ok(Policies {
             engine,
             rules,
@@ -193,28 +186,25 @@ impl Policies {
 
 /// Work units between two looks at the clock: often enough that a runaway rule stops
 /// close to its limit, rarely enough that the clock costs nothing measurable.
-const CHECK_INTERVAL: std::num::NonZeroU32 = match std::num::NonZeroU32::new(64) {
-    Some(n) => n,
-    None => unreachable!(),
-};
+const CHECK_INTERVAL: std::num::NonZeroU32 = std::num::NonZeroU32::new(64).unwrap();
 
 /// Adds one policy: as Rego v1, else as v0; the v1 parser's error when neither parses.
-fn add_policy(engine: &mut Engine, source: &Source) -> Result<(), RegoError> {
-    let text = super::builtins::walk_relation_form(&source.text).into_owned();
+fn add_policy(engine: &mut Engine, path: &str, text: &str) -> Result<(), RegoError> {
+    let text = super::builtins::walk_relation_form(text).into_owned();
     engine.set_rego_v0(false);
-    let v1 = match engine.add_policy(source.path.clone(), text.clone()) {
+    let v1 = match engine.add_policy(path.to_string(), text.clone()) {
         Ok(_) => return Ok(()),
         Err(err) => err,
     };
     engine.set_rego_v0(true);
-    let v0 = engine.add_policy(source.path.clone(), text);
+    let v0 = engine.add_policy(path.to_string(), text);
     engine.set_rego_v0(false);
     if v0.is_ok() {
         return Ok(());
     }
     let located = locate(&v1.to_string());
     Err(RegoError::Parse {
-        file: source.path.clone(),
+        file: path.to_string(),
         line: located.line,
         column: located.column,
         message: located.message,
@@ -266,15 +256,17 @@ fn syntax_trees(engine: &Engine, sources: &[Source]) -> Result<serde_json::Value
     serde_json::from_str(&ast).map_err(|e| internal(e.to_string()))
 }
 
-/// The rules conftest would evaluate in `namespaces`, sorted; every namespace must be a
-/// package of some file.
+/// The rules conftest would evaluate in `namespaces`, sorted, and the namespaces among
+/// them where some file defines an `exception` rule; every namespace must be a package
+/// of some file.
 fn rules(
     modules: &serde_json::Value,
     sources: &[Source],
     namespaces: &[String],
-) -> Result<Vec<RuleRef>, RegoError> {
+) -> Result<(Vec<RuleRef>, Vec<String>), RegoError> {
     let modules = modules.as_array().map(Vec::as_slice).unwrap_or_default();
     let mut found: Vec<RuleRef> = Vec::new();
+    let mut exceptions: Vec<String> = Vec::new();
     let mut packages = Vec::new();
     for (module, source) in modules.iter().zip(sources) {
         let ast = &module["ast"];
@@ -291,6 +283,9 @@ fn rules(
             .map(Vec::as_slice)
             .unwrap_or_default();
         for name in heads.iter().filter_map(rule_name) {
+            if name == "exception" && !exceptions.contains(&namespace) {
+                exceptions.push(namespace.clone());
+            }
             let Some(level) = level(&name) else { continue };
             if found
                 .iter()
@@ -312,7 +307,7 @@ fn rules(
         });
     }
     found.sort();
-    Ok(found)
+    Ok((found, exceptions))
 }
 
 /// A rule's name when its head is a plain name (`deny`, `warn_tags`), not a function nor
@@ -353,30 +348,6 @@ fn level(name: &str) -> Option<Level> {
     } else {
         Some(Level::Failure)
     }
-}
-
-/// The namespaces of `namespaces` where some file defines an `exception` rule.
-fn exception_namespaces(modules: &serde_json::Value, namespaces: &[String]) -> Vec<String> {
-    let modules = modules.as_array().map(Vec::as_slice).unwrap_or_default();
-    let mut found: Vec<String> = Vec::new();
-    for module in modules {
-        let ast = &module["ast"];
-        let Some(namespace) = ref_path(&ast["package"]["refr"]).map(|p| p.join(".")) else {
-            continue;
-        };
-        let heads = ast["rules"]
-            .as_array()
-            .map(Vec::as_slice)
-            .unwrap_or_default();
-        let excepts = heads
-            .iter()
-            .filter_map(rule_name)
-            .any(|name| name == "exception");
-        if excepts && namespaces.contains(&namespace) && !found.contains(&namespace) {
-            found.push(namespace);
-        }
-    }
-    found
 }
 
 #[cfg(test)]
