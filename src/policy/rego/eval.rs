@@ -29,11 +29,6 @@ impl Policies {
             file: path.to_string(),
             message: without_strings(&locate(&e.to_string()).message),
         })?;
-        self.evaluate_input(input)
-    }
-
-    /// Evaluates every rule with `input` already converted.
-    pub(crate) fn evaluate_input(&mut self, input: Value) -> Result<PolicyReport, RegoError> {
         self.engine.set_input(input);
         let report = self.run_rules();
         // The plan's values are let go before the comment is rendered.
@@ -61,16 +56,9 @@ impl Policies {
         let result = self.judge(&rules, &exceptions, &mut report);
         self.rules = rules;
         result?;
-        let order = |a: &Finding, b: &Finding| {
-            (&a.namespace, &a.rule, &a.message, &a.resource).cmp(&(
-                &b.namespace,
-                &b.rule,
-                &b.message,
-                &b.resource,
-            ))
-        };
-        report.failures.sort_by(order);
-        report.warnings.sort_by(order);
+        // One level per list: by namespace, rule, message and resource.
+        report.failures.sort();
+        report.warnings.sort();
         Ok(report)
     }
 
