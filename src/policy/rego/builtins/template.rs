@@ -9,7 +9,7 @@
 use anyhow::{bail, Result};
 use regorus::Value;
 
-use super::print::{compare, number_text};
+use super::print::{number_text, sorted_fields, sorted_set};
 use super::string_arg;
 
 /// `strings.render_template(template, vars)`.
@@ -83,14 +83,13 @@ fn go_value(value: &Value) -> String {
         Value::String(s) => s.to_string(),
         Value::Array(items) => format!("[{}]", join(items.iter().map(go_value).collect())),
         Value::Set(items) => {
-            let mut items: Vec<&Value> = items.iter().collect();
-            items.sort_by(|a, b| compare(a, b));
-            format!("[{}]", join(items.into_iter().map(go_value).collect()))
+            format!(
+                "[{}]",
+                join(sorted_set(items.iter()).into_iter().map(go_value).collect())
+            )
         }
         Value::Object(object) => {
-            let mut pairs: Vec<(&Value, &Value)> = object.iter().collect();
-            pairs.sort_by(|a, b| compare(a.0, b.0));
-            let pairs = pairs
+            let pairs = sorted_fields(object.iter())
                 .into_iter()
                 .map(|(k, v)| format!("{}:{}", go_value(k), go_value(v)));
             format!("map[{}]", join(pairs.collect()))
