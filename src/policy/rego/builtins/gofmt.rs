@@ -480,12 +480,8 @@ fn pad_number(out: &mut String, spec: &Spec, text: String) {
         _ if spec.space => " ",
         _ => "",
     };
-    if unsigned.starts_with('I') || unsigned.starts_with('N') {
-        let sign = if unsigned.starts_with('N') && sign == "-" {
-            ""
-        } else {
-            sign
-        };
+    if unsigned.starts_with(['I', 'N']) {
+        // An infinity is always signed; NaN (never negative) only with `+` or ` `.
         let sign = if unsigned.starts_with('I') && sign.is_empty() {
             "+"
         } else {

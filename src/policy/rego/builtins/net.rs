@@ -51,6 +51,14 @@ impl Ip {
             Ip::V6(v) => Ipv6Addr::from(v).to_string(),
         }
     }
+
+    /// The address of `self`'s version with the value `v` (which fits it).
+    fn same_kind(self, v: u128) -> Ip {
+        match self {
+            Ip::V4(_) => Ip::V4(v as u32),
+            Ip::V6(_) => Ip::V6(v),
+        }
+    }
 }
 
 /// A network: its first address and prefix length.
@@ -81,11 +89,7 @@ impl Cidr {
         if v6 && prefix > 128 {
             return None;
         }
-        let mask = mask(ip.bits(), prefix);
-        let first = match ip {
-            Ip::V4(v) => Ip::V4((u128::from(v) & mask) as u32),
-            Ip::V6(v) => Ip::V6(v & mask),
-        };
+        let first = ip.same_kind(ip.value() & mask(ip.bits(), prefix));
         Some(Cidr { first, prefix })
     }
 
@@ -99,10 +103,16 @@ impl Cidr {
 
     fn last(&self) -> Ip {
         let host = !mask(self.first.bits(), self.prefix) & width_mask(self.first.bits());
-        match self.first {
-            Ip::V4(v) => Ip::V4(v | host as u32),
-            Ip::V6(v) => Ip::V6(v | host),
+        self.first.same_kind(self.first.value() | host)
+    }
+
+    /// Whether it holds the address or network `text`; `None` when `text` is neither.
+    fn holds(&self, text: &str) -> Option<bool> {
+        if let Some(ip) = Ip::parse(text) {
+            return Some(self.contains(ip));
         }
+        let inner = Cidr::parse(text)?;
+        Some(self.contains(inner.first) && self.contains(inner.last()))
     }
 }
 
@@ -132,16 +142,10 @@ fn cidr(name: &str, args: &[Value], i: usize) -> Result<Cidr> {
 /// `net.cidr_contains(cidr, cidr_or_ip)`: the address, or both ends of the network, in it.
 pub(super) fn cidr_contains(name: &str, args: Vec<Value>) -> Result<Value> {
     let network = cidr(name, &args, 0)?;
-    let other = string_arg(name, &args, 1)?;
-    if let Some(ip) = Ip::parse(other) {
-        return Ok(Value::from(network.contains(ip)));
-    }
-    let Some(inner) = Cidr::parse(other) else {
+    let Some(inside) = network.holds(string_arg(name, &args, 1)?) else {
         bail!("{name}: operand 2 is not a valid IP address or CIDR");
     };
-    Ok(Value::from(
-        network.contains(inner.first) && network.contains(inner.last()),
-    ))
+    Ok(Value::from(inside))
 }
 
 /// `net.cidr_contains_matches(cidrs, cidrs_or_ips)`: the pairs of keys `[k1, k2]` whose
@@ -157,12 +161,8 @@ pub(super) fn cidr_contains_matches(name: &str, args: Vec<Value>) -> Result<Valu
             bail!("{name}: operand 1 holds an invalid CIDR address");
         };
         for (k2, other) in &others {
-            let inside = match (Ip::parse(other), Cidr::parse(other)) {
-                (Some(ip), _) => network.contains(ip),
-                (None, Some(inner)) => {
-                    network.contains(inner.first) && network.contains(inner.last())
-                }
-                (None, None) => bail!("{name}: operand 2 holds an invalid IP address or CIDR"),
+            let Some(inside) = network.holds(other) else {
+                bail!("{name}: operand 2 holds an invalid IP address or CIDR");
             };
             if inside {
                 pairs.insert(Value::from(vec![k1.clone(), k2.clone()]));
@@ -231,11 +231,7 @@ pub(super) fn cidr_expand(name: &str, args: Vec<Value>) -> Result<Value> {
     }
     let mut set = std::collections::BTreeSet::new();
     for offset in 0..count {
-        let v = network.first.value() + offset;
-        let ip = match network.first {
-            Ip::V4(_) => Ip::V4(v as u32),
-            Ip::V6(_) => Ip::V6(v),
-        };
+        let ip = network.first.same_kind(network.first.value() + offset);
         set.insert(Value::from(ip.text()));
     }
     Ok(Value::from(set))
@@ -306,12 +302,8 @@ impl Block {
         if !aligned || next.first != self.first + self.size() {
             return None;
         }
-        let address = match self.address {
-            Ip::V4(_) => Ip::V4(self.first as u32),
-            Ip::V6(_) => Ip::V6(self.first),
-        };
         Some(Block {
-            address,
+            address: self.address.same_kind(self.first),
             prefix,
             first: self.first,
         })
