@@ -16,7 +16,7 @@ use regorus::unstable::{ArithOp, Expr, Literal, Module, Query, Rule, RuleHead, S
 use regorus::Engine;
 
 use super::error::RegoError;
-use super::negation::children;
+use super::negation::{children, head_exprs};
 
 /// Each module's file, as errors name it, and its syntax tree.
 pub(super) type Modules<'a> = [(&'a str, regorus::unstable::Ref<Module>)];
@@ -327,16 +327,7 @@ fn module_calls(module: &Module) -> Vec<Call<'_>> {
 fn rule_calls<'a>(rule: &'a Rule, calls: &mut Vec<Call<'a>>) {
     match rule {
         Rule::Spec { head, bodies, .. } => {
-            match head {
-                RuleHead::Compr { refr, assign, .. } | RuleHead::Func { refr, assign, .. } => {
-                    expr_calls(refr, calls);
-                    assign.iter().for_each(|a| expr_calls(&a.value, calls));
-                }
-                RuleHead::Set { refr, key, .. } => {
-                    expr_calls(refr, calls);
-                    key.iter().for_each(|k| expr_calls(k, calls));
-                }
-            }
+            head_exprs(head).for_each(|e| expr_calls(e, calls));
             for body in bodies {
                 body.assign.iter().for_each(|a| expr_calls(&a.value, calls));
                 query_calls(&body.query, calls);

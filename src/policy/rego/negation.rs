@@ -179,29 +179,12 @@ impl Edits {
                 if self.head_terms(head, bodies, next) {
                     continue;
                 }
-                self.head(head, next);
+                head_exprs(head).for_each(|e| self.expr(e, next));
                 for body in bodies {
                     if let Some(assign) = &body.assign {
                         self.expr(&assign.value, next);
                     }
                     self.query(&body.query, true, next);
-                }
-            }
-        }
-    }
-
-    fn head(&mut self, head: &RuleHead, next: &mut usize) {
-        match head {
-            RuleHead::Compr { refr, assign, .. } | RuleHead::Func { refr, assign, .. } => {
-                self.expr(refr, next);
-                if let Some(assign) = assign {
-                    self.expr(&assign.value, next);
-                }
-            }
-            RuleHead::Set { refr, key, .. } => {
-                self.expr(refr, next);
-                if let Some(key) = key {
-                    self.expr(key, next);
                 }
             }
         }
@@ -429,6 +412,17 @@ fn has_wildcard(term: &Expr) -> bool {
     let mut found = false;
     children(term, |child| found = found || has_wildcard(child));
     found
+}
+
+/// A rule head's expressions: its reference, then its value or key.
+pub(super) fn head_exprs(head: &RuleHead) -> impl Iterator<Item = &Expr> {
+    let (refr, value) = match head {
+        RuleHead::Compr { refr, assign, .. } | RuleHead::Func { refr, assign, .. } => {
+            (refr, assign.as_ref().map(|a| &*a.value))
+        }
+        RuleHead::Set { refr, key, .. } => (refr, key.as_deref()),
+    };
+    std::iter::once(&**refr).chain(value)
 }
 
 /// The direct sub-expressions of `expr` (not the queries of comprehensions).
