@@ -59,26 +59,12 @@ pub(super) fn to_number(name: &str, args: Vec<Value>) -> Result<Value> {
 /// them), a fraction, an exponent; no spaces, hexadecimal, infinities or NaN.
 fn decimal(text: &str) -> Option<Value> {
     let digits: String = text.chars().filter(|c| *c != '_').collect();
-    let body = digits.strip_prefix(['+', '-']).unwrap_or(&digits);
-    let (mantissa, exponent) = match body.find(['e', 'E']) {
-        Some(at) => (&body[..at], Some(&body[at + 1..])),
-        None => (body, None),
-    };
-    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-    let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
-    let exponent_ok = exponent.is_none_or(|e| {
-        let e = e.strip_prefix(['+', '-']).unwrap_or(e);
-        !e.is_empty() && all_digits(e)
-    });
-    if whole.len() + fraction.len() == 0
-        || !all_digits(whole)
-        || !all_digits(fraction)
-        || !exponent_ok
-    {
+    if !is_decimal(&digits) {
         return None;
     }
     let plain = digits.trim_start_matches('+');
-    if exponent.is_none() && fraction.is_empty() {
+    let fraction = digits.split_once('.').map_or("", |(_, fraction)| fraction);
+    if !digits.contains(['e', 'E']) && fraction.is_empty() {
         // An integer keeps every digit, however long.
         let trimmed = plain.trim_start_matches('-').trim_start_matches('0');
         let sign = if plain.starts_with('-') && !trimmed.is_empty() {
@@ -91,6 +77,24 @@ fn decimal(text: &str) -> Option<Value> {
     }
     let value: f64 = plain.parse().ok()?;
     value.is_finite().then(|| Value::from(value))
+}
+
+/// A decimal number: `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`, the form of
+/// Go's `strconv.ParseFloat` without hexadecimal, infinities or NaN, and YAML 1.1's float.
+pub(super) fn is_decimal(text: &str) -> bool {
+    let text = text.strip_prefix(['-', '+']).unwrap_or(text);
+    let (mantissa, exponent) = match text.find(['e', 'E']) {
+        Some(i) => (&text[..i], Some(&text[i + 1..])),
+        None => (text, None),
+    };
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let mantissa_ok = match mantissa.split_once('.') {
+        Some(("", frac)) => digits(frac),
+        Some((int, frac)) => digits(int) && (frac.is_empty() || digits(frac)),
+        None => digits(mantissa),
+    };
+    let exponent_ok = exponent.is_none_or(|e| digits(e.strip_prefix(['-', '+']).unwrap_or(e)));
+    mantissa_ok && exponent_ok
 }
 
 #[cfg(test)]

@@ -17,6 +17,7 @@ use regorus::Value;
 use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser, Tag};
 use yaml_rust2::scanner::{Marker, TScalarStyle};
 
+use super::compat::is_decimal;
 use super::string_arg;
 
 /// `yaml.unmarshal(text)`.
@@ -250,7 +251,7 @@ fn resolve(text: &str) -> Result<Value> {
     if let Some(n) = integer(&digits) {
         return Value::from_json_str(&n.to_string());
     }
-    if is_float(&digits) {
+    if is_decimal(&digits) {
         if let Ok(f) = digits.parse::<f64>() {
             return Ok(Value::from(f));
         }
@@ -284,23 +285,6 @@ fn integer(text: &str) -> Option<i128> {
     let value = if negative { -value } else { value };
     let fits = i64::try_from(value).is_ok() || (!negative && u64::try_from(value).is_ok());
     fits.then_some(value)
-}
-
-/// YAML 1.1's float form: `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`.
-fn is_float(text: &str) -> bool {
-    let text = text.strip_prefix(['-', '+']).unwrap_or(text);
-    let (mantissa, exponent) = match text.find(['e', 'E']) {
-        Some(i) => (&text[..i], Some(&text[i + 1..])),
-        None => (text, None),
-    };
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    let mantissa_ok = match mantissa.split_once('.') {
-        Some(("", frac)) => digits(frac),
-        Some((int, frac)) => digits(int) && (frac.is_empty() || digits(frac)),
-        None => digits(mantissa),
-    };
-    let exponent_ok = exponent.is_none_or(|e| digits(e.strip_prefix(['-', '+']).unwrap_or(e)));
-    mantissa_ok && exponent_ok
 }
 
 #[cfg(test)]
