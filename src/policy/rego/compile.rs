@@ -341,13 +341,12 @@ fn ref_path(refr: &serde_json::Value) -> Option<Vec<String>> {
 
 /// Failure or warning, by conftest's names; `None` for any other rule.
 fn level(name: &str) -> Option<Level> {
-    if !is_conftest_rule(name) {
-        None
-    } else if name.starts_with("warn") {
-        Some(Level::Warning)
+    let warns = name.starts_with("warn");
+    is_conftest_rule(name).then_some(if warns {
+        Level::Warning
     } else {
-        Some(Level::Failure)
-    }
+        Level::Failure
+    })
 }
 
 #[cfg(test)]

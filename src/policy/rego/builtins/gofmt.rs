@@ -266,11 +266,7 @@ fn print_arg(out: &mut String, spec: &Spec, arg: &Arg, verb: char) {
 
 /// `%!z(int64=1)`: a verb the operand's type has not, the operand printed with `%v`.
 fn bad_verb(out: &mut String, spec: &Spec, arg: &Arg, verb: char) {
-    out.push_str("%!");
-    out.push(verb);
-    out.push('(');
-    out.push_str(arg.type_name());
-    out.push('=');
+    out.push_str(&format!("%!{verb}({}=", arg.type_name()));
     print_arg(out, spec, arg, 'v');
     out.push(')');
 }
