@@ -36,19 +36,15 @@ struct Piece {
 }
 
 /// One rewrite pass's pieces, from its input to its output.
-#[derive(Debug, Clone, Default)]
-struct Pass {
-    pieces: Vec<Piece>,
-}
+type Pass = Vec<Piece>;
 
-impl Pass {
-    fn back(&self, offset: usize) -> usize {
-        let index = self.pieces.partition_point(|p| p.at + p.len <= offset);
-        match self.pieces.get(index) {
-            Some(p) if p.copied => p.from + (offset - p.at),
-            Some(p) => p.from,
-            None => self.pieces.last().map_or(offset, |p| p.from + p.len),
-        }
+/// Where `offset` of a pass's output was in its input.
+fn back(pass: &[Piece], offset: usize) -> usize {
+    let index = pass.partition_point(|p| p.at + p.len <= offset);
+    match pass.get(index) {
+        Some(p) if p.copied => p.from + (offset - p.at),
+        Some(p) => p.from,
+        None => pass.last().map_or(offset, |p| p.from + p.len),
     }
 }
 
@@ -78,7 +74,7 @@ impl PlaceMap {
         };
         let mut offset = offset_of(text, line, column);
         for pass in &self.passes {
-            offset = pass.back(offset);
+            offset = back(pass, offset);
         }
         offset
     }
@@ -287,12 +283,12 @@ impl Edits {
         // Insertions before replacements at the same place; otherwise in the order made.
         self.list.sort_by_key(|e| (e.start, e.end > e.start));
         let mut out = String::with_capacity(input.len() + 64);
-        let mut pass = Pass::default();
+        let mut pass = Pass::new();
         let mut push = |out: &mut String, text: &str, from: usize, copied: bool| {
             if text.is_empty() {
                 return;
             }
-            pass.pieces.push(Piece {
+            pass.push(Piece {
                 at: out.len(),
                 len: text.len(),
                 from,
