@@ -24,15 +24,15 @@ pub(super) fn match_schema(name: &str, args: Vec<Value>) -> Result<Value> {
         .map(|error| {
             let field = field(&error.instance_path().to_string());
             let desc = error.to_string();
-            let mut object = std::collections::BTreeMap::new();
-            object.insert(
-                Value::from("error"),
-                Value::from(format!("{field}: {desc}")),
-            );
-            object.insert(Value::from("type"), Value::from(kind(error.kind())));
-            object.insert(Value::from("field"), Value::from(field));
-            object.insert(Value::from("desc"), Value::from(desc));
-            Value::from(object)
+            Value::from(std::collections::BTreeMap::from([
+                (
+                    Value::from("error"),
+                    Value::from(format!("{field}: {desc}")),
+                ),
+                (Value::from("type"), Value::from(kind(error.kind()))),
+                (Value::from("field"), Value::from(field)),
+                (Value::from("desc"), Value::from(desc)),
+            ]))
         })
         .collect();
     Ok(Value::from(vec![

@@ -174,9 +174,8 @@ fn mapping(fields: BTreeMap<Value, Value>, merged: Vec<Value>) -> Result<Value> 
     let mut sources = Vec::new();
     for value in merged {
         match value {
-            Value::Object(_) => sources.push(value),
             Value::Array(items) => sources.extend(items.iter().cloned()),
-            _ => bail!("a merge key `<<` takes a mapping or a list of mappings"),
+            other => sources.push(other),
         }
     }
     let mut out = BTreeMap::new();
