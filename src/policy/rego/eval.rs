@@ -52,42 +52,29 @@ impl Policies {
             let value = self.run(&rule, &mut report)?;
             exceptions.push((namespace, value));
         }
-        let rules = std::mem::take(&mut self.rules);
-        let result = self.judge(&rules, &exceptions, &mut report);
-        self.rules = rules;
-        result?;
-        // One level per list: by namespace, rule, message and resource.
-        report.failures.sort();
-        report.warnings.sort();
-        Ok(report)
-    }
-
-    fn judge(
-        &mut self,
-        rules: &[RuleRef],
-        exceptions: &[(String, Value)],
-        report: &mut PolicyReport,
-    ) -> Result<(), RegoError> {
-        for rule in rules {
+        // A copy: running a rule needs the engine mutably.
+        for rule in self.rules.clone() {
             let excepted = exceptions
                 .iter()
                 .find(|(namespace, _)| namespace == &rule.namespace)
-                .map(|(_, value)| matches(rule, value))
+                .map(|(_, value)| matches(&rule, value))
                 .transpose()?
                 .unwrap_or(0);
-            let value = self.run(rule, report)?;
-            let (findings, skipped) = findings(rule, &value)?;
+            let value = self.run(&rule, &mut report)?;
+            let (findings, skipped) = findings(&rule, &value)?;
             if excepted > 0 {
-                let message = format!(
-                    "data.{}.exception[_][_] == \"{}\"",
-                    rule.namespace,
-                    unprefixed(&rule.name)
-                );
-                report.exceptions.extend((0..excepted).map(|_| Exception {
+                let exception = Exception {
                     namespace: rule.namespace.clone(),
                     rule: rule.name.clone(),
-                    message: message.clone(),
-                }));
+                    message: format!(
+                        "data.{}.exception[_][_] == \"{}\"",
+                        rule.namespace,
+                        unprefixed(&rule.name)
+                    ),
+                };
+                report
+                    .exceptions
+                    .extend(std::iter::repeat_n(exception, excepted));
                 continue;
             }
             report.skipped.extend(skipped);
@@ -99,7 +86,10 @@ impl Policies {
                 Level::Warning => report.warnings.extend(findings),
             }
         }
-        Ok(())
+        // One level per list: by namespace, rule, message and resource.
+        report.failures.sort();
+        report.warnings.sort();
+        Ok(report)
     }
 
     /// One rule's value. A builtin that fails makes its expression undefined, as in
