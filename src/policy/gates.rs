@@ -8,6 +8,8 @@
 
 use std::fmt;
 
+use clap::ValueEnum;
+
 use crate::diff::{Changes, CheckStatus, PlanHead, PlanMode, ResourceSummary};
 use crate::input::plan::ResourceAction;
 
@@ -30,15 +32,11 @@ pub enum Rule {
 }
 
 impl Rule {
-    fn flag(self) -> &'static str {
-        match self {
-            Rule::Destroy => "--fail-on destroy",
-            Rule::DeleteOnly => "--fail-on delete-only",
-            Rule::Replace => "--fail-on replace",
-            Rule::Drift => "--fail-on drift",
-            Rule::CheckFailure => "--fail-on check-failure",
-            Rule::Changes => "--fail-on changes",
-        }
+    /// The flag that asks for it, with the value as the command line spells it
+    /// (`--fail-on delete-only`).
+    fn flag(self) -> String {
+        let value = self.to_possible_value();
+        format!("--fail-on {}", value.as_ref().map_or("", |v| v.get_name()))
     }
 }
 
@@ -112,7 +110,7 @@ pub fn evaluate(policy: &Policy, plans: &[Gated<'_>]) -> Vec<Violation> {
                 .map(|(i, r)| (i, &r.action))
         };
         for rule in &policy.fail_on {
-            let flag = rule.flag().to_string();
+            let flag = rule.flag();
             match rule {
                 Rule::Destroy | Rule::DeleteOnly => {
                     let only = *rule == Rule::DeleteOnly;
@@ -218,23 +216,20 @@ fn destroys(action: &ResourceAction) -> bool {
 
 /// Failing or erroring check instances (the object itself when it has none).
 fn failing_checks(plan: &PlanHead) -> Vec<(&str, CheckStatus)> {
-    let bad = |s: CheckStatus| matches!(s, CheckStatus::Fail | CheckStatus::Error);
     let mut out = Vec::new();
     for object in &plan.checks {
         if object.instances.is_empty() {
-            if bad(object.status) {
-                out.push((object.address.as_str(), object.status));
-            }
+            out.push((object.address.as_str(), object.status));
         } else {
             out.extend(
                 object
                     .instances
                     .iter()
-                    .filter(|i| bad(i.status))
                     .map(|i| (i.address.as_str(), i.status)),
             );
         }
     }
+    out.retain(|&(_, status)| matches!(status, CheckStatus::Fail | CheckStatus::Error));
     out
 }
 
@@ -264,10 +259,10 @@ pub(crate) fn has_changes(plan: &PlanHead, changes: Changes<'_>) -> bool {
 /// address (`module.db.aws_db_instance.main`, with or without the instance key) or the
 /// type (`aws_db_*`).
 fn protects(glob: &str, address: &str, type_name: &str) -> bool {
-    let without_key = match (address.ends_with(']'), address.rfind('[')) {
-        (true, Some(open)) => &address[..open],
-        _ => address,
-    };
+    let without_key = address
+        .strip_suffix(']')
+        .and_then(|a| a.rfind('['))
+        .map_or(address, |open| &address[..open]);
     glob_match(glob, address) || glob_match(glob, without_key) || glob_match(glob, type_name)
 }
 

@@ -16,6 +16,7 @@ use regorus::unstable::{ArithOp, Expr, Literal, Module, Query, Rule, RuleHead, S
 use regorus::Engine;
 
 use super::error::RegoError;
+use super::negation::{children, head_exprs};
 
 /// Each module's file, as errors name it, and its syntax tree.
 pub(super) type Modules<'a> = [(&'a str, regorus::unstable::Ref<Module>)];
@@ -34,11 +35,7 @@ pub(super) fn check(
         for rule in &module.policy {
             conventions(file, rule, evaluated)?;
         }
-        let mut calls = Vec::new();
-        for rule in &module.policy {
-            rule_calls(rule, &mut calls);
-        }
-        for (span, fcn, args, _) in calls {
+        for (span, fcn, args, _) in module_calls(module) {
             let Some(path) = fcn.and_then(path) else {
                 continue;
             };
@@ -94,7 +91,12 @@ fn conventions(file: &str, rule: &Rule, evaluated: bool) -> Result<(), RegoError
             refr, args, span, ..
         } => (refr, span, !args.is_empty()),
     };
-    let Some(path) = path(head_ref).or_else(|| root(head_ref).map(|r| vec![r])) else {
+    // A reference of names, or the name it starts with (`deny` of `deny[msg]`).
+    let root = match leftmost(head_ref) {
+        Expr::Var { span, .. } => Some(vec![span.text().to_string()]),
+        _ => None,
+    };
+    let Some(path) = path(head_ref).or(root) else {
         return Ok(());
     };
     let name = &path[0];
@@ -255,20 +257,11 @@ pub(super) fn path(expr: &Expr) -> Option<Vec<String>> {
     }
 }
 
-/// The first name of a reference (`lib` of `lib.f`).
+/// The first term of a reference (`lib` of `lib.f`).
 fn leftmost(expr: &Expr) -> &Expr {
     match expr {
         Expr::RefDot { refr, .. } | Expr::RefBrack { refr, .. } => leftmost(refr),
         _ => expr,
-    }
-}
-
-/// The name a reference starts with (`deny` of `deny[msg]`).
-fn root(expr: &Expr) -> Option<String> {
-    match expr {
-        Expr::Var { span, .. } => Some(span.text().to_string()),
-        Expr::RefDot { refr, .. } | Expr::RefBrack { refr, .. } => root(refr),
-        _ => None,
     }
 }
 
@@ -289,11 +282,7 @@ pub(super) struct CallSite {
 pub(super) fn call_sites(modules: &Modules) -> BTreeMap<String, Vec<CallSite>> {
     let mut sites = BTreeMap::new();
     for (file, module) in modules {
-        let mut calls = Vec::new();
-        for rule in &module.policy {
-            rule_calls(rule, &mut calls);
-        }
-        let list: Vec<CallSite> = calls
+        let list: Vec<CallSite> = module_calls(module)
             .into_iter()
             .filter_map(|(span, fcn, _, op)| {
                 let name = match fcn {
@@ -326,19 +315,19 @@ pub(super) fn failed_call(sites: &[CallSite], offset: usize) -> Option<&str> {
         .map(|s| s.name.as_str())
 }
 
+/// Every call and builtin operator of a module, in the order written.
+fn module_calls(module: &Module) -> Vec<Call<'_>> {
+    let mut calls = Vec::new();
+    for rule in &module.policy {
+        rule_calls(rule, &mut calls);
+    }
+    calls
+}
+
 fn rule_calls<'a>(rule: &'a Rule, calls: &mut Vec<Call<'a>>) {
     match rule {
         Rule::Spec { head, bodies, .. } => {
-            match head {
-                RuleHead::Compr { refr, assign, .. } | RuleHead::Func { refr, assign, .. } => {
-                    expr_calls(refr, calls);
-                    assign.iter().for_each(|a| expr_calls(&a.value, calls));
-                }
-                RuleHead::Set { refr, key, .. } => {
-                    expr_calls(refr, calls);
-                    key.iter().for_each(|k| expr_calls(k, calls));
-                }
-            }
+            head_exprs(head).for_each(|e| expr_calls(e, calls));
             for body in bodies {
                 body.assign.iter().for_each(|a| expr_calls(&a.value, calls));
                 query_calls(&body.query, calls);
@@ -385,35 +374,11 @@ fn expr_calls<'a>(expr: &'a Expr, calls: &mut Vec<Call<'a>>) {
             let name = leftmost(fcn).span();
             (span.start, span.line, span.col) = (name.start, name.line, name.col);
             calls.push((span, Some(fcn), params.len(), ""));
+            // Its function is a name: only the arguments may call.
             params.iter().for_each(|p| expr_calls(p, calls));
+            return;
         }
-        Expr::ArrayCompr { term, query, .. } | Expr::SetCompr { term, query, .. } => {
-            expr_calls(term, calls);
-            query_calls(query, calls);
-        }
-        Expr::ObjectCompr {
-            key, value, query, ..
-        } => {
-            expr_calls(key, calls);
-            expr_calls(value, calls);
-            query_calls(query, calls);
-        }
-        Expr::Array { items, .. } | Expr::Set { items, .. } => {
-            items.iter().for_each(|i| expr_calls(i, calls))
-        }
-        Expr::Object { fields, .. } => fields.iter().for_each(|(_, k, v)| {
-            expr_calls(k, calls);
-            expr_calls(v, calls);
-        }),
-        Expr::UnaryExpr { expr, .. } => expr_calls(expr, calls),
-        Expr::RefDot { refr, .. } => expr_calls(refr, calls),
-        Expr::RefBrack { refr, index, .. } => {
-            expr_calls(refr, calls);
-            expr_calls(index, calls);
-        }
-        Expr::ArithExpr {
-            span, op, lhs, rhs, ..
-        } => {
+        Expr::ArithExpr { span, op, .. } => {
             let name = match op {
                 ArithOp::Add => "plus",
                 ArithOp::Sub => "minus",
@@ -422,25 +387,14 @@ fn expr_calls<'a>(expr: &'a Expr, calls: &mut Vec<Call<'a>>) {
                 ArithOp::Mod => "rem",
             };
             calls.push((span.clone(), None, 2, name));
-            expr_calls(lhs, calls);
-            expr_calls(rhs, calls);
-        }
-        Expr::BinExpr { lhs, rhs, .. }
-        | Expr::BoolExpr { lhs, rhs, .. }
-        | Expr::AssignExpr { lhs, rhs, .. } => {
-            expr_calls(lhs, calls);
-            expr_calls(rhs, calls);
-        }
-        Expr::Membership {
-            key,
-            value,
-            collection,
-            ..
-        } => {
-            key.iter().for_each(|k| expr_calls(k, calls));
-            expr_calls(value, calls);
-            expr_calls(collection, calls);
         }
         _ => {}
+    }
+    children(expr, |child| expr_calls(child, calls));
+    if let Expr::ArrayCompr { query, .. }
+    | Expr::SetCompr { query, .. }
+    | Expr::ObjectCompr { query, .. } = expr
+    {
+        query_calls(query, calls);
     }
 }

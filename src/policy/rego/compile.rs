@@ -125,7 +125,7 @@ impl Policies {
         // The policies as written: parse errors and refusals point at the user's text.
         let mut written = Engine::new();
         for source in sources {
-            add_policy(&mut written, source).map_err(RegoError::one_line)?;
+            add_policy(&mut written, &source.path, &source.text)?;
         }
         let modules: Vec<_> = sources
             .iter()
@@ -148,38 +148,28 @@ impl Policies {
         for source in sources {
             let (text, map) = negation::rewrite(&source.text, |text| {
                 let mut engine = Engine::new();
-                let source = Source {
-                    path: source.path.clone(),
-                    text: text.to_string(),
-                };
-                add_policy(&mut engine, &source).ok().map(|_| engine)
+                add_policy(&mut engine, &source.path, text)
+                    .ok()
+                    .map(|_| engine)
             });
-            let rewritten = Source {
-                path: source.path.clone(),
-                text,
-            };
-            add_policy(&mut engine, &rewritten).map_err(|e| {
-                RegoError::Refused {
-                    file: source.path.clone(),
-                    line: 0,
-                    column: 0,
-                    message: format!(
-                        "planmark could not rewrite it as OPA's compiler reads it ({}): \
-                         please report this policy",
-                        locate(&e.to_string()).message
-                    ),
-                }
-                .one_line()
+            add_policy(&mut engine, &source.path, &text).map_err(|e| RegoError::Refused {
+                file: source.path.clone(),
+                line: 0,
+                column: 0,
+                message: format!(
+                    "planmark could not rewrite it as OPA's compiler reads it ({}): \
+                     please report this policy",
+                    locate(&e.to_string()).message
+                ),
             })?;
             places.insert(source.path.clone(), map);
         }
         for file in data {
-            add_data(&mut engine, file).map_err(RegoError::one_line)?;
+            add_data(&mut engine, file)?;
         }
-        checks::check(&modules, &settings.namespaces, &mut engine).map_err(RegoError::one_line)?;
-        let ast = syntax_trees(&engine, sources).map_err(RegoError::one_line)?;
-        let rules = rules(&ast, sources, &settings.namespaces).map_err(RegoError::one_line)?;
-        let exceptions = exception_namespaces(&ast, &settings.namespaces);
+        checks::check(&modules, &settings.namespaces, &mut engine)?;
+        let ast = syntax_trees(&engine, sources)?;
+        let (rules, exceptions) = rules(&ast, sources, &settings.namespaces)?;
         Ok(Policies {
             engine,
             rules,
@@ -196,28 +186,25 @@ impl Policies {
 
 /// Work units between two looks at the clock: often enough that a runaway rule stops
 /// close to its limit, rarely enough that the clock costs nothing measurable.
-const CHECK_INTERVAL: std::num::NonZeroU32 = match std::num::NonZeroU32::new(64) {
-    Some(n) => n,
-    None => unreachable!(),
-};
+const CHECK_INTERVAL: std::num::NonZeroU32 = std::num::NonZeroU32::new(64).unwrap();
 
 /// Adds one policy: as Rego v1, else as v0; the v1 parser's error when neither parses.
-fn add_policy(engine: &mut Engine, source: &Source) -> Result<(), RegoError> {
-    let text = super::builtins::walk_relation_form(&source.text).into_owned();
+fn add_policy(engine: &mut Engine, path: &str, text: &str) -> Result<(), RegoError> {
+    let text = super::builtins::walk_relation_form(text).into_owned();
     engine.set_rego_v0(false);
-    let v1 = match engine.add_policy(source.path.clone(), text.clone()) {
+    let v1 = match engine.add_policy(path.to_string(), text.clone()) {
         Ok(_) => return Ok(()),
         Err(err) => err,
     };
     engine.set_rego_v0(true);
-    let v0 = engine.add_policy(source.path.clone(), text);
+    let v0 = engine.add_policy(path.to_string(), text);
     engine.set_rego_v0(false);
     if v0.is_ok() {
         return Ok(());
     }
     let located = locate(&v1.to_string());
     Err(RegoError::Parse {
-        file: source.path.clone(),
+        file: path.to_string(),
         line: located.line,
         column: located.column,
         message: located.message,
@@ -269,15 +256,17 @@ fn syntax_trees(engine: &Engine, sources: &[Source]) -> Result<serde_json::Value
     serde_json::from_str(&ast).map_err(|e| internal(e.to_string()))
 }
 
-/// The rules conftest would evaluate in `namespaces`, sorted; every namespace must be a
-/// package of some file.
+/// The rules conftest would evaluate in `namespaces`, sorted, and the namespaces among
+/// them where some file defines an `exception` rule; every namespace must be a package
+/// of some file.
 fn rules(
     modules: &serde_json::Value,
     sources: &[Source],
     namespaces: &[String],
-) -> Result<Vec<RuleRef>, RegoError> {
+) -> Result<(Vec<RuleRef>, Vec<String>), RegoError> {
     let modules = modules.as_array().map(Vec::as_slice).unwrap_or_default();
     let mut found: Vec<RuleRef> = Vec::new();
+    let mut exceptions: Vec<String> = Vec::new();
     let mut packages = Vec::new();
     for (module, source) in modules.iter().zip(sources) {
         let ast = &module["ast"];
@@ -294,6 +283,9 @@ fn rules(
             .map(Vec::as_slice)
             .unwrap_or_default();
         for name in heads.iter().filter_map(rule_name) {
+            if name == "exception" && !exceptions.contains(&namespace) {
+                exceptions.push(namespace.clone());
+            }
             let Some(level) = level(&name) else { continue };
             if found
                 .iter()
@@ -315,7 +307,7 @@ fn rules(
         });
     }
     found.sort();
-    Ok(found)
+    Ok((found, exceptions))
 }
 
 /// A rule's name when its head is a plain name (`deny`, `warn_tags`), not a function nor
@@ -349,37 +341,12 @@ fn ref_path(refr: &serde_json::Value) -> Option<Vec<String>> {
 
 /// Failure or warning, by conftest's names; `None` for any other rule.
 fn level(name: &str) -> Option<Level> {
-    if !is_conftest_rule(name) {
-        None
-    } else if name.starts_with("warn") {
-        Some(Level::Warning)
+    let warns = name.starts_with("warn");
+    is_conftest_rule(name).then_some(if warns {
+        Level::Warning
     } else {
-        Some(Level::Failure)
-    }
-}
-
-/// The namespaces of `namespaces` where some file defines an `exception` rule.
-fn exception_namespaces(modules: &serde_json::Value, namespaces: &[String]) -> Vec<String> {
-    let modules = modules.as_array().map(Vec::as_slice).unwrap_or_default();
-    let mut found: Vec<String> = Vec::new();
-    for module in modules {
-        let ast = &module["ast"];
-        let Some(namespace) = ref_path(&ast["package"]["refr"]).map(|p| p.join(".")) else {
-            continue;
-        };
-        let heads = ast["rules"]
-            .as_array()
-            .map(Vec::as_slice)
-            .unwrap_or_default();
-        let excepts = heads
-            .iter()
-            .filter_map(rule_name)
-            .any(|name| name == "exception");
-        if excepts && namespaces.contains(&namespace) && !found.contains(&namespace) {
-            found.push(namespace);
-        }
-    }
-    found
+        Level::Failure
+    })
 }
 
 #[cfg(test)]

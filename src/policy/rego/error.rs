@@ -1,8 +1,8 @@
 //! Policy stage, Rego errors: a policy or data file that cannot be used, a rule that fails,
 //! runs too long or returns what conftest's conventions do not allow.
 //!
-//! Every message is one line (policy text is hostile: it may come from the pull request)
-//! and names the file (with line and column when known) or the rule; runtime messages
+//! Every message is one line, each text field escaped as it is written (policy text is
+//! hostile: it may come from the pull request), and names the file (with line and column when known) or the rule; runtime messages
 //! never quote a value, which may come from the plan (see [`super::message`]).
 
 use std::time::Duration;
@@ -13,7 +13,8 @@ use crate::input::text::one_line;
 #[derive(Debug, thiserror::Error)]
 pub enum RegoError {
     /// A `.rego` file does not parse, as Rego v1 nor as v0.
-    #[error("{file}{at}: policy does not parse: {message}", at = at(*.line, *.column))]
+    #[error("{file}{at}: policy does not parse: {message}",
+        file = one_line(.file), message = one_line(.message), at = at(*.line, *.column))]
     Parse {
         /// The file.
         file: String,
@@ -26,7 +27,8 @@ pub enum RegoError {
     },
     /// A policy OPA's compiler or conftest would refuse before evaluating it (an undefined
     /// function, a rule conftest cannot read).
-    #[error("{file}{at}: policy refused: {message}", at = at(*.line, *.column))]
+    #[error("{file}{at}: policy refused: {message}",
+        file = one_line(.file), message = one_line(.message), at = at(*.line, *.column))]
     Refused {
         /// The file.
         file: String,
@@ -39,7 +41,7 @@ pub enum RegoError {
     },
     /// A data file is not JSON or YAML, its top level is not an object, or it conflicts
     /// with another data file.
-    #[error("{file}: policy data: {message}")]
+    #[error("{file}: policy data: {message}", file = one_line(.file), message = one_line(.message))]
     Data {
         /// The file.
         file: String,
@@ -49,14 +51,16 @@ pub enum RegoError {
     /// A `--policy-namespace` (or the default `main`) that no policy file declares.
     #[error(
         "no policy file has `package {namespace}`: pass --policy-namespace NAME for the \
-         packages holding the deny/violation/warn rules"
+         packages holding the deny/violation/warn rules",
+        namespace = one_line(.namespace)
     )]
     Namespace {
         /// The namespace asked for.
         namespace: String,
     },
     /// A rule failed while it ran (a type error, a conflict, a function that errs).
-    #[error("policy rule {rule} failed{at}: {message}", at = place(.location))]
+    #[error("policy rule {rule} failed{at}: {message}",
+        rule = one_line(.rule), message = one_line(.message), at = place(.location))]
     Evaluation {
         /// `namespace.rule`.
         rule: String,
@@ -68,7 +72,7 @@ pub enum RegoError {
     /// A rule ran past `--policy-timeout`.
     #[error(
         "policy rule {rule} ({file}) ran past the --policy-timeout of {}: make it cheaper or \
-         raise the limit", seconds(*.limit)
+         raise the limit", seconds(*.limit), rule = one_line(.rule), file = one_line(.file)
     )]
     Timeout {
         /// `namespace.rule`.
@@ -81,7 +85,8 @@ pub enum RegoError {
     /// A rule returned a result conftest refuses: an object without a string `msg`.
     #[error(
         "policy rule {rule} ({file}) returned {what}: conftest refuses it; give each \
-         object result a string `msg`"
+         object result a string `msg`",
+        rule = one_line(.rule), file = one_line(.file), what = one_line(.what)
     )]
     Result {
         /// `namespace.rule`.
@@ -92,74 +97,14 @@ pub enum RegoError {
         what: String,
     },
     /// The plan could not be given to the policies as `input`.
-    #[error("{file}: cannot be the policies' input: {message}")]
+    #[error("{file}: cannot be the policies' input: {message}",
+        file = one_line(.file), message = one_line(.message))]
     Input {
         /// The plan.
         file: String,
         /// Why.
         message: String,
     },
-}
-
-impl RegoError {
-    /// Each text field on one line: policy files and rule names are hostile.
-    pub(super) fn one_line(self) -> Self {
-        let o = |s: String| one_line(&s).into_owned();
-        match self {
-            RegoError::Parse {
-                file,
-                line,
-                column,
-                message,
-            } => RegoError::Parse {
-                file: o(file),
-                line,
-                column,
-                message: o(message),
-            },
-            RegoError::Refused {
-                file,
-                line,
-                column,
-                message,
-            } => RegoError::Refused {
-                file: o(file),
-                line,
-                column,
-                message: o(message),
-            },
-            RegoError::Data { file, message } => RegoError::Data {
-                file: o(file),
-                message: o(message),
-            },
-            RegoError::Namespace { namespace } => RegoError::Namespace {
-                namespace: o(namespace),
-            },
-            RegoError::Evaluation {
-                rule,
-                location,
-                message,
-            } => RegoError::Evaluation {
-                rule: o(rule),
-                location: location.map(o),
-                message: o(message),
-            },
-            RegoError::Timeout { rule, file, limit } => RegoError::Timeout {
-                rule: o(rule),
-                file: o(file),
-                limit,
-            },
-            RegoError::Result { rule, file, what } => RegoError::Result {
-                rule: o(rule),
-                file: o(file),
-                what: o(what),
-            },
-            RegoError::Input { file, message } => RegoError::Input {
-                file: o(file),
-                message: o(message),
-            },
-        }
-    }
 }
 
 fn at(line: u32, column: u32) -> String {
@@ -173,7 +118,7 @@ fn at(line: u32, column: u32) -> String {
 fn place(location: &Option<String>) -> String {
     location
         .as_deref()
-        .map(|l| format!(" at {l}"))
+        .map(|l| format!(" at {}", one_line(l)))
         .unwrap_or_default()
 }
 
@@ -204,8 +149,7 @@ mod tests {
             line: 3,
             column: 7,
             message: "bad\n::error::x".into(),
-        }
-        .one_line();
+        };
         assert_eq!(
             err.to_string(),
             "p.rego:3:7: policy does not parse: bad\\n::error::x"

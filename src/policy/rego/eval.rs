@@ -25,18 +25,10 @@ impl Policies {
         if self.rules.is_empty() {
             return Ok(PolicyReport::default());
         }
-        let input = self.reads.convert(json).map_err(|e| {
-            RegoError::Input {
-                file: path.to_string(),
-                message: without_strings(&locate(&e.to_string()).message),
-            }
-            .one_line()
+        let input = self.reads.convert(json).map_err(|e| RegoError::Input {
+            file: path.to_string(),
+            message: without_strings(&locate(&e.to_string()).message),
         })?;
-        self.evaluate_input(input)
-    }
-
-    /// Evaluates every rule with `input` already converted.
-    pub(crate) fn evaluate_input(&mut self, input: Value) -> Result<PolicyReport, RegoError> {
         self.engine.set_input(input);
         let report = self.run_rules();
         // The plan's values are let go before the comment is rendered.
@@ -60,49 +52,29 @@ impl Policies {
             let value = self.run(&rule, &mut report)?;
             exceptions.push((namespace, value));
         }
-        let rules = std::mem::take(&mut self.rules);
-        let result = self.judge(&rules, &exceptions, &mut report);
-        self.rules = rules;
-        result?;
-        let order = |a: &Finding, b: &Finding| {
-            (&a.namespace, &a.rule, &a.message, &a.resource).cmp(&(
-                &b.namespace,
-                &b.rule,
-                &b.message,
-                &b.resource,
-            ))
-        };
-        report.failures.sort_by(order);
-        report.warnings.sort_by(order);
-        Ok(report)
-    }
-
-    fn judge(
-        &mut self,
-        rules: &[RuleRef],
-        exceptions: &[(String, Value)],
-        report: &mut PolicyReport,
-    ) -> Result<(), RegoError> {
-        for rule in rules {
+        // A copy: running a rule needs the engine mutably.
+        for rule in self.rules.clone() {
             let excepted = exceptions
                 .iter()
                 .find(|(namespace, _)| namespace == &rule.namespace)
-                .map(|(_, value)| matches(rule, value))
+                .map(|(_, value)| matches(&rule, value))
                 .transpose()?
                 .unwrap_or(0);
-            let value = self.run(rule, report)?;
-            let (findings, skipped) = findings(rule, &value).map_err(RegoError::one_line)?;
+            let value = self.run(&rule, &mut report)?;
+            let (findings, skipped) = findings(&rule, &value)?;
             if excepted > 0 {
-                let message = format!(
-                    "data.{}.exception[_][_] == \"{}\"",
-                    rule.namespace,
-                    unprefixed(&rule.name)
-                );
-                report.exceptions.extend((0..excepted).map(|_| Exception {
+                let exception = Exception {
                     namespace: rule.namespace.clone(),
                     rule: rule.name.clone(),
-                    message: message.clone(),
-                }));
+                    message: format!(
+                        "data.{}.exception[_][_] == \"{}\"",
+                        rule.namespace,
+                        unprefixed(&rule.name)
+                    ),
+                };
+                report
+                    .exceptions
+                    .extend(std::iter::repeat_n(exception, excepted));
                 continue;
             }
             report.skipped.extend(skipped);
@@ -114,7 +86,10 @@ impl Policies {
                 Level::Warning => report.warnings.extend(findings),
             }
         }
-        Ok(())
+        // One level per list: by namespace, rule, message and resource.
+        report.failures.sort();
+        report.warnings.sort();
+        Ok(report)
     }
 
     /// One rule's value. A builtin that fails makes its expression undefined, as in
@@ -127,14 +102,14 @@ impl Policies {
             Err(err) => err,
         };
         if self.strict || err.downcast_ref::<LimitError>().is_some() {
-            return Err(self.failed(rule, &err).one_line());
+            return Err(self.failed(rule, &err));
         }
         self.engine.set_strict_builtin_errors(false);
         self.lenient.set(true);
         let lenient = self.engine.eval_rule(path);
         self.lenient.set(false);
         self.engine.set_strict_builtin_errors(true);
-        let value = lenient.map_err(|e| self.failed(rule, &e).one_line())?;
+        let value = lenient.map_err(|e| self.failed(rule, &e))?;
         let located = self.locate(&err);
         let builtin = located.file.as_ref().and_then(|file| {
             let offset = self
@@ -215,8 +190,7 @@ fn matches(rule: &RuleRef, exception: &Value) -> Result<usize, RegoError> {
                          reads them (`exception contains [\"name\"]`)",
                         kind(other)
                     ),
-                }
-                .one_line())
+                })
             }
         };
     }

@@ -36,19 +36,15 @@ struct Piece {
 }
 
 /// One rewrite pass's pieces, from its input to its output.
-#[derive(Debug, Clone, Default)]
-struct Pass {
-    pieces: Vec<Piece>,
-}
+type Pass = Vec<Piece>;
 
-impl Pass {
-    fn back(&self, offset: usize) -> usize {
-        let index = self.pieces.partition_point(|p| p.at + p.len <= offset);
-        match self.pieces.get(index) {
-            Some(p) if p.copied => p.from + (offset - p.at),
-            Some(p) => p.from,
-            None => self.pieces.last().map_or(offset, |p| p.from + p.len),
-        }
+/// Where `offset` of a pass's output was in its input.
+fn back(pass: &[Piece], offset: usize) -> usize {
+    let index = pass.partition_point(|p| p.at + p.len <= offset);
+    match pass.get(index) {
+        Some(p) if p.copied => p.from + (offset - p.at),
+        Some(p) => p.from,
+        None => pass.last().map_or(offset, |p| p.from + p.len),
     }
 }
 
@@ -78,7 +74,7 @@ impl PlaceMap {
         };
         let mut offset = offset_of(text, line, column);
         for pass in &self.passes {
-            offset = pass.back(offset);
+            offset = back(pass, offset);
         }
         offset
     }
@@ -179,7 +175,7 @@ impl Edits {
                 if self.head_terms(head, bodies, next) {
                     continue;
                 }
-                self.head(head, next);
+                head_exprs(head).for_each(|e| self.expr(e, next));
                 for body in bodies {
                     if let Some(assign) = &body.assign {
                         self.expr(&assign.value, next);
@@ -190,38 +186,14 @@ impl Edits {
         }
     }
 
-    fn head(&mut self, head: &RuleHead, next: &mut usize) {
-        match head {
-            RuleHead::Compr { refr, assign, .. } | RuleHead::Func { refr, assign, .. } => {
-                self.expr(refr, next);
-                if let Some(assign) = assign {
-                    self.expr(&assign.value, next);
-                }
-            }
-            RuleHead::Set { refr, key, .. } => {
-                self.expr(refr, next);
-                if let Some(key) = key {
-                    self.expr(key, next);
-                }
-            }
-        }
-    }
-
     /// Every query inside an expression (comprehensions).
     fn expr(&mut self, expr: &Expr, next: &mut usize) {
-        match expr {
-            Expr::ArrayCompr { term, query, .. } | Expr::SetCompr { term, query, .. } => {
-                self.expr(term, next);
-                self.query(query, false, next);
-            }
-            Expr::ObjectCompr {
-                key, value, query, ..
-            } => {
-                self.expr(key, next);
-                self.expr(value, next);
-                self.query(query, false, next);
-            }
-            _ => children(expr, |child| self.expr(child, next)),
+        children(expr, |child| self.expr(child, next));
+        if let Expr::ArrayCompr { query, .. }
+        | Expr::SetCompr { query, .. }
+        | Expr::ObjectCompr { query, .. } = expr
+        {
+            self.query(query, false, next);
         }
     }
 
@@ -311,12 +283,12 @@ impl Edits {
         // Insertions before replacements at the same place; otherwise in the order made.
         self.list.sort_by_key(|e| (e.start, e.end > e.start));
         let mut out = String::with_capacity(input.len() + 64);
-        let mut pass = Pass::default();
+        let mut pass = Pass::new();
         let mut push = |out: &mut String, text: &str, from: usize, copied: bool| {
             if text.is_empty() {
                 return;
             }
-            pass.pieces.push(Piece {
+            pass.push(Piece {
                 at: out.len(),
                 len: text.len(),
                 from,
@@ -438,8 +410,19 @@ fn has_wildcard(term: &Expr) -> bool {
     found
 }
 
+/// A rule head's expressions: its reference, then its value or key.
+pub(super) fn head_exprs(head: &RuleHead) -> impl Iterator<Item = &Expr> {
+    let (refr, value) = match head {
+        RuleHead::Compr { refr, assign, .. } | RuleHead::Func { refr, assign, .. } => {
+            (refr, assign.as_ref().map(|a| &*a.value))
+        }
+        RuleHead::Set { refr, key, .. } => (refr, key.as_deref()),
+    };
+    std::iter::once(&**refr).chain(value)
+}
+
 /// The direct sub-expressions of `expr` (not the queries of comprehensions).
-fn children(expr: &Expr, mut f: impl FnMut(&Expr)) {
+pub(super) fn children<'a>(expr: &'a Expr, mut f: impl FnMut(&'a Expr)) {
     match expr {
         Expr::Array { items, .. } | Expr::Set { items, .. } => items.iter().for_each(|i| f(i)),
         Expr::Object { fields, .. } => fields.iter().for_each(|(_, k, v)| {

@@ -11,8 +11,8 @@ pub enum Level {
     Warning,
 }
 
-/// One message a rule returned.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One message a rule returned; ordered by its fields in turn.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Finding {
     /// Failure or warning.
     pub level: Level,

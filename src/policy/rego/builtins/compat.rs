@@ -12,8 +12,7 @@ use super::gofmt::{sprintf as go_sprintf, Arg};
 use super::string_arg;
 
 /// `sprintf(format, values)`.
-pub(super) fn sprintf(args: Vec<Value>) -> Result<Value> {
-    let name = "sprintf";
+pub(super) fn sprintf(name: &str, args: Vec<Value>) -> Result<Value> {
     let format = string_arg(name, &args, 0)?;
     let Value::Array(values) = &args[1] else {
         bail!("{name}: operand 2 must be an array");
@@ -23,14 +22,14 @@ pub(super) fn sprintf(args: Vec<Value>) -> Result<Value> {
 }
 
 /// `trace(note)`: true, as in OPA; planmark keeps no trace to add the note to.
-pub(super) fn trace(args: Vec<Value>) -> Result<Value> {
-    string_arg("trace", &args, 0)?;
+pub(super) fn trace(name: &str, args: Vec<Value>) -> Result<Value> {
+    string_arg(name, &args, 0)?;
     Ok(Value::from(true))
 }
 
 /// `glob.quote_meta(pattern)`: each of `* ? [ ] { } \` escaped with a backslash.
-pub(super) fn quote_meta(args: Vec<Value>) -> Result<Value> {
-    let pattern = string_arg("glob.quote_meta", &args, 0)?;
+pub(super) fn quote_meta(name: &str, args: Vec<Value>) -> Result<Value> {
+    let pattern = string_arg(name, &args, 0)?;
     let mut out = String::with_capacity(pattern.len() + 4);
     for c in pattern.chars() {
         if matches!(c, '*' | '?' | '[' | ']' | '{' | '}' | '\\') {
@@ -43,8 +42,7 @@ pub(super) fn quote_meta(args: Vec<Value>) -> Result<Value> {
 
 /// `to_number(x)`: null 0, booleans 0 and 1, numbers themselves, and strings Go's
 /// `strconv.ParseFloat` reads as a finite decimal (`"010"` is 10, `" 1"` is an error).
-pub(super) fn to_number(args: Vec<Value>) -> Result<Value> {
-    let name = "to_number";
+pub(super) fn to_number(name: &str, args: Vec<Value>) -> Result<Value> {
     match &args[0] {
         Value::Null => Ok(Value::from(0)),
         Value::Bool(b) => Ok(Value::from(i64::from(*b))),
@@ -61,26 +59,12 @@ pub(super) fn to_number(args: Vec<Value>) -> Result<Value> {
 /// them), a fraction, an exponent; no spaces, hexadecimal, infinities or NaN.
 fn decimal(text: &str) -> Option<Value> {
     let digits: String = text.chars().filter(|c| *c != '_').collect();
-    let body = digits.strip_prefix(['+', '-']).unwrap_or(&digits);
-    let (mantissa, exponent) = match body.find(['e', 'E']) {
-        Some(at) => (&body[..at], Some(&body[at + 1..])),
-        None => (body, None),
-    };
-    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-    let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
-    let exponent_ok = exponent.is_none_or(|e| {
-        let e = e.strip_prefix(['+', '-']).unwrap_or(e);
-        !e.is_empty() && all_digits(e)
-    });
-    if whole.len() + fraction.len() == 0
-        || !all_digits(whole)
-        || !all_digits(fraction)
-        || !exponent_ok
-    {
+    if !is_decimal(&digits) {
         return None;
     }
     let plain = digits.trim_start_matches('+');
-    if exponent.is_none() && fraction.is_empty() {
+    let fraction = digits.split_once('.').map_or("", |(_, fraction)| fraction);
+    if !digits.contains(['e', 'E']) && fraction.is_empty() {
         // An integer keeps every digit, however long.
         let trimmed = plain.trim_start_matches('-').trim_start_matches('0');
         let sign = if plain.starts_with('-') && !trimmed.is_empty() {
@@ -95,12 +79,30 @@ fn decimal(text: &str) -> Option<Value> {
     value.is_finite().then(|| Value::from(value))
 }
 
+/// A decimal number: `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`, the form of
+/// Go's `strconv.ParseFloat` without hexadecimal, infinities or NaN, and YAML 1.1's float.
+pub(super) fn is_decimal(text: &str) -> bool {
+    let text = text.strip_prefix(['-', '+']).unwrap_or(text);
+    let (mantissa, exponent) = match text.find(['e', 'E']) {
+        Some(i) => (&text[..i], Some(&text[i + 1..])),
+        None => (text, None),
+    };
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let mantissa_ok = match mantissa.split_once('.') {
+        Some(("", frac)) => digits(frac),
+        Some((int, frac)) => digits(int) && (frac.is_empty() || digits(frac)),
+        None => digits(mantissa),
+    };
+    let exponent_ok = exponent.is_none_or(|e| digits(e.strip_prefix(['-', '+']).unwrap_or(e)));
+    mantissa_ok && exponent_ok
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn number(text: &str) -> Result<Value> {
-        to_number(vec![Value::from(text)])
+        to_number("to_number", vec![Value::from(text)])
     }
 
     #[test]
@@ -121,7 +123,7 @@ mod tests {
 
     #[test]
     fn glob_metacharacters_are_quoted() {
-        let quoted = quote_meta(vec![Value::from("*.x?[a]{b}\\!")]).unwrap();
+        let quoted = quote_meta("glob.quote_meta", vec![Value::from("*.x?[a]{b}\\!")]).unwrap();
         assert_eq!(quoted, Value::from("\\*.x\\?\\[a\\]\\{b\\}\\\\!"));
     }
 }

@@ -234,13 +234,8 @@ fn hexadecimal(v: f64, prec: i32, upper: bool) -> String {
 /// The `#` flag: a point always, and `%g` keeps its trailing zeros up to the precision.
 pub(super) fn float_sharp(text: &str, verb: char, prec: i32) -> String {
     let mut digits: i32 = match verb {
-        'v' | 'g' | 'G' | 'x' => {
-            if prec == -1 {
-                6
-            } else {
-                prec
-            }
-        }
+        'v' | 'g' | 'G' | 'x' if prec == -1 => 6,
+        'v' | 'g' | 'G' | 'x' => prec,
         _ => 0,
     };
     let (sign, body) = match text.strip_prefix('-') {

@@ -266,11 +266,7 @@ fn print_arg(out: &mut String, spec: &Spec, arg: &Arg, verb: char) {
 
 /// `%!z(int64=1)`: a verb the operand's type has not, the operand printed with `%v`.
 fn bad_verb(out: &mut String, spec: &Spec, arg: &Arg, verb: char) {
-    out.push_str("%!");
-    out.push(verb);
-    out.push('(');
-    out.push_str(arg.type_name());
-    out.push('=');
+    out.push_str(&format!("%!{verb}({}=", arg.type_name()));
     print_arg(out, spec, arg, 'v');
     out.push(')');
 }
@@ -480,12 +476,8 @@ fn pad_number(out: &mut String, spec: &Spec, text: String) {
         _ if spec.space => " ",
         _ => "",
     };
-    if unsigned.starts_with('I') || unsigned.starts_with('N') {
-        let sign = if unsigned.starts_with('N') && sign == "-" {
-            ""
-        } else {
-            sign
-        };
+    if unsigned.starts_with(['I', 'N']) {
+        // An infinity is always signed; NaN (never negative) only with `+` or ` `.
         let sign = if unsigned.starts_with('I') && sign.is_empty() {
             "+"
         } else {

@@ -28,14 +28,19 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use anyhow::{bail, Result};
+use hmac::Hmac;
+use md5::Md5;
 use regorus::{Engine, Value};
+use sha1::Sha1;
+use sha2::{Sha256, Sha384, Sha512};
 
 use super::negation::ITERABLE;
 
 pub(super) use walk::relation_form as walk_relation_form;
 pub(super) use yaml::read as read_yaml;
 
-type Builtin = fn(Vec<Value>) -> Result<Value>;
+/// A builtin, given the name it is called by (for its errors) and its arguments.
+type Builtin = fn(&str, Vec<Value>) -> Result<Value>;
 
 /// Each builtin provided here: its name, how many arguments it takes, the function.
 const PROVIDED: &[(&str, u8, Builtin)] = &[
@@ -43,18 +48,18 @@ const PROVIDED: &[(&str, u8, Builtin)] = &[
     ("trace", 1, compat::trace),
     ("glob.quote_meta", 1, compat::quote_meta),
     ("to_number", 1, compat::to_number),
-    ("crypto.md5", 1, crypto::md5),
-    ("crypto.sha1", 1, crypto::sha1),
-    ("crypto.sha256", 1, crypto::sha256),
-    ("crypto.hmac.md5", 2, crypto::hmac_md5),
-    ("crypto.hmac.sha1", 2, crypto::hmac_sha1),
-    ("crypto.hmac.sha256", 2, crypto::hmac_sha256),
-    ("crypto.hmac.sha512", 2, crypto::hmac_sha512),
+    ("crypto.md5", 1, crypto::digest::<Md5>),
+    ("crypto.sha1", 1, crypto::digest::<Sha1>),
+    ("crypto.sha256", 1, crypto::digest::<Sha256>),
+    ("crypto.hmac.md5", 2, crypto::hmac::<Hmac<Md5>>),
+    ("crypto.hmac.sha1", 2, crypto::hmac::<Hmac<Sha1>>),
+    ("crypto.hmac.sha256", 2, crypto::hmac::<Hmac<Sha256>>),
+    ("crypto.hmac.sha512", 2, crypto::hmac::<Hmac<Sha512>>),
     ("crypto.hmac.equal", 2, crypto::hmac_equal),
     ("io.jwt.decode", 1, jwt::decode),
-    ("io.jwt.verify_hs256", 2, jwt::verify_hs256),
-    ("io.jwt.verify_hs384", 2, jwt::verify_hs384),
-    ("io.jwt.verify_hs512", 2, jwt::verify_hs512),
+    ("io.jwt.verify_hs256", 2, jwt::verify::<Hmac<Sha256>>),
+    ("io.jwt.verify_hs384", 2, jwt::verify::<Hmac<Sha384>>),
+    ("io.jwt.verify_hs512", 2, jwt::verify::<Hmac<Sha512>>),
     ("net.cidr_contains", 2, net::cidr_contains),
     ("net.cidr_intersects", 2, net::cidr_intersects),
     ("net.cidr_is_valid", 1, net::cidr_is_valid),
@@ -67,7 +72,7 @@ const PROVIDED: &[(&str, u8, Builtin)] = &[
     ("yaml.unmarshal", 1, yaml::unmarshal),
 ];
 
-type Method = fn(&mut regex::Patterns, Vec<Value>) -> Result<Value>;
+type Method = fn(&mut regex::Patterns, &str, Vec<Value>) -> Result<Value>;
 
 /// The `regex.*` builtins, which compile patterns with Go's meaning of `\d \s \w \b`.
 const PATTERNS: &[(&str, u8, Method)] = &[
@@ -115,11 +120,11 @@ pub(super) fn register(engine: &mut Engine, now_ns: i64, lenient: &Lenient) {
         debug_assert!(added.is_ok(), "{name} added twice");
     };
     for (name, arity, function) in PROVIDED {
-        let (function, lenient) = (*function, lenient.clone());
+        let (name, function, lenient) = (*name, *function, lenient.clone());
         add(
             name,
             *arity,
-            Box::new(move |args| lenient.soften(function(args))),
+            Box::new(move |args| lenient.soften(function(name, args))),
         );
     }
     for (name, arity, why) in refused::REFUSED {
@@ -127,15 +132,15 @@ pub(super) fn register(engine: &mut Engine, now_ns: i64, lenient: &Lenient) {
     }
     let now = move |_: Vec<Value>| -> Result<Value> { Ok(Value::from(now_ns)) };
     add("time.now_ns", 0, Box::new(now));
-    add(ITERABLE, 1, Box::new(iterable as Builtin));
+    add(ITERABLE, 1, Box::new(iterable));
     for (name, arity, method) in PATTERNS {
         // Each builtin keeps the patterns it compiled, as regorus's `cache` feature does.
         let mut compiled = regex::Patterns::default();
-        let (method, lenient) = (*method, lenient.clone());
+        let (name, method, lenient) = (*name, *method, lenient.clone());
         add(
             name,
             *arity,
-            Box::new(move |args| lenient.soften(method(&mut compiled, args))),
+            Box::new(move |args| lenient.soften(method(&mut compiled, name, args))),
         );
     }
 }
@@ -205,7 +210,11 @@ mod tests {
         let mut engine = Engine::new();
         register(&mut engine, 0, &Lenient::default());
         assert!(engine
-            .add_extension("sprintf".into(), 2, Box::new(compat::sprintf as Builtin))
+            .add_extension(
+                "sprintf".into(),
+                2,
+                Box::new(|args| compat::sprintf("sprintf", args))
+            )
             .is_err());
     }
 

@@ -51,6 +51,14 @@ impl Ip {
             Ip::V6(v) => Ipv6Addr::from(v).to_string(),
         }
     }
+
+    /// The address of `self`'s version with the value `v` (which fits it).
+    fn same_kind(self, v: u128) -> Ip {
+        match self {
+            Ip::V4(_) => Ip::V4(v as u32),
+            Ip::V6(_) => Ip::V6(v),
+        }
+    }
 }
 
 /// A network: its first address and prefix length.
@@ -81,11 +89,7 @@ impl Cidr {
         if v6 && prefix > 128 {
             return None;
         }
-        let mask = mask(ip.bits(), prefix);
-        let first = match ip {
-            Ip::V4(v) => Ip::V4((u128::from(v) & mask) as u32),
-            Ip::V6(v) => Ip::V6(v & mask),
-        };
+        let first = ip.same_kind(ip.value() & mask(ip.bits(), prefix));
         Some(Cidr { first, prefix })
     }
 
@@ -99,10 +103,16 @@ impl Cidr {
 
     fn last(&self) -> Ip {
         let host = !mask(self.first.bits(), self.prefix) & width_mask(self.first.bits());
-        match self.first {
-            Ip::V4(v) => Ip::V4(v | host as u32),
-            Ip::V6(v) => Ip::V6(v | host),
+        self.first.same_kind(self.first.value() | host)
+    }
+
+    /// Whether it holds the address or network `text`; `None` when `text` is neither.
+    fn holds(&self, text: &str) -> Option<bool> {
+        if let Some(ip) = Ip::parse(text) {
+            return Some(self.contains(ip));
         }
+        let inner = Cidr::parse(text)?;
+        Some(self.contains(inner.first) && self.contains(inner.last()))
     }
 }
 
@@ -130,27 +140,19 @@ fn cidr(name: &str, args: &[Value], i: usize) -> Result<Cidr> {
 }
 
 /// `net.cidr_contains(cidr, cidr_or_ip)`: the address, or both ends of the network, in it.
-pub(super) fn cidr_contains(args: Vec<Value>) -> Result<Value> {
-    let name = "net.cidr_contains";
+pub(super) fn cidr_contains(name: &str, args: Vec<Value>) -> Result<Value> {
     let network = cidr(name, &args, 0)?;
-    let other = string_arg(name, &args, 1)?;
-    if let Some(ip) = Ip::parse(other) {
-        return Ok(Value::from(network.contains(ip)));
-    }
-    let Some(inner) = Cidr::parse(other) else {
+    let Some(inside) = network.holds(string_arg(name, &args, 1)?) else {
         bail!("{name}: operand 2 is not a valid IP address or CIDR");
     };
-    Ok(Value::from(
-        network.contains(inner.first) && network.contains(inner.last()),
-    ))
+    Ok(Value::from(inside))
 }
 
 /// `net.cidr_contains_matches(cidrs, cidrs_or_ips)`: the pairs of keys `[k1, k2]` whose
 /// network of the first holds the network or address of the second. Each operand is a
 /// string (its own key), or an array (keys: indices), set (keys: elements) or object
 /// (keys: keys) of strings or of arrays starting with one.
-pub(super) fn cidr_contains_matches(args: Vec<Value>) -> Result<Value> {
-    let name = "net.cidr_contains_matches";
+pub(super) fn cidr_contains_matches(name: &str, args: Vec<Value>) -> Result<Value> {
     let networks = keyed(name, &args[0], 1)?;
     let others = keyed(name, &args[1], 2)?;
     let mut pairs = std::collections::BTreeSet::new();
@@ -159,12 +161,8 @@ pub(super) fn cidr_contains_matches(args: Vec<Value>) -> Result<Value> {
             bail!("{name}: operand 1 holds an invalid CIDR address");
         };
         for (k2, other) in &others {
-            let inside = match (Ip::parse(other), Cidr::parse(other)) {
-                (Some(ip), _) => network.contains(ip),
-                (None, Some(inner)) => {
-                    network.contains(inner.first) && network.contains(inner.last())
-                }
-                (None, None) => bail!("{name}: operand 2 holds an invalid IP address or CIDR"),
+            let Some(inside) = network.holds(other) else {
+                bail!("{name}: operand 2 holds an invalid IP address or CIDR");
             };
             if inside {
                 pairs.insert(Value::from(vec![k1.clone(), k2.clone()]));
@@ -206,15 +204,14 @@ fn keyed<'a>(name: &str, value: &'a Value, i: usize) -> Result<Vec<(Value, &'a s
 }
 
 /// `net.cidr_intersects(a, b)`: either holds the other's first address.
-pub(super) fn cidr_intersects(args: Vec<Value>) -> Result<Value> {
-    let name = "net.cidr_intersects";
+pub(super) fn cidr_intersects(name: &str, args: Vec<Value>) -> Result<Value> {
     let a = cidr(name, &args, 0)?;
     let b = cidr(name, &args, 1)?;
     Ok(Value::from(a.contains(b.first) || b.contains(a.first)))
 }
 
 /// `net.cidr_is_valid(text)`.
-pub(super) fn cidr_is_valid(args: Vec<Value>) -> Result<Value> {
+pub(super) fn cidr_is_valid(_: &str, args: Vec<Value>) -> Result<Value> {
     Ok(Value::from(match &args[0] {
         Value::String(s) => Cidr::parse(s).is_some(),
         _ => false,
@@ -226,8 +223,7 @@ pub(super) fn cidr_is_valid(args: Vec<Value>) -> Result<Value> {
 const MAX_EXPAND: u128 = 1 << 16;
 
 /// `net.cidr_expand(cidr)`: every address of the network, as a set of strings.
-pub(super) fn cidr_expand(args: Vec<Value>) -> Result<Value> {
-    let name = "net.cidr_expand";
+pub(super) fn cidr_expand(name: &str, args: Vec<Value>) -> Result<Value> {
     let network = cidr(name, &args, 0)?;
     let count = network.last().value() - network.first.value() + 1;
     if count > MAX_EXPAND {
@@ -235,11 +231,7 @@ pub(super) fn cidr_expand(args: Vec<Value>) -> Result<Value> {
     }
     let mut set = std::collections::BTreeSet::new();
     for offset in 0..count {
-        let v = network.first.value() + offset;
-        let ip = match network.first {
-            Ip::V4(_) => Ip::V4(v as u32),
-            Ip::V6(_) => Ip::V6(v),
-        };
+        let ip = network.first.same_kind(network.first.value() + offset);
         set.insert(Value::from(ip.text()));
     }
     Ok(Value::from(set))
@@ -310,12 +302,8 @@ impl Block {
         if !aligned || next.first != self.first + self.size() {
             return None;
         }
-        let address = match self.address {
-            Ip::V4(_) => Ip::V4(self.first as u32),
-            Ip::V6(_) => Ip::V6(self.first),
-        };
         Some(Block {
-            address,
+            address: self.address.same_kind(self.first),
             prefix,
             first: self.first,
         })
@@ -328,8 +316,7 @@ impl Block {
 
 /// `net.cidr_merge(addresses)`: the fewest networks covering the networks and addresses
 /// given (an array or set of strings), as a set.
-pub(super) fn cidr_merge(args: Vec<Value>) -> Result<Value> {
-    let name = "net.cidr_merge";
+pub(super) fn cidr_merge(name: &str, args: Vec<Value>) -> Result<Value> {
     let items: Vec<&Value> = match &args[0] {
         Value::Array(items) => items.iter().collect(),
         Value::Set(items) => items.iter().collect(),
@@ -372,7 +359,7 @@ mod tests {
     use super::*;
 
     fn contains(a: &str, b: &str) -> bool {
-        let v = cidr_contains(vec![Value::from(a), Value::from(b)]).unwrap();
+        let v = cidr_contains("net.cidr_contains", vec![Value::from(a), Value::from(b)]).unwrap();
         v == Value::from(true)
     }
 
@@ -388,12 +375,16 @@ mod tests {
         assert!(contains("0.0.0.0/0", "255.255.255.255"));
         assert!(Cidr::parse("10.0.0.0/33").is_none());
         assert!(Cidr::parse("10.0.0.1").is_none());
-        assert!(cidr_contains(vec![Value::from("x"), Value::from("10.0.0.1")]).is_err());
+        assert!(cidr_contains(
+            "net.cidr_contains",
+            vec![Value::from("x"), Value::from("10.0.0.1")]
+        )
+        .is_err());
     }
 
     fn merge(items: &[&str]) -> Result<Vec<String>> {
         let items: Vec<Value> = items.iter().map(|i| Value::from(*i)).collect();
-        let merged = cidr_merge(vec![Value::from(items)])?;
+        let merged = cidr_merge("net.cidr_merge", vec![Value::from(items)])?;
         Ok(merged
             .as_set()?
             .iter()
@@ -436,7 +427,8 @@ mod tests {
     #[test]
     fn contains_matches_pairs_the_keys() {
         let v = |json: &str| Value::from_json_str(json).unwrap();
-        let matches = |a: &str, b: &str| cidr_contains_matches(vec![v(a), v(b)]);
+        let matches =
+            |a: &str, b: &str| cidr_contains_matches("net.cidr_contains_matches", vec![v(a), v(b)]);
         let pairs = matches(
             r#"["10.0.0.0/8", "192.168.0.0/16"]"#,
             r#"["10.1.1.1", "8.8.8.8"]"#,

@@ -30,17 +30,13 @@ fn write(value: &Value, out: &mut String) {
         }
         Value::Set(items) if items.is_empty() => out.push_str("set()"),
         Value::Set(items) => {
-            let mut sorted: Vec<&Value> = items.iter().collect();
-            sorted.sort_by(|a, b| compare(a, b));
             out.push('{');
-            list(sorted.into_iter(), out);
+            list(sorted_set(items.iter()).into_iter(), out);
             out.push('}');
         }
         Value::Object(object) => {
-            let mut pairs: Vec<(&Value, &Value)> = object.iter().collect();
-            pairs.sort_by(|a, b| compare(a.0, b.0));
             out.push('{');
-            for (i, (key, value)) in pairs.into_iter().enumerate() {
+            for (i, (key, value)) in sorted_fields(object.iter()).into_iter().enumerate() {
                 if i > 0 {
                     out.push_str(", ");
                 }
@@ -108,26 +104,16 @@ pub(super) fn compare(a: &Value, b: &Value) -> Ordering {
     };
     match (a, b) {
         (Value::Array(x), Value::Array(y)) => sequence(x.iter(), y.iter()),
-        (Value::Set(x), Value::Set(y)) => {
-            let mut x: Vec<&Value> = x.iter().collect();
-            let mut y: Vec<&Value> = y.iter().collect();
-            x.sort_by(|a, b| compare(a, b));
-            y.sort_by(|a, b| compare(a, b));
-            sequence(x.into_iter(), y.into_iter())
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            let mut x: Vec<(&Value, &Value)> = x.iter().collect();
-            let mut y: Vec<(&Value, &Value)> = y.iter().collect();
-            x.sort_by(|a, b| compare(a.0, b.0));
-            y.sort_by(|a, b| compare(a.0, b.0));
-            for ((ka, va), (kb, vb)) in x.iter().zip(&y) {
-                let order = compare(ka, kb).then_with(|| compare(va, vb));
-                if order != Ordering::Equal {
-                    return order;
-                }
-            }
-            x.len().cmp(&y.len())
-        }
+        (Value::Set(x), Value::Set(y)) => sequence(sorted_set(x.iter()), sorted_set(y.iter())),
+        // Pair by pair: a key, then its value.
+        (Value::Object(x), Value::Object(y)) => sequence(
+            sorted_fields(x.iter())
+                .into_iter()
+                .flat_map(|(k, v)| [k, v]),
+            sorted_fields(y.iter())
+                .into_iter()
+                .flat_map(|(k, v)| [k, v]),
+        ),
         // Regorus orders values of one kind as OPA does: numbers by value, strings
         // byte by byte, false before true.
         _ if rank(a) == rank(b) => a.cmp(b),
@@ -135,21 +121,37 @@ pub(super) fn compare(a: &Value, b: &Value) -> Ordering {
     }
 }
 
+/// Element by element; a sequence before the longer ones it starts.
 fn sequence<'a>(
-    mut x: impl Iterator<Item = &'a Value>,
-    mut y: impl Iterator<Item = &'a Value>,
+    x: impl IntoIterator<Item = &'a Value>,
+    y: impl IntoIterator<Item = &'a Value>,
 ) -> Ordering {
+    let (mut x, mut y) = (x.into_iter(), y.into_iter());
     loop {
         match (x.next(), y.next()) {
             (Some(a), Some(b)) => match compare(a, b) {
                 Ordering::Equal => continue,
                 order => return order,
             },
-            (None, None) => return Ordering::Equal,
-            (None, Some(_)) => return Ordering::Less,
-            (Some(_), None) => return Ordering::Greater,
+            (a, b) => return a.is_some().cmp(&b.is_some()),
         }
     }
+}
+
+/// A set's elements in OPA's order.
+pub(super) fn sorted_set<'a>(set: impl IntoIterator<Item = &'a Value>) -> Vec<&'a Value> {
+    let mut items: Vec<&Value> = set.into_iter().collect();
+    items.sort_by(|a, b| compare(a, b));
+    items
+}
+
+/// An object's fields in OPA's order of their keys.
+pub(super) fn sorted_fields<'a>(
+    object: impl IntoIterator<Item = (&'a Value, &'a Value)>,
+) -> Vec<(&'a Value, &'a Value)> {
+    let mut fields: Vec<(&Value, &Value)> = object.into_iter().collect();
+    fields.sort_by(|a, b| compare(a.0, b.0));
+    fields
 }
 
 /// `s` in double quotes as Go's `strconv.Quote` writes it (`ascii`: `QuoteToASCII`, for

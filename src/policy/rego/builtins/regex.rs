@@ -89,25 +89,23 @@ fn limit(name: &str, args: &[Value], i: usize) -> Result<usize> {
 
 impl Patterns {
     /// `regex.match(pattern, value)`.
-    pub(super) fn matches(&mut self, args: Vec<Value>) -> Result<Value> {
-        let name = "regex.match";
+    pub(super) fn matches(&mut self, name: &str, args: Vec<Value>) -> Result<Value> {
         let value = string_arg(name, &args, 1)?;
         let regex = self.get(name, string_arg(name, &args, 0)?)?;
         Ok(Value::from(regex.is_match(value)))
     }
 
     /// `regex.is_valid(pattern)`: false for anything but a valid pattern.
-    pub(super) fn is_valid(&mut self, args: Vec<Value>) -> Result<Value> {
+    pub(super) fn is_valid(&mut self, name: &str, args: Vec<Value>) -> Result<Value> {
         let valid = match &args[0] {
-            Value::String(pattern) => self.get("regex.is_valid", pattern).is_ok(),
+            Value::String(pattern) => self.get(name, pattern).is_ok(),
             _ => false,
         };
         Ok(Value::from(valid))
     }
 
     /// `regex.replace(value, pattern, replacement)`, `$1` and `${name}` expanded.
-    pub(super) fn replace(&mut self, args: Vec<Value>) -> Result<Value> {
-        let name = "regex.replace";
+    pub(super) fn replace(&mut self, name: &str, args: Vec<Value>) -> Result<Value> {
         let value = string_arg(name, &args, 0)?;
         let replacement = string_arg(name, &args, 2)?;
         let regex = self.get(name, string_arg(name, &args, 1)?)?;
@@ -118,8 +116,7 @@ impl Patterns {
 
     /// `regex.split(pattern, value)`: Go's `Split(value, -1)`; an empty match splits
     /// between characters.
-    pub(super) fn split(&mut self, args: Vec<Value>) -> Result<Value> {
-        let name = "regex.split";
+    pub(super) fn split(&mut self, name: &str, args: Vec<Value>) -> Result<Value> {
         let value = string_arg(name, &args, 1)?;
         let pattern = string_arg(name, &args, 0)?;
         let regex = self.get(name, pattern)?;
@@ -144,8 +141,7 @@ impl Patterns {
     }
 
     /// `regex.find_n(pattern, value, n)`: at most `n` matches (all when negative).
-    pub(super) fn find_n(&mut self, args: Vec<Value>) -> Result<Value> {
-        let name = "regex.find_n";
+    pub(super) fn find_n(&mut self, name: &str, args: Vec<Value>) -> Result<Value> {
         let value = string_arg(name, &args, 1)?;
         let n = limit(name, &args, 2)?;
         let regex = self.get(name, string_arg(name, &args, 0)?)?;
@@ -159,8 +155,7 @@ impl Patterns {
 
     /// `regex.find_all_string_submatch_n(pattern, value, n)`: each match and its groups,
     /// a group that took no part as `""`.
-    pub(super) fn submatches(&mut self, args: Vec<Value>) -> Result<Value> {
-        let name = "regex.find_all_string_submatch_n";
+    pub(super) fn submatches(&mut self, name: &str, args: Vec<Value>) -> Result<Value> {
         let value = string_arg(name, &args, 1)?;
         let n = limit(name, &args, 2)?;
         let regex = self.get(name, string_arg(name, &args, 0)?)?;
@@ -181,7 +176,7 @@ mod tests {
 
     fn matches(pattern: &str, value: &str) -> bool {
         let args = vec![Value::from(pattern), Value::from(value)];
-        Patterns::default().matches(args).unwrap() == Value::from(true)
+        Patterns::default().matches("regex.match", args).unwrap() == Value::from(true)
     }
 
     #[test]
@@ -201,15 +196,17 @@ mod tests {
     fn splits_and_finds_as_go() {
         let mut patterns = Patterns::default();
         let split = patterns
-            .split(vec![Value::from("x*"), Value::from("axbxxc")])
+            .split(
+                "regex.split",
+                vec![Value::from("x*"), Value::from("axbxxc")],
+            )
             .unwrap();
         assert_eq!(split, Value::from_json_str(r#"["a", "b", "c"]"#).unwrap());
         let found = patterns
-            .find_n(vec![
-                Value::from("x*"),
-                Value::from("axbxxc"),
-                Value::from(-1),
-            ])
+            .find_n(
+                "regex.find_n",
+                vec![Value::from("x*"), Value::from("axbxxc"), Value::from(-1)],
+            )
             .unwrap();
         assert_eq!(
             found,

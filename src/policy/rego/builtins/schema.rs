@@ -13,28 +13,26 @@ use anyhow::{anyhow, bail, Result};
 use jsonschema::error::ValidationErrorKind as Kind;
 use regorus::Value;
 
-const NAME: &str = "json.match_schema";
-
 /// `json.match_schema(document, schema)`.
-pub(super) fn match_schema(args: Vec<Value>) -> Result<Value> {
-    let document = json(&args[0], 1)?;
-    let schema = json(&args[1], 2)?;
+pub(super) fn match_schema(name: &str, args: Vec<Value>) -> Result<Value> {
+    let document = json(name, &args[0], 1)?;
+    let schema = json(name, &args[1], 2)?;
     let validator = jsonschema::validator_for(&schema)
-        .map_err(|_| anyhow!("{NAME}: operand 2 is not a valid JSON schema"))?;
+        .map_err(|_| anyhow!("{name}: operand 2 is not a valid JSON schema"))?;
     let errors: Vec<Value> = validator
         .iter_errors(&document)
         .map(|error| {
             let field = field(&error.instance_path().to_string());
             let desc = error.to_string();
-            let mut object = std::collections::BTreeMap::new();
-            object.insert(
-                Value::from("error"),
-                Value::from(format!("{field}: {desc}")),
-            );
-            object.insert(Value::from("type"), Value::from(kind(error.kind())));
-            object.insert(Value::from("field"), Value::from(field));
-            object.insert(Value::from("desc"), Value::from(desc));
-            Value::from(object)
+            Value::from(std::collections::BTreeMap::from([
+                (
+                    Value::from("error"),
+                    Value::from(format!("{field}: {desc}")),
+                ),
+                (Value::from("type"), Value::from(kind(error.kind()))),
+                (Value::from("field"), Value::from(field)),
+                (Value::from("desc"), Value::from(desc)),
+            ]))
         })
         .collect();
     Ok(Value::from(vec![
@@ -44,14 +42,14 @@ pub(super) fn match_schema(args: Vec<Value>) -> Result<Value> {
 }
 
 /// Operand `i` as JSON: a string is a JSON text, anything else the value itself.
-fn json(value: &Value, i: usize) -> Result<serde_json::Value> {
+fn json(name: &str, value: &Value, i: usize) -> Result<serde_json::Value> {
     let parsed = match value {
         Value::String(text) => serde_json::from_str(text),
         other => serde_json::to_value(other),
     };
     match parsed {
         Ok(json) => Ok(json),
-        Err(_) => bail!("{NAME}: operand {i} is not valid JSON"),
+        Err(_) => bail!("{name}: operand {i} is not valid JSON"),
     }
 }
 
@@ -105,7 +103,7 @@ mod tests {
 
     fn matched(document: &str, schema: &str) -> String {
         let args = vec![Value::from(document), Value::from(schema)];
-        serde_json::to_string(&match_schema(args).unwrap()).unwrap()
+        serde_json::to_string(&match_schema("json.match_schema", args).unwrap()).unwrap()
     }
 
     const SCHEMA: &str = r#"{"type": "object", "required": ["name"],
@@ -124,8 +122,16 @@ mod tests {
         ] {
             assert!(invalid.contains(part), "{invalid}");
         }
-        assert!(match_schema(vec![Value::from("{"), Value::from(SCHEMA)]).is_err());
+        assert!(match_schema(
+            "json.match_schema",
+            vec![Value::from("{"), Value::from(SCHEMA)]
+        )
+        .is_err());
         let bad_schema = r#"{"type": "nonsense"}"#;
-        assert!(match_schema(vec![Value::from("{}"), Value::from(bad_schema)]).is_err());
+        assert!(match_schema(
+            "json.match_schema",
+            vec![Value::from("{}"), Value::from(bad_schema)]
+        )
+        .is_err());
     }
 }

@@ -9,16 +9,14 @@
 use anyhow::{bail, Result};
 use regorus::Value;
 
-use super::print::{compare, number_text};
+use super::print::{number_text, sorted_fields, sorted_set};
 use super::string_arg;
 
-const NAME: &str = "strings.render_template";
-
 /// `strings.render_template(template, vars)`.
-pub(super) fn render(args: Vec<Value>) -> Result<Value> {
-    let template = string_arg(NAME, &args, 0)?;
+pub(super) fn render(name: &str, args: Vec<Value>) -> Result<Value> {
+    let template = string_arg(name, &args, 0)?;
     let Value::Object(_) = &args[1] else {
-        bail!("{NAME}: operand 2 must be an object");
+        bail!("{name}: operand 2 must be an object");
     };
     let mut out = String::with_capacity(template.len());
     let mut rest = template;
@@ -26,7 +24,7 @@ pub(super) fn render(args: Vec<Value>) -> Result<Value> {
         let (text, after) = rest.split_at(open);
         let after = &after[2..];
         let Some(close) = after.find("}}") else {
-            bail!("{NAME}: an action is not closed with }}}}");
+            bail!("{name}: an action is not closed with }}}}");
         };
         let mut action = &after[..close];
         rest = &after[close + 2..];
@@ -44,29 +42,29 @@ pub(super) fn render(args: Vec<Value>) -> Result<Value> {
         if action.starts_with("/*") && action.ends_with("*/") {
             continue;
         }
-        out.push_str(&field(&args[1], action)?);
+        out.push_str(&field(name, &args[1], action)?);
     }
     out.push_str(rest);
     Ok(Value::from(out))
 }
 
 /// The value of `.a.b` in `vars`, printed.
-fn field(vars: &Value, action: &str) -> Result<String> {
+fn field(name: &str, vars: &Value, action: &str) -> Result<String> {
     let path = match action.strip_prefix('.') {
         Some(path) if !path.is_empty() => path,
-        _ => bail!("{NAME}: planmark renders only fields such as {{{{.name}}}}, not other actions"),
+        _ => bail!("{name}: planmark renders only fields such as {{{{.name}}}}, not other actions"),
     };
     let mut value = vars;
     for key in path.split('.') {
         let valid = key.chars().all(|c| c.is_alphanumeric() || c == '_') && !key.is_empty();
         if !valid {
-            bail!("{NAME}: planmark renders only fields such as {{{{.name}}}}, not other actions");
+            bail!("{name}: planmark renders only fields such as {{{{.name}}}}, not other actions");
         }
         match value {
             Value::Object(object) => {
                 value = object.get(&Value::from(key)).unwrap_or(&Value::Undefined);
             }
-            _ => bail!("{NAME}: a field of something that is not an object"),
+            _ => bail!("{name}: a field of something that is not an object"),
         }
     }
     Ok(match value {
@@ -85,14 +83,13 @@ fn go_value(value: &Value) -> String {
         Value::String(s) => s.to_string(),
         Value::Array(items) => format!("[{}]", join(items.iter().map(go_value).collect())),
         Value::Set(items) => {
-            let mut items: Vec<&Value> = items.iter().collect();
-            items.sort_by(|a, b| compare(a, b));
-            format!("[{}]", join(items.into_iter().map(go_value).collect()))
+            format!(
+                "[{}]",
+                join(sorted_set(items.iter()).into_iter().map(go_value).collect())
+            )
         }
         Value::Object(object) => {
-            let mut pairs: Vec<(&Value, &Value)> = object.iter().collect();
-            pairs.sort_by(|a, b| compare(a.0, b.0));
-            let pairs = pairs
+            let pairs = sorted_fields(object.iter())
                 .into_iter()
                 .map(|(k, v)| format!("{}:{}", go_value(k), go_value(v)));
             format!("map[{}]", join(pairs.collect()))
@@ -105,7 +102,10 @@ mod tests {
     use super::*;
 
     fn render_with(template: &str, vars: &str) -> Result<Value> {
-        render(vec![Value::from(template), Value::from_json_str(vars)?])
+        render(
+            "strings.render_template",
+            vec![Value::from(template), Value::from_json_str(vars)?],
+        )
     }
 
     #[test]
@@ -123,6 +123,9 @@ mod tests {
         let trimmed = render_with("{{- .a -}} x {{.a}}", r#"{"a": "<b>"}"#).unwrap();
         assert_eq!(trimmed, Value::from("<b>x <b>"));
         let refused = render_with("{{if .a}}y{{end}}", r#"{"a": true}"#).unwrap_err();
-        assert!(refused.to_string().contains(NAME), "{refused}");
+        assert!(
+            refused.to_string().contains("strings.render_template"),
+            "{refused}"
+        );
     }
 }

@@ -18,8 +18,8 @@ use super::string_arg;
 const GREGORIAN_TO_UNIX: i64 = 0x01B2_1DD2_1381_4000;
 
 /// `uuid.parse(text)`.
-pub(super) fn parse(args: Vec<Value>) -> Result<Value> {
-    let text = string_arg("uuid.parse", &args, 0)?;
+pub(super) fn parse(name: &str, args: Vec<Value>) -> Result<Value> {
+    let text = string_arg(name, &args, 0)?;
     let Some(b) = bytes(text) else {
         return Ok(Value::Undefined);
     };
@@ -109,7 +109,7 @@ mod tests {
     use super::*;
 
     fn parsed(text: &str) -> String {
-        serde_json::to_string(&parse(vec![Value::from(text)]).unwrap()).unwrap()
+        serde_json::to_string(&parse("uuid.parse", vec![Value::from(text)]).unwrap()).unwrap()
     }
 
     /// Each as OPA answers it (tests/fixtures/policy-oracle/sets/builtin-uuid-jwt).

@@ -17,14 +17,13 @@ use regorus::Value;
 use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser, Tag};
 use yaml_rust2::scanner::{Marker, TScalarStyle};
 
+use super::compat::is_decimal;
 use super::string_arg;
 
-const NAME: &str = "yaml.unmarshal";
-
 /// `yaml.unmarshal(text)`.
-pub(super) fn unmarshal(args: Vec<Value>) -> Result<Value> {
-    let text = string_arg(NAME, &args, 0)?;
-    read(text).map_err(|e| anyhow!("{NAME}: {e}"))
+pub(super) fn unmarshal(name: &str, args: Vec<Value>) -> Result<Value> {
+    let text = string_arg(name, &args, 0)?;
+    read(text).map_err(|e| anyhow!("{name}: {e}"))
 }
 
 /// The first YAML document of `text` as OPA's reader gives it (for `yaml.unmarshal` and
@@ -175,9 +174,8 @@ fn mapping(fields: BTreeMap<Value, Value>, merged: Vec<Value>) -> Result<Value> 
     let mut sources = Vec::new();
     for value in merged {
         match value {
-            Value::Object(_) => sources.push(value),
             Value::Array(items) => sources.extend(items.iter().cloned()),
-            _ => bail!("a merge key `<<` takes a mapping or a list of mappings"),
+            other => sources.push(other),
         }
     }
     let mut out = BTreeMap::new();
@@ -252,7 +250,7 @@ fn resolve(text: &str) -> Result<Value> {
     if let Some(n) = integer(&digits) {
         return Value::from_json_str(&n.to_string());
     }
-    if is_float(&digits) {
+    if is_decimal(&digits) {
         if let Ok(f) = digits.parse::<f64>() {
             return Ok(Value::from(f));
         }
@@ -286,23 +284,6 @@ fn integer(text: &str) -> Option<i128> {
     let value = if negative { -value } else { value };
     let fits = i64::try_from(value).is_ok() || (!negative && u64::try_from(value).is_ok());
     fits.then_some(value)
-}
-
-/// YAML 1.1's float form: `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`.
-fn is_float(text: &str) -> bool {
-    let text = text.strip_prefix(['-', '+']).unwrap_or(text);
-    let (mantissa, exponent) = match text.find(['e', 'E']) {
-        Some(i) => (&text[..i], Some(&text[i + 1..])),
-        None => (text, None),
-    };
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    let mantissa_ok = match mantissa.split_once('.') {
-        Some(("", frac)) => digits(frac),
-        Some((int, frac)) => digits(int) && (frac.is_empty() || digits(frac)),
-        None => digits(mantissa),
-    };
-    let exponent_ok = exponent.is_none_or(|e| digits(e.strip_prefix(['-', '+']).unwrap_or(e)));
-    mantissa_ok && exponent_ok
 }
 
 #[cfg(test)]
