@@ -44,8 +44,9 @@ fn main() {
         }
         Err(err) => ("error", vec![err.to_string()], err.exit_code()),
     };
+    // `exit` runs no destructors: what the command wrote must leave the buffer first.
+    let _ = out.flush();
     if !lines.is_empty() {
-        let _ = out.flush();
         let mut stderr = std::io::stderr().lock();
         for line in &lines {
             let _ = writeln!(stderr, "planmark: {kind}: {}", one_line(line));
